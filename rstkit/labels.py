@@ -1,0 +1,185 @@
+"""Relation inventories and label maps, as named data.
+
+A :class:`LabelMap` turns a relation label into the label that is scored. The built-in
+maps are
+
+* ``rstdt18``: RST-DT fine labels to the 18 classes of Carlson & Marcu, exactly educe's
+  ``rst_112to18`` table (lowercase first, then look up). The 18 class names themselves and
+  the spelling variants of parser output (``sameunit``, ``same_unit``,
+  ``textual-organization``, ``topicchange``, ...) are known labels too.
+* ``gum``: GUM fine labels (``class-subtype``) to their class, the part before the first
+  ``-``; ``same-unit`` is kept whole. Class names are known labels too.
+* ``raw``: identity (case-sensitive, as the reference scores without ``--coarse``).
+
+``span`` (the nucleus marker of Marcu's encoding) is not a relation and maps to itself
+in every map. A label a map does not know is an error naming the label, the file and the
+map, unless the caller asks for pass-through (the reference behaviour: the lowercased
+label is kept).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Mapping
+
+from .errors import LabelError
+from .tree import SPAN, Node, RSTTree
+
+#: spellings of multi-word RST-DT classes written without their hyphen, and other aliases
+_HYPHEN_RESTORED = {
+    "sameunit": "same-unit",
+    "textualorganization": "textual-organization",
+    "topicchange": "topic-change",
+    "topiccomment": "topic-comment",
+    "mannermeans": "manner-means",
+    "textual": "textual-organization",
+}
+
+
+def canonical_label(label: str) -> str:
+    """Canonical spelling of a relation label (parser-formats.md section 0.2).
+
+    Lower-case, trim, ``_`` to ``-``, restore the hyphen of multi-word classes written
+    without it; everything else is kept (fine labels stay fine).
+    """
+    key = label.strip().lower().replace("_", "-")
+    return _HYPHEN_RESTORED.get(key, key)
+
+
+@dataclass(frozen=True)
+class LabelMap:
+    """A named relation-label map.
+
+    ``table`` maps (lowercased, when ``lowercase``) labels to scored labels; ``None``
+    means identity. ``aliases`` maps other spellings onto keys of ``table``.
+    """
+
+    name: str
+    description: str
+    table: Mapping[str, str] | None = None
+    lowercase: bool = True
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def is_identity(self) -> bool:
+        return self.table is None
+
+    def lookup(self, label: str) -> str | None:
+        """The mapped label, or None when the map does not know ``label``."""
+        if self.table is None or label == SPAN:
+            return label
+        key = label.lower() if self.lowercase else label
+        if key in self.table:
+            return self.table[key]
+        canon = canonical_label(key)
+        canon = self.aliases.get(canon, canon)
+        return self.table.get(canon)
+
+    def map(self, label: str, passthrough: bool = False, path: str | None = None,
+            line: int | None = None) -> str:
+        """Map one label; unknown labels raise LabelError unless ``passthrough``.
+
+        With pass-through an unknown label is kept, lowercased when the map lowercases
+        (as educe does).
+        """
+        mapped = self.lookup(label)
+        if mapped is not None:
+            return mapped
+        if passthrough:
+            return label.lower() if self.lowercase else label
+        raise LabelError(f"relation label {label!r} is unknown to label map {self.name!r} "
+                         f"(use pass-through, or another --labels map)", path, line)
+
+    def apply(self, tree: RSTTree, passthrough: bool = False) -> RSTTree:
+        """A copy of ``tree`` with every relation label mapped."""
+        if self.table is None:
+            return tree
+
+        def walk(node: Node) -> Node:
+            relation = node.relation
+            if relation is not None:
+                relation = self.map(relation, passthrough, tree.source, node.line)
+            children = tuple(walk(c) for c in node.children)
+            return Node(node.start, node.end, node.nuclearity, relation, children, node.line)
+
+        return tree.with_root(walk(tree.root))
+
+
+@lru_cache(maxsize=None)
+def _rst_112to18() -> dict[str, str]:
+    text = resources.files("rstkit.data").joinpath("rst_112to18.tsv").read_text(encoding="utf-8")
+    table: dict[str, str] = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            fine, coarse = line.split("\t")
+            table[fine] = coarse
+    return table
+
+
+#: the 18 RST-DT classes in the reference spelling (``textual``, not ``textual-organization``)
+RSTDT18_CLASSES = ("attribution", "background", "cause", "comparison", "condition", "contrast",
+                   "elaboration", "enablement", "evaluation", "explanation", "joint",
+                   "manner-means", "same-unit", "summary", "temporal", "textual", "topic-change",
+                   "topic-comment")
+
+#: GUM (eRST, v8+) fine relations: 31 relations plus the pseudo-relation same-unit
+GUM_RELATIONS = (
+    "adversative-antithesis", "adversative-concession", "adversative-contrast",
+    "attribution-negative", "attribution-positive", "causal-cause", "causal-result",
+    "context-background", "context-circumstance", "contingency-condition",
+    "elaboration-additional", "elaboration-attribute", "evaluation-comment",
+    "explanation-evidence", "explanation-justify", "explanation-motivation",
+    "joint-disjunction", "joint-list", "joint-other", "joint-sequence", "mode-manner",
+    "mode-means", "organization-heading", "organization-phatic", "organization-preparation",
+    "purpose-attribute", "purpose-goal", "restatement-partial", "restatement-repetition",
+    "same-unit", "topic-question", "topic-solutionhood",
+)
+#: GUM relations that are multinuclear
+GUM_MULTINUCLEAR = frozenset({"adversative-contrast", "joint-disjunction", "joint-list", "joint-other",
+                              "joint-sequence", "restatement-repetition", "same-unit"})
+
+
+def gum_class(label: str) -> str:
+    """GUM class of a fine label: the part before the first ``-``; ``same-unit`` kept."""
+    label = label.lower()
+    return label if label == "same-unit" else label.split("-", 1)[0]
+
+
+def _rstdt18_table() -> dict[str, str]:
+    table = dict(_rst_112to18())
+    for cls in RSTDT18_CLASSES:
+        table.setdefault(cls, cls)
+    return table
+
+
+def _gum_table() -> dict[str, str]:
+    table = {label: gum_class(label) for label in GUM_RELATIONS}
+    for cls in set(table.values()):
+        table.setdefault(cls, cls)
+    return table
+
+
+_MAPS: dict[str, LabelMap] = {}
+
+
+def _register(label_map: LabelMap) -> None:
+    _MAPS[label_map.name] = label_map
+
+
+_register(LabelMap("raw", "identity: labels scored exactly as written (case-sensitive)", None, lowercase=False))
+_register(LabelMap("rstdt18", "RST-DT fine labels to the 18 classes (educe rst_112to18, lowercased first)",
+                   _rstdt18_table(), aliases={"textual-organization": "textual", "same-unit": "same-unit"}))
+_register(LabelMap("gum", "GUM fine labels to their classes (part before the first '-', same-unit kept)",
+                   _gum_table()))
+
+
+def get_label_map(name: str) -> LabelMap:
+    try:
+        return _MAPS[name]
+    except KeyError:
+        raise LabelError(f"unknown label map {name!r}; known maps: {', '.join(sorted(_MAPS))}") from None
+
+
+def label_map_names() -> list[str]:
+    return sorted(_MAPS)

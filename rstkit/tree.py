@@ -1,0 +1,266 @@
+"""The one tree type of rstkit: an RST document as EDUs plus an n-ary constituency tree.
+
+Conventions (those of RST-DT ``.dis`` files, "rel2par"):
+
+* EDUs are numbered 1..n in textual order; a node covers the inclusive span
+  ``(start, end)`` of EDU numbers.
+* Every non-root node has a nuclearity, ``"N"`` (nucleus) or ``"S"`` (satellite), and
+  the relation it bears to its parent: a satellite carries its relation, the nucleus of
+  a mononuclear relation carries ``"span"``, every nucleus of a multinuclear relation
+  carries the relation's name.
+* The root has nuclearity ``"Root"`` and relation ``None``.
+
+Trees are immutable values: transformations (binarization, label mapping, ...) are
+functions that return new trees.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
+
+from .errors import TreeStructureError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import nltk
+
+NUCLEUS = "N"
+SATELLITE = "S"
+ROOT = "Root"
+SPAN = "span"
+
+_NUC_WORDS = {NUCLEUS: "Nucleus", SATELLITE: "Satellite", ROOT: ROOT}
+_NUC_FROM_WORD = {"nucleus": NUCLEUS, "satellite": SATELLITE, "root": ROOT, "n": NUCLEUS, "s": SATELLITE}
+
+
+def nuclearity_from_word(word: str) -> str:
+    """``"Nucleus"``/``"Satellite"``/``"Root"`` (any case, or ``N``/``S``) to ``N``/``S``/``Root``."""
+    try:
+        return _NUC_FROM_WORD[word.lower()]
+    except KeyError:
+        raise ValueError(f"not a nuclearity: {word!r}") from None
+
+
+def nuclearity_word(nuc: str) -> str:
+    """``N``/``S``/``Root`` to the word used in .dis files."""
+    return _NUC_WORDS[nuc]
+
+
+@dataclass(frozen=True)
+class EDU:
+    """An elementary discourse unit.
+
+    ``sentence`` and ``paragraph`` are 1-based indices of the sentence and paragraph the
+    EDU belongs to, where the source format carries them (None otherwise).
+    """
+
+    index: int
+    text: str = ""
+    sentence: int | None = None
+    paragraph: int | None = None
+
+
+@dataclass(frozen=True)
+class Node:
+    """A constituent: an EDU (no children, ``start == end``) or an internal node."""
+
+    start: int
+    end: int
+    nuclearity: str
+    relation: str | None
+    children: tuple["Node", ...] = ()
+    line: int | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return (self.start, self.end)
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.children
+
+    @property
+    def arity(self) -> int:
+        return len(self.children)
+
+    @property
+    def is_multinuclear(self) -> bool:
+        """True when all children are nuclei (and there are at least two)."""
+        return len(self.children) >= 2 and all(c.nuclearity == NUCLEUS for c in self.children)
+
+    def nodes(self) -> Iterator["Node"]:
+        """All nodes of this subtree in pre-order (this node first)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def postorder(self) -> Iterator["Node"]:
+        """All nodes of this subtree in post-order (children before parents)."""
+        for child in self.children:
+            yield from child.postorder()
+        yield self
+
+    def leaves(self) -> Iterator["Node"]:
+        return (n for n in self.nodes() if n.is_leaf)
+
+    def pattern(self) -> str:
+        """The nuclearity pattern of the children, e.g. ``"SNS"``, ``"NN"``."""
+        return "".join(c.nuclearity for c in self.children)
+
+
+@dataclass(frozen=True)
+class RSTTree:
+    """An RST document: its EDUs, its tree, its id.
+
+    ``source`` is the file the tree came from (for error messages); ``extra`` holds
+    format-specific data that is not part of the primary tree (e.g. rs4 secondary edges
+    and signals). Neither takes part in equality.
+    """
+
+    root: Node
+    edus: tuple[EDU, ...]
+    doc_id: str = ""
+    source: str | None = field(default=None, compare=False)
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def n_edus(self) -> int:
+        return len(self.edus)
+
+    def nodes(self) -> Iterator[Node]:
+        return self.root.nodes()
+
+    def internal_nodes(self) -> Iterator[Node]:
+        return (n for n in self.root.nodes() if not n.is_leaf)
+
+    def is_binary(self) -> bool:
+        return all(n.arity in (0, 2) for n in self.root.nodes())
+
+    def with_root(self, root: Node) -> "RSTTree":
+        return replace(self, root=root)
+
+    def edu_texts(self) -> list[str]:
+        return [e.text for e in self.edus]
+
+    def subtree(self, start: int, end: int) -> Node:
+        """The node covering exactly ``(start, end)``; KeyError if there is none."""
+        for node in self.root.nodes():
+            if node.span == (start, end):
+                return node
+        raise KeyError(f"{self.doc_id}: no node spans {start}-{end}")
+
+    # -- display ----------------------------------------------------------------------
+    def to_nltk(self) -> "nltk.Tree":
+        return to_nltk(self)
+
+    def __str__(self) -> str:
+        from .formats.dis import dumps_dis
+
+        return dumps_dis(self)
+
+
+def leaf(index: int, nuclearity: str, relation: str | None, line: int | None = None) -> Node:
+    return Node(index, index, nuclearity, relation, (), line)
+
+
+def internal(nuclearity: str, relation: str | None, children: tuple[Node, ...] | list[Node],
+             line: int | None = None) -> Node:
+    """An internal node whose span is computed from its children."""
+    children = tuple(children)
+    return Node(children[0].start, children[-1].end, nuclearity, relation, children, line)
+
+
+def validate(tree: RSTTree) -> None:
+    """Check well-formedness; raise TreeStructureError naming the file and line.
+
+    Checks: leaves numbered 1..n in order and matching the EDU list, every span equal to
+    the union of its children's (contiguous), internal nodes with >= 2 children and at
+    least one nucleus, nuclearity ``Root`` on the root only, non-root nodes labelled.
+    """
+    path = tree.source
+    root = tree.root
+    if root.nuclearity != ROOT:
+        raise TreeStructureError(f"top node has nuclearity {root.nuclearity!r}, expected Root", path, root.line)
+    expected = 1
+    for node in root.leaves():
+        if node.start != expected or node.end != expected:
+            raise TreeStructureError(
+                f"EDU numbering is not 1..n in order: found EDU {node.start} where EDU {expected} was expected",
+                path, node.line)
+        expected += 1
+    if expected - 1 != len(tree.edus):
+        raise TreeStructureError(f"tree has {expected - 1} EDUs but the EDU list has {len(tree.edus)}", path, root.line)
+    for node in root.nodes():
+        if node is not root:
+            if node.nuclearity not in (NUCLEUS, SATELLITE):
+                raise TreeStructureError(f"node {node.start}-{node.end} has nuclearity {node.nuclearity!r}",
+                                         path, node.line)
+            if not node.relation:
+                raise TreeStructureError(f"node {node.start}-{node.end} has no relation", path, node.line)
+        if node.is_leaf:
+            continue
+        if node.arity < 2:
+            raise TreeStructureError(f"node {node.start}-{node.end} has a single child (unary node)", path, node.line)
+        if not any(c.nuclearity == NUCLEUS for c in node.children):
+            raise TreeStructureError(f"node {node.start}-{node.end} has no nucleus among its children "
+                                     f"({node.pattern()})", path, node.line)
+        if node.children[0].start != node.start or node.children[-1].end != node.end:
+            raise TreeStructureError(
+                f"span {node.start}-{node.end} does not match its children "
+                f"({node.children[0].start}-{node.children[-1].end})", path, node.line)
+        for left, right in zip(node.children, node.children[1:]):
+            if right.start != left.end + 1:
+                raise TreeStructureError(
+                    f"children of {node.start}-{node.end} are not contiguous ({left.end} then {right.start})",
+                    path, right.line)
+
+
+# -- nltk interop ---------------------------------------------------------------------
+def to_nltk(tree: RSTTree) -> "nltk.Tree":
+    """Convert to an ``nltk.Tree``.
+
+    Internal labels are ``Nucleus:relation`` / ``Satellite:relation``, the top is
+    ``Root``; each EDU is a pre-terminal whose single leaf is the EDU text.
+    """
+    import nltk
+
+    def label(node: Node) -> str:
+        if node.nuclearity == ROOT:
+            return ROOT
+        return f"{nuclearity_word(node.nuclearity)}:{node.relation}"
+
+    def build(node: Node) -> nltk.Tree:
+        if node.is_leaf:
+            return nltk.Tree(label(node), [tree.edus[node.start - 1].text])
+        return nltk.Tree(label(node), [build(c) for c in node.children])
+
+    return build(tree.root)
+
+
+def from_nltk(t: "nltk.Tree", doc_id: str = "") -> RSTTree:
+    """Inverse of :func:`to_nltk`. Spans are recomputed from the leaves."""
+    import nltk
+
+    texts: list[str] = []
+
+    def parse_label(lab: str) -> tuple[str, str | None]:
+        if lab == ROOT:
+            return ROOT, None
+        word, sep, rel = lab.partition(":")
+        if not sep:
+            raise TreeStructureError(f"nltk label {lab!r} is not 'Nucleus:rel', 'Satellite:rel' or 'Root'")
+        return nuclearity_from_word(word), rel
+
+    def build(t: nltk.Tree) -> Node:
+        nuc, rel = parse_label(t.label())
+        if len(t) == 1 and not isinstance(t[0], nltk.Tree):
+            texts.append(str(t[0]))
+            return leaf(len(texts), nuc, rel)
+        return internal(nuc, rel, [build(c) for c in t])
+
+    root = build(t)
+    edus = tuple(EDU(i + 1, text) for i, text in enumerate(texts))
+    result = RSTTree(root, edus, doc_id)
+    validate(result)
+    return result
