@@ -1,0 +1,128 @@
+"""Vectorised matching: tuples as integer arrays, one int64 key per tuple, per-document counts.
+
+Each side of an evaluation (gold, or one system's predictions) becomes a
+:class:`TupleArrays`: one row per scored tuple, ``(doc, start, end, nuc, rel)`` as int64
+columns, labels encoded by a :class:`Vocabulary` shared by all sides. For each of S, N, R
+and F a tuple becomes one mixed-radix int64 key (document most significant), so a whole
+corpus is matched with one ``np.unique`` + ``np.intersect1d`` per metric, and the
+document of a matched key is recovered by integer division. Counts follow educe:
+matched = |set(gold) & set(pred)| per document, supports = list lengths.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import RSTKitError
+
+#: the four tuple definitions, in output order: which label columns each key includes
+METRIC_KEYS = ("S", "N", "R", "F")
+_LABEL_COLUMNS = {"S": (), "N": ("nuc",), "R": ("rel",), "F": ("nuc", "rel")}
+
+
+class Vocabulary:
+    """String labels to dense integer ids (shared by gold and all prediction sets)."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+
+    def encode(self, labels: Sequence[str]) -> list[int]:
+        ids = self.ids
+        return [ids.setdefault(label, len(ids)) for label in labels]
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def labels(self) -> list[str]:
+        """Labels in id order."""
+        return list(self.ids)
+
+
+@dataclass(frozen=True)
+class TupleArrays:
+    """All tuples of one side of a corpus, one row each."""
+
+    doc: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    nuc: np.ndarray
+    rel: np.ndarray
+    n_docs: int
+
+    @classmethod
+    def from_tuples(cls, per_doc: Sequence[Sequence[tuple[int, int, str, str]]],
+                    nuc_vocab: Vocabulary, rel_vocab: Vocabulary) -> "TupleArrays":
+        lengths = np.fromiter((len(t) for t in per_doc), dtype=np.int64, count=len(per_doc))
+        flat = [row for rows in per_doc for row in rows]
+        if flat:
+            starts, ends, nucs, rels = zip(*flat)
+        else:
+            starts = ends = nucs = rels = ()
+        return cls(
+            doc=np.repeat(np.arange(len(per_doc), dtype=np.int64), lengths),
+            start=np.asarray(starts, dtype=np.int64),
+            end=np.asarray(ends, dtype=np.int64),
+            nuc=np.asarray(nuc_vocab.encode(nucs), dtype=np.int64),
+            rel=np.asarray(rel_vocab.encode(rels), dtype=np.int64),
+            n_docs=len(per_doc),
+        )
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Per-document counts for S, N, R, F: arrays of shape (4, n_docs)."""
+
+    matched: np.ndarray
+    gold: np.ndarray
+    pred: np.ndarray
+
+    @property
+    def n_docs(self) -> int:
+        return self.matched.shape[1]
+
+    def select(self, mask: np.ndarray) -> "Counts":
+        """Counts of the documents where ``mask`` is true."""
+        return Counts(self.matched[:, mask], self.gold[:, mask], self.pred[:, mask])
+
+
+class KeyCodec:
+    """Mixed-radix int64 keys for tuples of a corpus, document most significant."""
+
+    def __init__(self, n_docs: int, max_edu: int, n_nuc: int, n_rel: int):
+        self.edu_base = max_edu + 1
+        self.n_nuc = max(n_nuc, 1)
+        self.n_rel = max(n_rel, 1)
+        self.doc_stride = self.edu_base * self.edu_base * self.n_nuc * self.n_rel
+        if max(n_docs, 1) * self.doc_stride >= 2 ** 62:
+            raise RSTKitError(f"corpus too large to encode tuples as 64-bit keys "
+                              f"({n_docs} documents, {max_edu} EDUs, {n_rel} labels)")
+
+    def keys(self, t: TupleArrays, metric: str) -> np.ndarray:
+        """Keys of ``t``'s tuples for one metric; unused label columns are zero."""
+        columns = _LABEL_COLUMNS[metric]
+        nuc = t.nuc if "nuc" in columns else 0
+        rel = t.rel if "rel" in columns else 0
+        return (((t.doc * self.edu_base + t.start) * self.edu_base + t.end) * self.n_nuc + nuc) * self.n_rel + rel
+
+    def span_keys(self, t: TupleArrays) -> np.ndarray:
+        return self.keys(t, "S")
+
+
+def codec_for(sides: Sequence[TupleArrays], nuc_vocab: Vocabulary, rel_vocab: Vocabulary) -> KeyCodec:
+    max_edu = max((int(s.end.max()) for s in sides if s.end.size), default=1)
+    return KeyCodec(max(s.n_docs for s in sides), max_edu, len(nuc_vocab), len(rel_vocab))
+
+
+def count_matches(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec) -> Counts:
+    """Per-document matched / gold / predicted counts for S, N, R and F."""
+    n_docs = gold.n_docs
+    gold_support = np.bincount(gold.doc, minlength=n_docs)
+    pred_support = np.bincount(pred.doc, minlength=n_docs)
+    matched = np.empty((4, n_docs), dtype=np.int64)
+    for i, metric in enumerate(METRIC_KEYS):
+        common = np.intersect1d(np.unique(codec.keys(gold, metric)), np.unique(codec.keys(pred, metric)),
+                                assume_unique=True)
+        matched[i] = np.bincount(common // codec.doc_stride, minlength=n_docs)
+    return Counts(matched, np.tile(gold_support, (4, 1)), np.tile(pred_support, (4, 1)))

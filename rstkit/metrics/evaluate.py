@@ -1,0 +1,213 @@
+"""The scoring pipeline: pair documents, prepare trees, extract tuples, count, average.
+
+``evaluate(gold, pred, config)`` scores one or several prediction sets against one gold
+set. Trees are prepared exactly once (label map, binarization), turned into integer
+arrays, and matched corpus-wide (:mod:`rstkit.metrics.counts`).
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from ..errors import EDUMismatchError, MissingDocumentError, RSTKitError, RSTKitWarning
+from ..labels import get_label_map
+from ..transform import binarize, nary_nodes
+from ..tree import RSTTree
+from . import parseval, rst_parseval
+from .average import Scores, aggregate, per_document
+from .config import EvalConfig
+from .counts import Counts, KeyCodec, TupleArrays, Vocabulary, codec_for, count_matches
+from .relations import Confusion, RelationReport, confusion, relation_report
+from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
+
+METRIC_MODULES = {rst_parseval.NAME: rst_parseval, parseval.NAME: parseval}
+
+
+@dataclass
+class SystemResult:
+    """The scores of one prediction set."""
+
+    name: str
+    counts: Counts
+    scores: Scores
+    arrays: TupleArrays
+
+
+@dataclass
+class EvalResult:
+    """Scores of one or more systems under one configuration, with what produced them."""
+
+    config: EvalConfig
+    doc_ids: list[str]
+    n_edus: np.ndarray
+    systems: list[SystemResult]
+    gold: TupleArrays
+    codec: KeyCodec
+    relation_labels: list[str]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def signature(self) -> str:
+        return self.config.signature(len(self.doc_ids))
+
+    # the first (or only) system, for the common one-system case
+    @property
+    def scores(self) -> dict[str, float]:
+        """F1 in percent for "S", "N", "R", "F" (first system)."""
+        return self.systems[0].scores.f1
+
+    @property
+    def precision(self) -> dict[str, float]:
+        return self.systems[0].scores.precision
+
+    @property
+    def recall(self) -> dict[str, float]:
+        return self.systems[0].scores.recall
+
+    def document_counts(self, system: int = 0) -> list[dict]:
+        """Per document: id, EDUs, and (matched, gold, pred) for S, N, R, F, plus F1 (percent)."""
+        counts = self.systems[system].counts
+        f1 = per_document(counts)[2]
+        rows = []
+        for j, doc_id in enumerate(self.doc_ids):
+            row = {"doc_id": doc_id, "edus": int(self.n_edus[j])}
+            for i, key in enumerate("SNRF"):
+                row[key] = {"matched": int(counts.matched[i, j]), "gold": int(counts.gold[i, j]),
+                            "pred": int(counts.pred[i, j]), "f1": 100.0 * float(f1[i, j])}
+            rows.append(row)
+        return rows
+
+    def relations(self, system: int = 0) -> RelationReport:
+        return relation_report(self.gold, self.systems[system].arrays, self.codec, self.relation_labels)
+
+    def confusion(self, system: int = 0) -> Confusion:
+        return confusion(self.gold, self.systems[system].arrays, self.codec, self.relation_labels)
+
+    def _scored(self, counts: Counts) -> Counts:
+        return counts.select(self._included)
+
+    @property
+    def _included(self) -> np.ndarray:
+        if self.config.exclude_single_edu:
+            return self.n_edus > 1
+        return np.ones(len(self.doc_ids), dtype=bool)
+
+    def bootstrap(self, confidence: float = 0.95, n_samples: int = 1000, seed: int = 12345,
+                  system: int = 0) -> dict[str, tuple[float, float]]:
+        return bootstrap_ci(self._scored(self.systems[system].counts), self.config.average,
+                            confidence, n_samples, seed)
+
+    def paired_tests(self, system: int, baseline: int = 0, n_samples: int = 1000, n_trials: int = 10000,
+                     seed: int = 12345) -> dict[str, dict[str, float]]:
+        """p-values of system vs baseline: ``{"bootstrap": {...}, "randomization": {...}}``."""
+        a = self._scored(self.systems[baseline].counts)
+        b = self._scored(self.systems[system].counts)
+        return {"bootstrap": paired_bootstrap(a, b, self.config.average, n_samples, seed),
+                "randomization": approximate_randomization(a, b, self.config.average, n_trials, seed)}
+
+
+def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence[Mapping[str, RSTTree]],
+             config: EvalConfig | None = None, names: Sequence[str] | None = None) -> EvalResult:
+    """Score prediction set(s) against gold trees, matched by document id.
+
+    ``pred`` is one ``{doc_id: tree}`` mapping or a sequence of them (one per system; the
+    first is the baseline of paired tests). Raises MissingDocumentError,
+    EDUMismatchError, LabelError, BinarizationError as the configuration dictates;
+    warnings are collected in the result (and emitted as RSTKitWarning).
+    """
+    config = config or EvalConfig()
+    systems = [pred] if isinstance(pred, Mapping) else list(pred)
+    if not systems:
+        raise RSTKitError("no prediction set to score")
+    names = list(names) if names else [f"system{i + 1}" for i in range(len(systems))]
+    notes: list[str] = []
+    doc_ids = _paired_ids(gold, systems, names, config, notes)
+    if not doc_ids:
+        raise MissingDocumentError("no document to score")
+    metric = METRIC_MODULES[config.metric]
+    label_map = get_label_map(config.labels)
+    passthrough = config.unknown_labels == "keep"
+
+    def prepare(tree: RSTTree, mode: str) -> RSTTree:
+        return binarize(label_map.apply(tree, passthrough), mode)
+
+    gold_trees = [prepare(gold[d], config.gold_binarization) for d in doc_ids]
+    n_edus = np.array([t.n_edus for t in gold_trees], dtype=np.int64)
+    _note_gold(gold_trees, config, notes)
+    nuc_vocab, rel_vocab = Vocabulary(), Vocabulary()
+    gold_arrays = TupleArrays.from_tuples([metric.tuples(t, config) for t in gold_trees], nuc_vocab, rel_vocab)
+    pred_arrays = []
+    for system in systems:
+        per_doc = []
+        for doc_id, gold_tree in zip(doc_ids, gold_trees):
+            tree = system.get(doc_id)
+            if tree is None:  # missing == "zero": an empty prediction
+                per_doc.append([])
+                continue
+            _check_edus(gold[doc_id], tree, config, notes)
+            per_doc.append(metric.tuples(prepare(tree, config.pred_binarization), config))
+        pred_arrays.append(TupleArrays.from_tuples(per_doc, nuc_vocab, rel_vocab))
+    codec = codec_for([gold_arrays, *pred_arrays], nuc_vocab, rel_vocab)
+    included = n_edus > 1 if config.exclude_single_edu else np.ones(len(doc_ids), dtype=bool)
+    results = []
+    for name, arrays in zip(names, pred_arrays):
+        counts = count_matches(gold_arrays, arrays, codec)
+        results.append(SystemResult(name, counts, aggregate(counts.select(included), config.average), arrays))
+    for note in notes:
+        warnings.warn(note, RSTKitWarning, stacklevel=2)
+    return EvalResult(config, doc_ids, n_edus, results, gold_arrays, codec, rel_vocab.labels(), notes)
+
+
+def _paired_ids(gold: Mapping[str, RSTTree], systems: list[Mapping[str, RSTTree]], names: list[str],
+                config: EvalConfig, notes: list[str]) -> list[str]:
+    """Document ids to score, applying the missing-document policy; extra predictions warn."""
+    doc_ids = sorted(gold)
+    for name, system in zip(names, systems):
+        missing = [d for d in doc_ids if d not in system]
+        extra = sorted(set(system) - set(gold))
+        if extra:
+            notes.append(f"{name}: {len(extra)} predicted document(s) not in gold, ignored: {_some(extra)}")
+        if not missing:
+            continue
+        if config.missing == "error":
+            raise MissingDocumentError(
+                f"{name}: {len(missing)} gold document(s) have no prediction: {_some(missing, 20)} "
+                "(use --missing skip or --missing zero to score anyway)")
+        if config.missing == "skip":
+            notes.append(f"{name}: {len(missing)} document(s) without prediction skipped: {_some(missing)}")
+            doc_ids = [d for d in doc_ids if d in system]
+        else:
+            notes.append(f"{name}: {len(missing)} document(s) without prediction scored as empty: {_some(missing)}")
+    return doc_ids
+
+
+def _some(ids: Sequence[str], k: int = 10) -> str:
+    return ", ".join(ids[:k]) + (f" ... (+{len(ids) - k})" if len(ids) > k else "")
+
+
+def _check_edus(gold: RSTTree, pred: RSTTree, config: EvalConfig, notes: list[str]) -> None:
+    if gold.n_edus == pred.n_edus:
+        return
+    message = (f"EDU count mismatch for document {gold.doc_id!r}: gold {gold.source or '?'} has "
+               f"{gold.n_edus} EDUs, prediction {pred.source or '?'} has {pred.n_edus}")
+    if not config.lenient:
+        raise EDUMismatchError(message + " (use --lenient to score by EDU numbers as the reference does)")
+    notes.append(message + "; scored by EDU numbers (lenient)")
+
+
+def _note_gold(gold_trees: list[RSTTree], config: EvalConfig, notes: list[str]) -> None:
+    singles = [t.doc_id for t in gold_trees if t.n_edus == 1]
+    if singles:
+        what = ("excluded from the averages" if config.exclude_single_edu
+                else "scored with 0 tuples (F1 = 0 in macro averages, as the reference does)")
+        notes.append(f"{len(singles)} one-EDU document(s) {what}: {_some(singles)}")
+    if config.gold_binarization in ("rst-eval", "right_mixed"):
+        affected = {t.doc_id: len(nary_nodes(t)) for t in gold_trees}
+        affected = {d: n for d, n in affected.items() if n}
+        if affected:
+            notes.append(f"bug B1 of the reference binarization left {sum(affected.values())} gold node(s) n-ary in "
+                         f"{len(affected)} document(s) ({_some([f'{d}: {n}' for d, n in affected.items()])}); "
+                         "RST-Parseval supports fall below 2n-2")

@@ -1,0 +1,25 @@
+"""Original Parseval over labelled attachment decisions (Morey et al. 2017; evaluation.md 6, 7.2).
+
+Every internal node of the binary tree, root included, gives one decision
+``(start, end, NS|SN|NN, relation)``; leaves are not scored. A binary tree over n EDUs
+gives n - 1 tuples.
+"""
+from __future__ import annotations
+
+from ..transform import attachment_decisions, binarize
+from ..tree import RSTTree
+from .config import EvalConfig
+
+NAME = "parseval"
+
+
+def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]:
+    """Attachment decisions of an already binarized and relabelled tree.
+
+    In ``rst-eval`` compatibility mode the tree first gets educe's ``right_mixed`` pass
+    (which re-binarizes what bug B1 left n-ary), as ``SimpleRSTTree.from_rst_tree`` does.
+    Otherwise the tree must be binary.
+    """
+    if config.attachment_rebinarization:
+        tree = binarize(tree, config.attachment_rebinarization)
+    return attachment_decisions(tree)

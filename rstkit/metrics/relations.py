@@ -1,0 +1,69 @@
+"""Per-relation precision / recall / F1 and a relation confusion table over matched spans."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .counts import KeyCodec, TupleArrays
+
+
+@dataclass(frozen=True)
+class RelationReport:
+    """Per-label counts (micro over the corpus) for the R tuples ``(span, relation)``."""
+
+    labels: list[str]
+    gold: np.ndarray
+    pred: np.ndarray
+    matched: np.ndarray
+
+    def rows(self) -> list[dict]:
+        """One dict per label that occurs: label, gold, pred, matched, precision, recall, f1 (percent)."""
+        rows = []
+        for i, label in enumerate(self.labels):
+            g, p, m = int(self.gold[i]), int(self.pred[i]), int(self.matched[i])
+            if g == 0 and p == 0:
+                continue
+            prec = 100.0 * m / p if p else 0.0
+            rec = 100.0 * m / g if g else 0.0
+            f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+            rows.append({"label": label, "gold": g, "pred": p, "matched": m,
+                         "precision": prec, "recall": rec, "f1": f1})
+        return sorted(rows, key=lambda r: (-r["gold"], r["label"]))
+
+
+def relation_report(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str]) -> RelationReport:
+    """Counts per relation label of gold, predicted and matched ``(span, relation)`` tuples."""
+    n = len(labels)
+    gold_keys = np.unique(codec.keys(gold, "R"))
+    pred_keys = np.unique(codec.keys(pred, "R"))
+    common = np.intersect1d(gold_keys, pred_keys, assume_unique=True)
+    return RelationReport(
+        labels,
+        np.bincount(gold_keys % codec.n_rel, minlength=n)[:n],
+        np.bincount(pred_keys % codec.n_rel, minlength=n)[:n],
+        np.bincount(common % codec.n_rel, minlength=n)[:n],
+    )
+
+
+@dataclass(frozen=True)
+class Confusion:
+    """``matrix[g, p]``: spans present in both trees with gold relation g and predicted p."""
+
+    labels: list[str]
+    matrix: np.ndarray
+
+    def most_confused(self, k: int = 10) -> list[tuple[str, str, int]]:
+        off = self.matrix.copy()
+        np.fill_diagonal(off, 0)
+        order = np.argsort(off, axis=None)[::-1][:k]
+        pairs = [np.unravel_index(i, off.shape) for i in order]
+        return [(self.labels[g], self.labels[p], int(off[g, p])) for g, p in pairs if off[g, p] > 0]
+
+
+def confusion(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str]) -> Confusion:
+    """Relation confusion over the spans found in both gold and prediction."""
+    n = len(labels)
+    _, gi, pi = np.intersect1d(codec.span_keys(gold), codec.span_keys(pred), return_indices=True)
+    flat = np.bincount(gold.rel[gi] * n + pred.rel[pi], minlength=n * n)
+    return Confusion(labels, flat.reshape(n, n))

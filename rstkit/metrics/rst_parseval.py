@@ -1,0 +1,18 @@
+"""RST-Parseval (Marcu 2000): tuples of Marcu's encoding (evaluation.md sections 5 and 7.1).
+
+Every node but the root gives ``(start, end, nuclearity, relation)``, EDU leaves
+included; the relation is the node's rel2par (``span`` on nuclei of mononuclear
+relations counts as a label). A binary tree over n >= 2 EDUs gives 2n - 2 tuples.
+"""
+from __future__ import annotations
+
+from ..transform import marcu_tuples
+from ..tree import RSTTree
+from .config import EvalConfig
+
+NAME = "rst-parseval"
+
+
+def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]:
+    """RST-Parseval tuples of an already binarized and relabelled tree."""
+    return marcu_tuples(tree)

@@ -1,0 +1,222 @@
+"""Rendering evaluation results: text, JSON, CSV, Markdown, LaTeX — always with the signature.
+
+A report is built from a list of :class:`~rstkit.metrics.EvalResult` (one per metric
+family), each holding one or more systems (the first is the baseline of paired tests),
+plus optional confidence intervals and paired-test p-values computed beforehand.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+
+from .metrics import EvalResult
+
+FORMATS = ("text", "json", "csv", "markdown", "latex")
+MEASURES = ("S", "N", "R", "F")
+_METRIC_TITLES = {"rst-parseval": "RST-Parseval", "parseval": "Original Parseval"}
+
+
+@dataclass
+class Report:
+    """Results plus the optional statistics that go with them."""
+
+    results: list[EvalResult]
+    ci: dict[tuple[int, int], dict[str, tuple[float, float]]] = field(default_factory=dict)
+    confidence: float | None = None
+    paired: dict[tuple[int, int], dict[str, dict[str, float]]] = field(default_factory=dict)
+    per_relation: bool = False
+
+    @property
+    def warnings(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for result in self.results:
+            seen.update(dict.fromkeys(result.warnings))
+        return list(seen)
+
+
+def render(report: Report, fmt: str = "text", digits: int = 2) -> str:
+    try:
+        renderer = {"text": _text, "json": _json, "csv": _csv, "markdown": _markdown, "latex": _latex}[fmt]
+    except KeyError:
+        raise ValueError(f"unknown report format {fmt!r}; choose from {', '.join(FORMATS)}") from None
+    return renderer(report, digits)
+
+
+def _title(result: EvalResult) -> str:
+    return f"{_METRIC_TITLES[result.config.metric]}, {result.config.average}-averaged"
+
+
+def _cell(report: Report, r: int, s: int, measure: str, digits: int) -> str:
+    value = f"{report.results[r].systems[s].scores.f1[measure]:.{digits}f}"
+    if (r, s) in report.ci:
+        lo, hi = report.ci[(r, s)][measure]
+        value += f" [{lo:.{digits}f}, {hi:.{digits}f}]"
+    return value
+
+
+# -- text --------------------------------------------------------------------------------
+def _text(report: Report, digits: int) -> str:
+    blocks = []
+    for r, result in enumerate(report.results):
+        header = ["system", *MEASURES]
+        rows = [[system.name, *(_cell(report, r, s, m, digits) for m in MEASURES)]
+                for s, system in enumerate(result.systems)]
+        paired_rows = []
+        for s, system in enumerate(result.systems[1:], start=1):
+            tests = report.paired.get((r, s))
+            if tests:
+                for test, pvalues in tests.items():
+                    paired_rows.append([f"  {system.name} vs {result.systems[0].name} ({test} p)",
+                                        *(f"{pvalues[m]:.4f}" for m in MEASURES)])
+        lines = [f"{_title(result)} F1 (%), {len(result.doc_ids)} documents"
+                 + (f", {report.confidence:.0%} bootstrap CI" if report.ci else "")]
+        lines += _aligned([header, *rows, *paired_rows])
+        if report.per_relation:
+            lines += ["", *_relation_text(result, digits)]
+        lines.append(f"signature: {result.signature}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def _aligned(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out = []
+    for k, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        out.append("  ".join(cells).rstrip())
+        if k == 0:
+            out.append("-" * len(out[-1]))
+    return out
+
+
+def _relation_text(result: EvalResult, digits: int) -> list[str]:
+    lines = []
+    for s, system in enumerate(result.systems):
+        rows = [["relation", "gold", "pred", "match", "P", "R", "F1"]]
+        for row in result.relations(s).rows():
+            rows.append([row["label"], str(row["gold"]), str(row["pred"]), str(row["matched"]),
+                         f"{row['precision']:.{digits}f}", f"{row['recall']:.{digits}f}", f"{row['f1']:.{digits}f}"])
+        lines.append(f"per relation ({system.name}):")
+        lines += _aligned(rows)
+        confused = result.confusion(s).most_confused(5)
+        if confused:
+            lines.append("most confused (gold -> predicted, same span): "
+                         + "; ".join(f"{g} -> {p} ({n})" for g, p, n in confused))
+    return lines
+
+
+# -- JSON -------------------------------------------------------------------------------
+def _system_json(report: Report, r: int, s: int, with_documents: bool) -> dict:
+    result = report.results[r]
+    system = result.systems[s]
+    out = {
+        "name": system.name,
+        "scores": dict(system.scores.f1),
+        "precision": dict(system.scores.precision),
+        "recall": dict(system.scores.recall),
+    }
+    if (r, s) in report.ci:
+        out["ci"] = {m: list(v) for m, v in report.ci[(r, s)].items()}
+        out["confidence"] = report.confidence
+    if (r, s) in report.paired:
+        out["paired_tests"] = {"baseline": result.systems[0].name, **report.paired[(r, s)]}
+    if report.per_relation:
+        out["relations"] = result.relations(s).rows()
+        matrix = result.confusion(s)
+        out["confusion"] = {"labels": matrix.labels, "matrix": matrix.matrix.tolist()}
+    if with_documents:
+        out["documents"] = result.document_counts(s)
+    return out
+
+
+def _json(report: Report, digits: int) -> str:
+    results = report.results
+    if len(results) == 1 and len(results[0].systems) == 1:
+        result = results[0]
+        payload = {
+            **_system_json(report, 0, 0, with_documents=True),
+            "metric": result.config.metric,
+            "average": result.config.average,
+            "signature": result.signature,
+            "settings": result.config.as_dict(),
+            "n_documents": len(result.doc_ids),
+            "warnings": report.warnings,
+        }
+        payload.pop("name")
+        return json.dumps(payload, indent=2)
+    payload = {
+        "results": [
+            {
+                "metric": result.config.metric,
+                "average": result.config.average,
+                "signature": result.signature,
+                "settings": result.config.as_dict(),
+                "n_documents": len(result.doc_ids),
+                "systems": [_system_json(report, r, s, with_documents=True) for s in range(len(result.systems))],
+            }
+            for r, result in enumerate(results)
+        ],
+        "warnings": report.warnings,
+    }
+    return json.dumps(payload, indent=2)
+
+
+# -- CSV ----------------------------------------------------------------------------------
+def _csv(report: Report, digits: int) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["system", "metric", "average", "measure", "precision", "recall", "f1",
+                     "ci_low", "ci_high", "documents", "signature"])
+    for r, result in enumerate(report.results):
+        for s, system in enumerate(result.systems):
+            for m in MEASURES:
+                lo, hi = report.ci.get((r, s), {}).get(m, ("", ""))
+                writer.writerow([system.name, result.config.metric, result.config.average, m,
+                                 system.scores.precision[m], system.scores.recall[m], system.scores.f1[m],
+                                 lo, hi, len(result.doc_ids), result.signature])
+    return buffer.getvalue().rstrip("\n")
+
+
+# -- Markdown -----------------------------------------------------------------------------
+def _markdown(report: Report, digits: int) -> str:
+    blocks = []
+    for r, result in enumerate(report.results):
+        lines = [f"**{_title(result)}** (F1 %, {len(result.doc_ids)} documents)", "",
+                 "| system | " + " | ".join(MEASURES) + " |", "|---|" + "---:|" * len(MEASURES)]
+        for s, system in enumerate(result.systems):
+            lines.append(f"| {system.name} | " + " | ".join(_cell(report, r, s, m, digits) for m in MEASURES) + " |")
+        lines += ["", f"`{result.signature}`"]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+# -- LaTeX (booktabs) -----------------------------------------------------------------------
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#", "$": r"\$",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def _latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
+
+
+def _latex(report: Report, digits: int) -> str:
+    results = report.results
+    names = [system.name for system in results[0].systems]
+    cols = "l" + "r" * (len(MEASURES) * len(results))
+    lines = [r"% requires \usepackage{booktabs}", rf"\begin{{tabular}}{{{cols}}}", r"\toprule"]
+    if len(results) > 1:
+        groups = [rf"\multicolumn{{{len(MEASURES)}}}{{c}}{{{_METRIC_TITLES[res.config.metric]}}}" for res in results]
+        lines.append(" & " + " & ".join(groups) + r" \\")
+        rules = [rf"\cmidrule(lr){{{2 + i * len(MEASURES)}-{1 + (i + 1) * len(MEASURES)}}}"
+                 for i in range(len(results))]
+        lines.append(" ".join(rules))
+    lines.append("System & " + " & ".join(list(MEASURES) * len(results)) + r" \\")
+    lines.append(r"\midrule")
+    for s, name in enumerate(names):
+        cells = [f"{res.systems[s].scores.f1[m]:.{digits}f}" for res in results for m in MEASURES]
+        lines.append(_latex_escape(name) + " & " + " & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    lines += [f"% {res.signature}" for res in results]
+    return "\n".join(lines)
