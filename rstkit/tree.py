@@ -154,6 +154,18 @@ class RSTTree:
     def to_nltk(self) -> "nltk.Tree":
         return to_nltk(self)
 
+    def _repr_svg_(self) -> str:
+        """Jupyter display: the RST diagram as SVG (see :mod:`rstkit.draw`)."""
+        from .draw import to_svg
+
+        return to_svg(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter display: the RST diagram in a horizontally scrolling box."""
+        from .draw import html, layout
+
+        return html.fragment(layout(self))
+
     def __str__(self) -> str:
         from .formats.dis import dumps_dis
 

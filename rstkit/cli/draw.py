@@ -1,0 +1,144 @@
+"""``rstkit draw FILE``: draw trees in the terminal, as SVG or as a self-contained HTML page.
+
+FILE is a file of any format rstkit reads or a directory (then one drawing per document,
+written into the directory ``-o OUT``). ``--compare PRED`` draws the gold tree and the
+prediction with the differing constituents highlighted.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from .. import draw
+from ..corpus import read_documents
+from ..errors import MissingDocumentError, RSTKitError
+from ..labels import get_label_map
+from ..transform import binarize
+from ..draw.text import needs_ascii
+from ..tree import RSTTree
+from .common import add_input_options, add_label_option
+
+FORMATS = {"text": ".txt", "svg": ".svg", "html": ".html"}
+
+
+def edu_range(value: str) -> tuple[int, int]:
+    """``3-7`` or ``5`` to an EDU range."""
+    first, sep, last = value.partition("-")
+    try:
+        a, b = int(first), int(last if sep else first)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an EDU range: {value!r} (expected e.g. 3-7)") from None
+    if a < 1 or b < a:
+        raise argparse.ArgumentTypeError(f"not an EDU range: {value!r} (expected 1 <= first <= last)")
+    return a, b
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("draw", help="draw trees: terminal text, SVG, or an HTML page (optionally gold vs prediction)",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", help="a file of trees (any format rstkit reads) or a directory")
+    p.add_argument("--format", choices=list(FORMATS), default=None,
+                   help="what to draw (default: from the extension of -o, else text)")
+    p.add_argument("-o", "--output", metavar="OUT", help="output file (a directory for several documents); "
+                   "default: standard output")
+    p.add_argument("--compare", metavar="PRED", help="a predicted tree (file or directory) to compare with FILE")
+    p.add_argument("--pred-format", metavar="KEY", default=None,
+                   help="format of PRED (default: from its extension)")
+    p.add_argument("--doc", metavar="ID", help="draw only this document of a multi-document file or directory")
+    p.add_argument("--edus", metavar="A-B", type=edu_range,
+                   help="draw only the smallest constituent covering EDUs A to B")
+    p.add_argument("--width", type=int, default=None,
+                   help="text: cut lines at this many characters (default: the terminal's width; 0: never)")
+    p.add_argument("--ascii", action="store_true", help="text: ASCII characters only (default when the output "
+                   "cannot encode box-drawing characters)")
+    p.add_argument("--binarize", choices=["none", "right", "rst-eval", "right_mixed"], default="none",
+                   help="binarize the trees before drawing (default: none)")
+    add_label_option(p, default="raw")
+    add_input_options(p)
+    p.set_defaults(run=run)
+
+
+def _documents(path: str, fmt: str | None, args: argparse.Namespace) -> dict[str, RSTTree]:
+    documents = read_documents(path, fmt, lenient=args.lenient)
+    if args.doc is not None:
+        if args.doc not in documents:
+            raise MissingDocumentError(f"no document {args.doc!r} here (documents: "
+                                       f"{', '.join(list(documents)[:10])}{' ...' if len(documents) > 10 else ''})",
+                                       path)
+        documents = {args.doc: documents[args.doc]}
+    label_map = get_label_map(args.labels)
+    return {doc_id: label_map.apply(binarize(tree, args.binarize), passthrough=args.keep_unknown_labels)
+            for doc_id, tree in documents.items()}
+
+
+def _pairs(gold: dict[str, RSTTree], pred: dict[str, RSTTree], pred_path: str) -> dict[str, tuple]:
+    """Gold and predicted trees by document id (two single documents pair whatever their ids)."""
+    if len(gold) == 1 and len(pred) == 1:
+        return {next(iter(gold)): (next(iter(gold.values())), next(iter(pred.values())))}
+    missing = [d for d in gold if d not in pred]
+    if missing:
+        raise MissingDocumentError(f"no prediction for {len(missing)} document(s): {', '.join(missing[:10])}",
+                                   pred_path)
+    return {doc_id: (tree, pred[doc_id]) for doc_id, tree in gold.items()}
+
+
+def _draw(fmt: str, item, args: argparse.Namespace, width: int, ascii: bool) -> str:
+    if isinstance(item, tuple):
+        gold, pred = item
+        if fmt == "text":
+            return draw.compare_text(gold, pred, args.edus, width, ascii)
+        return (draw.compare_svg if fmt == "svg" else draw.compare_html)(gold, pred, args.edus)
+    if fmt == "text":
+        return draw.to_text(item, args.edus, width, ascii)
+    return (draw.to_svg if fmt == "svg" else draw.to_html)(item, args.edus)
+
+
+def _write(target: Path, content: str) -> None:
+    try:
+        target.write_text(content, encoding="utf-8")
+    except OSError as exc:
+        raise RSTKitError(f"cannot write: {exc.strerror or exc}", str(target)) from None
+
+
+def _format(args: argparse.Namespace, out: Path | None) -> str:
+    """--format, else the one the output file's extension names, else text."""
+    if args.format:
+        return args.format
+    if out is not None and not out.is_dir():
+        suffix = out.suffix.lower()
+        for key, ext in FORMATS.items():
+            if suffix == ext:
+                return key
+        if suffix == ".htm":
+            return "html"
+    return "text"
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.output) if args.output else None
+    fmt = _format(args, out)
+    documents: dict[str, object] = dict(_documents(args.file, args.in_format, args))
+    if args.compare:
+        documents = _pairs(documents, _documents(args.compare, args.pred_format, args), args.compare)
+    to_stdout = out is None
+    ascii = args.ascii or (to_stdout and needs_ascii(sys.stdout.encoding))
+    width = args.width if args.width is not None else (
+        shutil.get_terminal_size().columns if to_stdout and sys.stdout.isatty() else 0)
+    drawings = {doc_id: _draw(fmt, item, args, width, ascii) for doc_id, item in documents.items()}
+
+    if len(drawings) > 1 and fmt != "text":
+        if out is None:
+            raise RSTKitError(f"{len(drawings)} documents: name a directory for the {fmt} files with -o "
+                              "(or pick one with --doc)", args.file)
+        out.mkdir(parents=True, exist_ok=True)
+        for doc_id, content in drawings.items():
+            _write(out / f"{doc_id}{FORMATS[fmt]}", content)
+        return 0
+    content = "\n".join(drawings.values())
+    if out is None:
+        sys.stdout.write(content)
+    else:
+        _write(out / f"{next(iter(drawings))}{FORMATS[fmt]}" if out.is_dir() else out, content)
+    return 0

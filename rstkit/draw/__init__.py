@@ -1,0 +1,89 @@
+"""Drawing RST trees in pure Python: terminal text, SVG, self-contained HTML, notebooks.
+
+One layout engine (:mod:`.layout`) places EDUs and relation nodes; :mod:`.svg` draws a
+layout, :mod:`.html` wraps drawings in a page, :mod:`.text` draws a tree as indented
+lines for the terminal, :mod:`.diff` finds the constituents in which a prediction
+differs from gold. The functions below are the entry points::
+
+    from rstkit.draw import to_svg, to_text, compare_html
+    print(to_text(tree))
+    open("tree.svg", "w").write(to_svg(tree))
+    open("diff.html", "w").write(compare_html(gold, pred))
+"""
+from __future__ import annotations
+
+from ..errors import RSTKitError
+from ..tree import Node, RSTTree
+from . import html, svg, text
+from .diff import TreeDiff, diff_trees
+from .layout import Layout, Style, column_width, layout
+
+EDURange = tuple[int, int]
+
+__all__ = ["select", "to_text", "to_svg", "to_html", "compare_text", "compare_svg", "compare_html",
+           "diff_trees", "TreeDiff", "layout", "Layout", "Style"]
+
+
+def select(tree: RSTTree, edus: EDURange | None = None) -> Node:
+    """The smallest constituent of ``tree`` covering the EDUs ``edus`` (first, last), or
+    the root. A range outside the document is an error."""
+    if edus is None:
+        return tree.root
+    first, last = edus
+    if not 1 <= first <= last <= tree.n_edus:
+        raise RSTKitError(f"EDU range {first}-{last} is not within 1-{tree.n_edus}", tree.source)
+    node = tree.root
+    while True:
+        inner = next((c for c in node.children if c.start <= first and last <= c.end), None)
+        if inner is None:
+            return node
+        node = inner
+
+
+def to_text(tree: RSTTree, edus: EDURange | None = None, width: int = 0, ascii: bool = False) -> str:
+    """The tree (or the constituent covering ``edus``) as indented text lines."""
+    return text.render(tree, select(tree, edus), width=width, ascii=ascii)
+
+
+def to_svg(tree: RSTTree, edus: EDURange | None = None, style: Style = Style()) -> str:
+    """A standalone SVG diagram of the tree (or of the constituent covering ``edus``)."""
+    return svg.render(layout(tree, select(tree, edus), style))
+
+
+def to_html(tree: RSTTree, edus: EDURange | None = None, style: Style = Style()) -> str:
+    """A self-contained HTML page with the diagram, hover texts and a legend."""
+    return html.page(layout(tree, select(tree, edus), style))
+
+
+def _pair_layouts(gold: RSTTree, pred: RSTTree, edus: EDURange | None, style: Style) -> tuple[Layout, Layout]:
+    """Layouts of both trees with the same column width and first column (EDUs line up)."""
+    g, p = select(gold, edus), select(pred, edus)
+    column = column_width([gold, pred], style)
+    first = min(g.start, p.start)
+    return (layout(gold, g, style, f"gold: {gold.doc_id}", column, first),
+            layout(pred, p, style, f"prediction: {pred.doc_id}", column, first))
+
+
+def compare_text(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, width: int = 0,
+                 ascii: bool = False) -> str:
+    """Both trees as text, differing constituents tagged, and a count of each kind."""
+    diff = diff_trees(gold, pred)
+    counts = ", ".join(f"{n} {text.DIFF_TAGS[kind]}" for kind, n in diff.counts().items())
+    parts = [text.render(gold, select(gold, edus), width, ascii, diff.gold, f"gold: {gold.doc_id}"),
+             text.render(pred, select(pred, edus), width, ascii, diff.pred, f"prediction: {pred.doc_id}"),
+             f"differences: {counts}\n"]
+    return "\n".join(parts)
+
+
+def compare_svg(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, style: Style = Style()) -> str:
+    """One SVG: gold above prediction, EDUs aligned, differences coloured, with a legend."""
+    diff = diff_trees(gold, pred)
+    g, p = _pair_layouts(gold, pred, edus, style)
+    return svg.render_pair(g, p, diff.gold, diff.pred)
+
+
+def compare_html(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, style: Style = Style()) -> str:
+    """A self-contained HTML page comparing gold and prediction (differences coloured)."""
+    diff = diff_trees(gold, pred)
+    g, p = _pair_layouts(gold, pred, edus, style)
+    return html.compare_page(g, p, diff)

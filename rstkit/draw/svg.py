@@ -1,0 +1,190 @@
+"""SVG drawing of a :class:`~rstkit.draw.layout.Layout`: the classic RST diagram.
+
+Colours are presentation attributes (no stylesheet needed, so the file looks the same in
+a browser, an ``<img>`` tag, Inkscape or a notebook). Every element group carries a
+``<title>`` (the hover text: EDU text, span text, relation) and a ``data-span`` attribute.
+Differences from a comparison are drawn in the colour of their kind, thicker.
+"""
+from __future__ import annotations
+
+from html import escape
+from typing import Mapping
+
+from .diff import KINDS, strongest
+from .fonts import FONT_FAMILY
+from .layout import Arc, Layout, Segment, Span, Text
+
+INK = "#333333"
+LINE = "#555555"
+LABEL = "#1f4e79"
+SPAN_LABEL = "#777777"
+CELL_FILL = "#f6f6f1"
+CELL_STROKE = "#c8c8c0"
+#: colour of each difference kind (Okabe-Ito palette, told apart by colour-blind readers)
+DIFF_COLORS = {"gold-only": "#d55e00", "pred-only": "#0072b2", "nuclearity": "#cc79a7", "relation": "#009e73"}
+ARROW = 7.0
+CORNER = 6.0
+TOOLTIP_CHARS = 400
+
+Marks = Mapping[Span, str]
+
+
+def _n(value: float) -> str:
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _attr(value: str) -> str:
+    return escape(value, quote=True)
+
+
+def _span_name(span: Span) -> str:
+    return str(span[0]) if span[0] == span[1] else f"{span[0]}-{span[1]}"
+
+
+def _mark(marks: Marks, spans: tuple[Span, ...], kinds: tuple[str, ...]) -> str | None:
+    """The strongest mark of ``kinds`` among ``spans``."""
+    return strongest([marks[s] for s in spans if marks.get(s) in kinds])
+
+
+def _text(t: Text, fill: str, underline: bool = False, italic: bool = False) -> str:
+    """A text element; emphasis never changes its width (the layout measured it)."""
+    attrs = [f'x="{_n(t.x)}"', f'y="{_n(t.y)}"', f'font-size="{_n(t.size)}"', f'fill="{fill}"']
+    if t.anchor == "middle":
+        attrs.append('text-anchor="middle"')
+    if t.bold:
+        attrs.append('font-weight="bold"')
+    if italic:
+        attrs.append('font-style="italic"')
+    if underline:
+        attrs.append('text-decoration="underline"')
+    return f"<text {' '.join(attrs)}>{escape(t.text, quote=False)}</text>"
+
+
+def _line(seg: Segment, color: str, width: float) -> str:
+    return (f'<line x1="{_n(seg.x0)}" y1="{_n(seg.y0)}" x2="{_n(seg.x1)}" y2="{_n(seg.y1)}" '
+            f'stroke="{color}" stroke-width="{_n(width)}"/>')
+
+
+def _arc_path(arc: Arc) -> tuple[str, str]:
+    """The arc's path (up, round corner, across) and its arrowhead polygon."""
+    d = 1.0 if arc.x1 >= arc.x0 else -1.0
+    corner = min(CORNER, abs(arc.x1 - arc.x0) / 3, max(arc.y0 - arc.y, 0))
+    end = arc.x1 - d * ARROW
+    path = (f"M{_n(arc.x0)},{_n(arc.y0)} V{_n(arc.y + corner)} "
+            f"Q{_n(arc.x0)},{_n(arc.y)} {_n(arc.x0 + d * corner)},{_n(arc.y)} H{_n(end)}")
+    head = f"{_n(arc.x1)},{_n(arc.y)} {_n(end)},{_n(arc.y - 3.5)} {_n(end)},{_n(arc.y + 3.5)}"
+    return path, head
+
+
+def _span_text(layout: Layout, span: Span) -> str:
+    text = " ".join(layout.tree.edus[i - 1].text for i in range(span[0], span[1] + 1))
+    return text if len(text) <= TOOLTIP_CHARS else text[:TOOLTIP_CHARS - 1] + "\u2026"
+
+
+def _group(cls: str, span: Span | None, title: str, body: list[str], mark: str | None) -> str:
+    attrs = f' class="{cls}{" diff-" + mark if mark else ""}"'
+    if span is not None:
+        attrs += f' data-span="{span[0]}-{span[1]}"'
+    return f"<g{attrs}><title>{escape(title, quote=False)}</title>{''.join(body)}</g>"
+
+
+def body(layout: Layout, marks: Marks | None = None) -> list[str]:
+    """The SVG elements of a drawing (no ``<svg>`` wrapper), in drawing order."""
+    marks = marks or {}
+    texts_by_span: dict[tuple[str, tuple[Span, ...]], Text] = {(t.role, t.spans): t for t in layout.texts}
+    out: list[str] = []
+    for t in layout.texts:
+        if t.role == "title":
+            out.append(_text(t, INK))
+    for cell in layout.cells:
+        span = (cell.index, cell.index)
+        mark = marks.get(span)
+        rect = (f'<rect x="{_n(cell.box.x0)}" y="{_n(cell.box.y0)}" width="{_n(cell.box.x1 - cell.box.x0)}" '
+                f'height="{_n(cell.box.y1 - cell.box.y0)}" rx="3" fill="{CELL_FILL}" '
+                f'stroke="{DIFF_COLORS[mark] if mark else CELL_STROKE}"/>')
+        lines = [_text(t, INK) for t in cell.lines]
+        out.append(_group("edu", span, f"{cell.index}: {cell.text}", [rect] + lines, None))
+    for seg in layout.segments:
+        if seg.role == "bar":
+            span = seg.spans[0]
+            mark = marks.get(span)
+            color = DIFF_COLORS[mark] if mark else LINE
+            label = texts_by_span[("span", seg.spans)]
+            title = f"{_span_name(span)}: {_span_text(layout, span)}"
+            out.append(_group("node", span, title, [_line(seg, color, 3 if mark else 1.5),
+                                                    _text(label, color if mark else SPAN_LABEL, bool(mark))],
+                              mark))
+    for seg in layout.segments:
+        if seg.role == "nucleus":
+            span = seg.spans[0]
+            mark = marks.get(span)
+            node = layout.places[span].node
+            title = f"nucleus {_span_name(span)}" + (f" ({node.relation})" if node.relation else "")
+            out.append(_group("nucleus", span, title, [_line(seg, DIFF_COLORS[mark] if mark else LINE,
+                                                             3 if mark else 1.5)], mark))
+        elif seg.role == "multinuc":
+            mark = _mark(marks, seg.spans, ("nuclearity", "relation"))
+            color = DIFF_COLORS[mark] if mark else LINE
+            label = texts_by_span[("multinuc", seg.spans)]
+            title = (f"{label.title or label.text} (multinuclear): "
+                     + ", ".join(_span_name(s) for s in seg.spans))
+            out.append(_group("multinuc", (seg.spans[0][0], seg.spans[-1][1]), title,
+                              [_line(seg, color, 3 if mark else 1.5),
+                               _text(label, color if mark else LABEL, bool(mark), italic=True)], mark))
+    for arc in layout.arcs:
+        mark = marks.get(arc.satellite)
+        color = DIFF_COLORS[mark] if mark else INK
+        path, head = _arc_path(arc)
+        label = texts_by_span[("relation", (arc.satellite,))]
+        title = f"{_span_name(arc.satellite)} \u2192 {_span_name(arc.nucleus)}: {arc.relation}"
+        out.append(_group("arc", arc.satellite, title, [
+            f'<path d="{path}" fill="none" stroke="{color}" stroke-width="{_n(2.5 if mark else 1.2)}"/>',
+            f'<polygon points="{head}" fill="{color}"/>',
+            _text(label, color if mark else LABEL, bool(mark), italic=True)], mark))
+    return out
+
+
+def svg_document(width: float, height: float, content: list[str], title: str = "") -> str:
+    """A standalone SVG document around ``content``."""
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
+            f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="{_attr(FONT_FAMILY)}" class="rst-tree">')
+    parts = [head]
+    if title:
+        parts.append(f"<title>{escape(title, quote=False)}</title>")
+    parts.append('<rect width="100%" height="100%" fill="#ffffff"/>')
+    parts.extend(content)
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def render(layout: Layout, marks: Marks | None = None) -> str:
+    """A standalone SVG of one drawing."""
+    title = f"RST tree {layout.tree.doc_id}".strip()
+    return svg_document(layout.width, layout.height, body(layout, marks), title)
+
+
+def legend(marks_present: list[str] | None = None) -> tuple[list[str], float, float]:
+    """SVG elements of a colour legend for difference kinds, its width and height."""
+    kinds = marks_present if marks_present is not None else list(KINDS)
+    out, y = [], 14.0
+    for kind in kinds:
+        out.append(f'<rect x="12" y="{_n(y - 9)}" width="22" height="10" fill="{DIFF_COLORS[kind]}"/>')
+        out.append(f'<text x="40" y="{_n(y)}" font-size="11" fill="{INK}">{escape(KINDS[kind], quote=False)}</text>')
+        y += 16
+    return out, 340.0, y
+
+
+def render_pair(gold: Layout, pred: Layout, gold_marks: Marks, pred_marks: Marks) -> str:
+    """One SVG with the gold drawing above the predicted one (EDU columns aligned) and a legend."""
+    items, legend_w, legend_h = legend()
+    gap = 16.0
+    width = max(gold.width, pred.width, legend_w)
+    content = list(items)
+    y = legend_h + 4
+    for drawing, marks in ((gold, gold_marks), (pred, pred_marks)):
+        content.append(f'<g transform="translate(0,{_n(y)})">')
+        content.extend(body(drawing, marks))
+        content.append("</g>")
+        y += drawing.height + gap
+    return svg_document(width, y, content, f"RST trees {gold.tree.doc_id}: gold and prediction")
