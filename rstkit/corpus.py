@@ -19,16 +19,16 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
-from .errors import CorpusError, ManyErrors, RSTKitError
+from .errors import CorpusError, FormatError, ManyErrors, RSTKitError
 from .formats import Format, all_formats, doc_id_from_path, get_format
 from .tree import RSTTree
 
 
 def format_for_path(path: str | Path) -> Format:
     """The registered format whose extension ``path`` has."""
-    name = Path(path).name.lower()
+    name = Path(path).name
     for fmt in all_formats().values():
-        if any(name.endswith(ext) for ext in fmt.extensions):
+        if fmt.by_name and fmt.claims(name):
             return fmt
     raise CorpusError("cannot tell the file's format from its name; name it explicitly "
                       "(e.g. --format dis)", str(path))
@@ -39,6 +39,10 @@ def read_file(path: str | Path, format: str | None = None, lenient: bool = False
     fmt = get_format(format) if format else format_for_path(path)
     if not Path(path).is_file():
         raise CorpusError("no such file", str(path))
+    options = {name: value for name, value in options.items() if value is not None}
+    unknown = sorted(set(options) - set(fmt.options))
+    if unknown:
+        raise FormatError(f"format {fmt.key!r} takes no option {', '.join(unknown)}", str(path))
     return fmt.read(Path(path), lenient=lenient, **options)
 
 
@@ -58,8 +62,8 @@ def list_files(directory: str | Path, format: str | None = None) -> list[Path]:
     directory = Path(directory)
     files = sorted(p for p in directory.rglob("*") if p.is_file() and not p.name.startswith("."))
     if format:
-        extensions = get_format(format).extensions
-        return [p for p in files if p.name.lower().endswith(extensions)]
+        fmt = get_format(format)
+        return [p for p in files if fmt.claims(p.name)]
     by_format: dict[str, list[Path]] = {}
     for p in files:
         try:

@@ -26,7 +26,11 @@ class Format:
     multi-document formats); ``write(tree)`` returns the text of one file, or is None
     for read-only formats. ``extensions`` are the file-name endings of the format, used
     to list a directory and to derive document ids; ``sniff(text)`` says whether a
-    file's content looks like this format (for ``--pred-format auto``).
+    file's content looks like this format (for ``--pred-format auto``). ``prefixes`` are
+    file-name beginnings that mark the format too (li_qi's ``parsed_``); ``options`` names
+    the keyword options ``read`` takes besides ``lenient`` (e.g. ``doc_map``). ``by_name``
+    is False for formats whose files look, by name, like another format's (hilda's
+    ``*.dis``): a file name alone never selects them.
     """
 
     key: str
@@ -36,6 +40,14 @@ class Format:
     extensions: tuple[str, ...]
     sniff: Callable[[str], bool] | None = None
     multi_document: bool = False
+    prefixes: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    by_name: bool = True
+
+    def claims(self, name: str) -> bool:
+        """Whether a file name (not a path) has this format's extension or prefix."""
+        name = name.lower()
+        return name.endswith(self.extensions) or name.startswith(self.prefixes)
 
 
 _REGISTRY: dict[str, Format] = {}
@@ -99,4 +111,6 @@ def _load_builtin() -> None:
 
 
 #: modules of rstkit.formats that register a format when imported
-BUILTIN_MODULES = ["dis"]
+BUILTIN_MODULES = ["dis", "rs3", "rsd",
+                   "hilda", "surdeanu", "codra", "feng", "braud_coling", "li_qi", "braud_eacl", "dplp",
+                   "dmrst", "isanlp", "surdeanu_native", "feng_dis", "hilda_orig"]

@@ -1,0 +1,89 @@
+"""A bracket reader for the parenthesised tree formats of parsers (nltk-style trees).
+
+Text is cut into ``(``, ``)`` and atoms (runs of non-space, non-bracket characters).
+Formats whose EDU text is raw (Feng & Hirst's ``_!...!_``) name a ``protect`` pattern:
+its matches are single atoms whatever they contain, so parentheses inside text never
+unbalance the tree. Every item remembers its line, so format modules can report
+``file:line`` for anything they reject.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import FormatError
+
+
+@dataclass(frozen=True)
+class Atom:
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """A parenthesised group: its items (atoms and nested groups) and its opening line."""
+
+    items: tuple["Atom | Bracket", ...]
+    line: int
+
+    @property
+    def atoms(self) -> list[Atom]:
+        return [i for i in self.items if isinstance(i, Atom)]
+
+    @property
+    def groups(self) -> list["Bracket"]:
+        return [i for i in self.items if isinstance(i, Bracket)]
+
+    @property
+    def head(self) -> str | None:
+        """The first item when it is an atom (the label of an nltk-style tree)."""
+        return self.items[0].text if self.items and isinstance(self.items[0], Atom) else None
+
+
+def _tokenizer(protect: str | None) -> re.Pattern[str]:
+    parts = ([f"(?P<protected>{protect})"] if protect else []) + [
+        r"(?P<open>\()", r"(?P<close>\))", r"(?P<atom>[^\s()]+)", r"(?P<space>\s+)"]
+    return re.compile("|".join(parts), re.S)
+
+
+def parse_brackets(text: str, fmt: str, source: str | None, protect: str | None = None,
+                   first_line: int = 1) -> list[Bracket]:
+    """All top-level bracketed groups of ``text``, in order.
+
+    Unbalanced brackets and atoms outside any bracket are :class:`FormatError` naming the
+    format, the file and the line.
+    """
+    stack: list[tuple[list, int]] = []
+    top: list[Bracket] = []
+    line = first_line
+    for match in _tokenizer(protect).finditer(text):
+        kind, value = match.lastgroup, match.group()
+        if kind == "open":
+            stack.append(([], line))
+        elif kind == "close":
+            if not stack:
+                raise FormatError(f"malformed {fmt} file: ')' closes nothing", source, line)
+            items, opened = stack.pop()
+            group = Bracket(tuple(items), opened)
+            (stack[-1][0] if stack else top).append(group)
+        elif kind != "space":
+            if not stack:
+                raise FormatError(f"malformed {fmt} file: text {value[:30]!r} outside brackets", source, line)
+            stack[-1][0].append(Atom(value, line))
+        line += value.count("\n")
+    if stack:
+        raise FormatError(f"malformed {fmt} file: '(' opened here is never closed", source, stack[-1][1])
+    return top
+
+
+def parse_one(text: str, fmt: str, source: str | None, protect: str | None = None,
+              first_line: int = 1) -> Bracket:
+    """The single bracketed tree of ``text`` (an error when there is none or several)."""
+    groups = parse_brackets(text, fmt, source, protect, first_line)
+    if not groups:
+        raise FormatError(f"malformed {fmt} file: no bracketed tree found", source, first_line)
+    if len(groups) > 1:
+        raise FormatError(f"malformed {fmt} file: a second tree starts here (one tree expected)",
+                          source, groups[1].line)
+    return groups[0]

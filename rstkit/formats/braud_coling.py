@@ -1,0 +1,95 @@
+"""``braud_coling``: trees of Braud, Plank & Søgaard's parser (BPS16, COLING 2016), ``<k>.mrg.pred``.
+
+One bracketed binary tree per file (parser-formats.md A6):
+``(NS-Elaboration (SN-Attribution (1) (NN-Contrast (2) (3))) (4))`` -- the nuclearity pair
+and the relation on the parent, split at the first hyphen; leaves ``(7)`` or, in Braud's
+preprocessing variant, ``( EDU 7 )``, numbered from 1. No text.
+
+The file name holds only the document's index ``k`` in the authors' test order, so ids
+come from a document map (``doc_map``: a two-column TSV ``k.mrg.pred<TAB>doc id``, a list
+of ids indexed by ``k``, or ``rstdt-test``, the RST-DT table the replication used). Without
+one, the id is ``k`` (with a warning).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..errors import FormatError
+from ..tree import Node, RSTTree
+from . import Format, read_text, register
+from .brackets import Atom, Bracket, parse_one
+from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label
+from .docmap import DocMap, DocMapSpec, load_doc_map, warn_unnamed
+
+KEY = "braud_coling"
+EXTENSION = ".mrg.pred"
+SPELLING = Spelling(KEY, "title", exceptions={"same-unit": "Same-unit",
+                                              "textual-organization": "Textual-organization"})
+#: RST-DT test documents by file index k (the replication's table, parser-formats.md A6.1)
+RSTDT_TEST_ORDER = (
+    "wsj_2385", "wsj_0623", "wsj_0632", "wsj_1365", "wsj_1129", "wsj_1146", "wsj_0616", "wsj_0654",
+    "wsj_1387", "wsj_0655", "wsj_2354", "wsj_1306", "wsj_0644", "wsj_1189", "wsj_0684", "wsj_2373",
+    "wsj_1325", "wsj_1331", "wsj_1183", "wsj_0607", "wsj_0602", "wsj_2386", "wsj_1376", "wsj_0689",
+    "wsj_1113", "wsj_2375", "wsj_1197", "wsj_0627", "wsj_1169", "wsj_1346", "wsj_2336", "wsj_1380",
+    "wsj_1354", "wsj_1142", "wsj_1148", "wsj_1126", "wsj_1307", "wsj_0667",
+)
+BUILTIN_MAPS = {"rstdt-test": lambda: DocMap(RSTDT_TEST_ORDER, None, "rstdt-test (built-in)")}
+_INT = re.compile(r"^\d+$")
+
+
+def loads_braud_coling(text: str, path: str | Path | None = None, doc_id: str = "",
+                       lenient: bool = False) -> RSTTree:
+    """Parse the text of one ``.mrg.pred`` file (the caller names the document)."""
+    source = str(path) if path is not None else "<string>"
+    counter = LeafCounter(KEY, source, lenient)
+
+    def build(group: Bracket) -> Node:
+        atoms = [a.text for a in group.atoms]
+        if len(group.items) == len(atoms) and (atoms[-1:] and _INT.match(atoms[-1])) and \
+                atoms[:-1] in ([], ["EDU"]):
+            return counter.add(int(atoms[-1]), "", group.line)
+        pair, _, relation = (group.head or "").partition("-")
+        body = group.items[1:]
+        if pair not in PAIRS or not relation:
+            raise FormatError(f"malformed {KEY} file: expected a label like 'NS-Elaboration' or a leaf "
+                              f"'(3)', found {group.head!r}", source, group.line)
+        if len(body) != 2 or not all(isinstance(i, Bracket) for i in body):
+            raise FormatError(f"malformed {KEY} file: node {group.head} must have two subtrees",
+                              source, group.line)
+        left, right = (build(i) for i in body)  # type: ignore[arg-type]
+        return attach(pair, relation, left, right, group.line)
+
+    root = build(parse_one(text, KEY, source))
+    return finish(root, counter.edus, doc_id, source)
+
+
+def read_braud_coling(path: str | Path, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
+    name = Path(path).name
+    index = name[:-len(EXTENSION)] if name.lower().endswith(EXTENSION) else Path(path).stem
+    if doc_map is None:
+        warn_unnamed(KEY, "the file indices k of k.mrg.pred")
+        doc_id = index
+    else:
+        position = int(index) if index.isdigit() else None
+        doc_id = load_doc_map(doc_map, BUILTIN_MAPS).resolve((name, index), position, name)
+    return [loads_braud_coling(read_text(path), path, doc_id, lenient)]
+
+
+def dumps_braud_coling(tree: RSTTree) -> str:
+    """One line, ``(NS-Rel (1) (2))`` (file name: ``<k>.mrg.pred``)."""
+    def write(node: Node) -> str:
+        if node.is_leaf:
+            return f"({node.start})"
+        pair, relation = parent_label(node, KEY, tree.source)
+        return f"({pair}-{SPELLING(relation)} {' '.join(write(c) for c in node.children)})"
+
+    return write(tree.root) + "\n"
+
+
+def _sniff(text: str) -> bool:
+    return bool(re.match(r"\s*\(\s*(NN|NS|SN)-[^\s()]+\s*\(", text))
+
+
+register(Format(KEY, "BPS16 <k>.mrg.pred trees (NS-Rel labels, numbered leaves; ids from a document map)",
+                read_braud_coling, dumps_braud_coling, (EXTENSION,), _sniff, options=("doc_map",)))

@@ -1,0 +1,116 @@
+"""``braud_eacl``: run files of Braud, Coavoux & Søgaard's parser (BCS17 mono and cross+dev, EACL 2017).
+
+One file per run (``test_it8_beam16``), one tree per line, no document ids
+(parser-formats.md A8): ``(ROOT (NSElaboration (SNAttribution (EDU Analysts_said) ...)))``.
+The first two characters of a label are the nuclearity pair, the rest the relation,
+spelled without hyphens (``Sameunit``, ``MannerMeans``); each EDU is an ``EDU``
+pre-terminal over one token (its words joined by ``_``, brackets as ``-LRB-``/``-RRB-``).
+
+Lines are documents in the alphabetical order of their ids: ``doc_map`` gives the ids in
+line order (a list file; a two-column map keyed by line number; or ``rstdt-test``, the
+sorted RST-DT test set). The counts must match: documents of the map without a line are
+reported by id. Without a map, ids are ``<file name>#<line>`` (with a warning).
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+from ..corpus import rstdt_test_ids
+from ..errors import FormatError, MissingDocumentError, RSTKitWarning
+from ..tree import Node, RSTTree
+from . import Format, read_text, register
+from .brackets import Bracket, parse_one
+from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label, ptb_escape_parentheses, ptb_unescape
+from .docmap import DocMap, DocMapSpec, load_doc_map, warn_unnamed
+
+KEY = "braud_eacl"
+SPELLING = Spelling(KEY, "title", drop_hyphens=True, exceptions={"same-unit": "Sameunit",
+                                                                 "textual-organization": "Textualorganization"})
+BUILTIN_MAPS = {"rstdt-test": lambda: DocMap(tuple(sorted(rstdt_test_ids())), None, "rstdt-test (built-in)")}
+
+
+def loads_braud_eacl_line(text: str, source: str = "<string>", line: int = 1, doc_id: str = "",
+                          lenient: bool = False) -> RSTTree:
+    """Parse one line (one document) of a run file."""
+    top = parse_one(text, KEY, source, first_line=line)
+    if top.head != "ROOT" or len(top.items) != 2 or not isinstance(top.items[1], Bracket):
+        raise FormatError(f"malformed {KEY} file: a line must be '(ROOT tree)'", source, line)
+    counter = LeafCounter(KEY, source, lenient)
+
+    def build(group: Bracket) -> Node:
+        if group.head == "EDU":
+            if group.groups:
+                raise FormatError(f"malformed {KEY} file: an EDU holds a subtree", source, line)
+            words = " ".join(a.text for a in group.atoms[1:]).replace("_", " ")
+            return counter.add(None, " ".join(ptb_unescape(words).split()), line)
+        label = group.head or ""
+        pair, relation = label[:2], label[2:]
+        body = group.items[1:]
+        if pair not in PAIRS or not relation:
+            raise FormatError(f"malformed {KEY} file: expected a label like 'NSElaboration' or '(EDU ...)', "
+                              f"found {group.head!r}", source, line)
+        if len(body) != 2 or not all(isinstance(i, Bracket) for i in body):
+            raise FormatError(f"malformed {KEY} file: node {label} must have two subtrees", source, line)
+        left, right = (build(i) for i in body)  # type: ignore[arg-type]
+        return attach(pair, relation, left, right, line)
+
+    root = build(top.items[1])  # type: ignore[arg-type]
+    return finish(root, counter.edus, doc_id, source)
+
+
+def read_braud_eacl(path: str | Path, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
+    """All documents of a run file, named from ``doc_map``."""
+    source, name = str(path), Path(path).name
+    lines = read_text(path).splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    blank = next((n for n, text in enumerate(lines, 1) if not text.strip()), None)
+    if blank is not None:
+        raise FormatError(f"malformed {KEY} file: blank line (one tree per line; a blank line would shift "
+                          "the documents)", source, blank)
+    if doc_map is None:
+        warn_unnamed(KEY, "<file name>#<line>")
+        ids = [f"{name}#{n}" for n in range(1, len(lines) + 1)]
+    else:
+        ids = _ids_in_line_order(load_doc_map(doc_map, BUILTIN_MAPS), len(lines), source, lenient)
+    return [loads_braud_eacl_line(text, source, n, doc_id, lenient)
+            for n, (text, doc_id) in enumerate(zip(lines, ids), 1)]
+
+
+def _ids_in_line_order(doc_map: DocMap, n_lines: int, source: str, lenient: bool) -> list[str]:
+    ids = [doc_map.resolve((str(n),), n - 1, f"line {n}") for n in range(1, n_lines + 1)]
+    missing = [d for d in doc_map.ids if d not in set(ids)]
+    if missing:
+        message = (f"{KEY} file has {n_lines} trees but the document map lists {len(doc_map.ids)} documents; "
+                   f"no tree for: {', '.join(missing)}")
+        if not lenient:
+            raise MissingDocumentError(message, source)
+        warnings.warn(f"{source}: {message} (skipped, lenient)", RSTKitWarning, stacklevel=3)
+    return ids
+
+
+def dumps_braud_eacl(tree: RSTTree) -> str:
+    """One line of a run file."""
+    def write(node: Node) -> str:
+        if node.is_leaf:
+            token = "_".join(ptb_escape_parentheses(tree.edus[node.start - 1].text).split())
+            return f"(EDU {token or '_'})"
+        pair, relation = parent_label(node, KEY, tree.source)
+        return f"({pair}{SPELLING(relation)} {' '.join(write(c) for c in node.children)})"
+
+    return f"(ROOT {write(tree.root)})\n"
+
+
+def dumps_run(trees: list[RSTTree]) -> str:
+    """A whole run file: one line per tree, in the order given (sort by id for BCS17's order)."""
+    return "".join(dumps_braud_eacl(t) for t in trees)
+
+
+def _sniff(text: str) -> bool:
+    return bool(re.match(r"\s*\(ROOT \((EDU |(NN|NS|SN)[A-Za-z])", text))
+
+
+register(Format(KEY, "BCS17 run files (one (ROOT ...) tree per line; ids from a document map)",
+                read_braud_eacl, None, (), _sniff, multi_document=True, options=("doc_map",)))

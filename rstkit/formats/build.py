@@ -1,0 +1,210 @@
+"""Helpers shared by the parser-output formats: building rel2par trees, label spelling, ids.
+
+Many parsers put the relation on the *parent* with a nuclearity pair for its two
+children (``NS``, ``SN``, ``NN``); :func:`attach` turns that into rstkit's rel2par
+convention and :func:`parent_label` is its inverse, used by writers
+(parser-formats.md section 0.1). Readers output relations in the canonical spelling of
+section 0.2 (:func:`canonical_relations`); writers spell the 18 RST-DT classes the way each
+parser does (:class:`Spelling`) and write any other label in canonical form.
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Mapping
+
+from ..errors import BinarizationError, FormatError, LabelError, RSTKitWarning, TreeStructureError
+from ..labels import canonical_label
+from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, validate
+
+PAIRS = ("NS", "SN", "NN")
+
+#: the 18 RST-DT classes in canonical spelling (parser-formats.md section 0.3)
+RSTDT_CLASSES = ("attribution", "background", "cause", "comparison", "condition", "contrast",
+                 "elaboration", "enablement", "evaluation", "explanation", "joint", "manner-means",
+                 "topic-comment", "summary", "temporal", "topic-change", "textual-organization",
+                 "same-unit")
+
+
+# -- reading ---------------------------------------------------------------------------
+def relabel(node: Node, nuclearity: str, relation: str | None) -> Node:
+    """``node`` with another nuclearity and relation (what its parent says about it)."""
+    return replace(node, nuclearity=nuclearity, relation=relation)
+
+
+def attach(pair: str, relation: str, left: Node, right: Node, line: int | None = None) -> Node:
+    """The binary node over ``left`` and ``right`` whose relation is written on the parent.
+
+    ``NS``: left ``N``/``span``, right ``S``/relation; ``SN``: the mirror image; ``NN``:
+    both ``N``/relation. The new node's own nuclearity is ``Root`` until its parent says
+    otherwise (see :func:`relabel`).
+    """
+    if pair not in PAIRS:
+        raise ValueError(f"not a nuclearity pair: {pair!r}")
+    kids = []
+    for code, child in zip(pair, (left, right)):
+        nuclearity = NUCLEUS if code == "N" else SATELLITE
+        own = relation if (nuclearity == SATELLITE or pair == "NN") else SPAN
+        kids.append(relabel(child, nuclearity, own))
+    return Node(left.start, right.end, ROOT, None, tuple(kids), line)
+
+
+def canonical_relations(node: Node) -> Node:
+    """``node``'s subtree with every relation in canonical spelling (section 0.2)."""
+    relation = canonical_label(node.relation) if node.relation is not None else None
+    return replace(node, relation=relation, children=tuple(canonical_relations(c) for c in node.children))
+
+
+def finish(root: Node, edus: list[EDU], doc_id: str, source: str | None) -> RSTTree:
+    """The validated tree of one document, relations in canonical spelling."""
+    tree = RSTTree(canonical_relations(root), tuple(edus), doc_id, source)
+    validate(tree)
+    return tree
+
+
+def loads_dis_syntax(fmt: str, text: str, path: str | Path | None, doc_id: str,
+                     lenient: bool = False) -> RSTTree:
+    """Read a parser's file in RST-DT dis syntax; syntax errors name ``fmt``, relations
+    come out canonical."""
+    from .dis import loads_dis
+
+    try:
+        tree = loads_dis(text, path, doc_id, lenient)
+    except FormatError as exc:
+        raise FormatError(f"not a valid {fmt} file (dis syntax): {exc.message}", exc.path, exc.line) from None
+    return tree.with_root(canonical_relations(tree.root))
+
+
+def looks_like_dis(text: str) -> bool:
+    """Whether text starts like a dis-syntax tree (the sniff of every dis-syntax format)."""
+    from .dis import _sniff
+
+    return _sniff(text)
+
+
+@dataclass
+class LeafCounter:
+    """Numbers EDUs in reading order and checks numbers a file declares.
+
+    A declared number that differs from the position is an error, or, with ``lenient``,
+    a warning (the position wins).
+    """
+
+    fmt: str
+    source: str
+    lenient: bool = False
+    edus: list[EDU] = field(default_factory=list)
+
+    def add(self, declared: int | None = None, text: str = "", line: int | None = None,
+            sentence: int | None = None, paragraph: int | None = None) -> Node:
+        index = len(self.edus) + 1
+        if declared is not None and declared != index:
+            message = f"{self.fmt}: EDU numbered {declared} where EDU {index} is expected"
+            if not self.lenient:
+                raise TreeStructureError(message, self.source, line)
+            warnings.warn(f"{self.source}:{line}: {message}; renumbered (lenient)", RSTKitWarning, stacklevel=2)
+        self.edus.append(EDU(index, text, sentence, paragraph))
+        return Node(index, index, ROOT, None, (), line)
+
+
+# -- writing ---------------------------------------------------------------------------
+def parent_label(node: Node, fmt: str, source: str | None = None) -> tuple[str, str]:
+    """Nuclearity pair and relation of a binary node, for formats that write them on the
+    parent: the satellite's relation, or for ``NN`` the left nucleus's (section 0.1).
+
+    Information such a format cannot hold (two nuclei with different relations, a nucleus
+    of a mononuclear relation not labelled ``span``) is dropped with a warning.
+    """
+    if node.arity != 2:
+        raise BinarizationError(f"{fmt} holds binary trees only: node {node.start}-{node.end} has "
+                                f"{node.arity} children (binarize first)", source, node.line)
+    left, right = node.children
+    pair = left.nuclearity + right.nuclearity
+    if pair not in PAIRS:
+        raise TreeStructureError(f"node {node.start}-{node.end} has no nucleus ({pair})", source, node.line)
+    if pair == "NN":
+        relation, lost = left.relation, right.relation if right.relation != left.relation else None
+    else:
+        satellite, nucleus = (right, left) if pair == "NS" else (left, right)
+        relation, lost = satellite.relation, nucleus.relation if nucleus.relation != SPAN else None
+    if lost is not None:
+        warnings.warn(f"{source or '<tree>'}: node {node.start}-{node.end}: {fmt} writes one relation per "
+                      f"node; {lost!r} is dropped in favour of {relation!r}", RSTKitWarning, stacklevel=2)
+    return pair, relation
+
+
+_WRITABLE_LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.\-]*$")
+_CASES = {
+    "lower": lambda label: label,
+    "title": lambda label: "-".join(part[:1].upper() + part[1:] for part in label.split("-")),
+    "first": lambda label: label[:1].upper() + label[1:],
+}
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """How a parser spells relation labels, applied by its writer.
+
+    The 18 RST-DT classes get ``case`` (``lower``: ``manner-means``, ``title``:
+    ``Manner-Means``, ``first``: ``Manner-means``), without hyphens when
+    ``drop_hyphens``, unless ``exceptions`` spells them otherwise. Any other label is
+    written canonical with ``case`` applied, hyphens kept, so that it reads back as it was.
+    """
+
+    fmt: str
+    case: str = "lower"
+    drop_hyphens: bool = False
+    exceptions: Mapping[str, str] = field(default_factory=dict)
+
+    def __call__(self, label: str | None) -> str:
+        if label is None:
+            raise LabelError(f"{self.fmt}: a non-root node has no relation")
+        canon = canonical_label(label)
+        if canon == SPAN:
+            return SPAN
+        if canon in self.exceptions:
+            return self.exceptions[canon]
+        if not _WRITABLE_LABEL.match(canon):
+            raise LabelError(f"relation label {label!r} cannot be written in format {self.fmt} "
+                             "(only letters, digits, '.' and '-')")
+        spelled = _CASES[self.case](canon)
+        return spelled.replace("-", "") if self.drop_hyphens and canon in RSTDT_CLASSES else spelled
+
+
+def respell(tree: RSTTree, spell: Spelling) -> RSTTree:
+    """``tree`` with every relation in a parser's spelling (for writers built on dis's)."""
+    def walk(node: Node) -> Node:
+        relation = spell(node.relation) if node.relation is not None else None
+        return replace(node, relation=relation, children=tuple(walk(c) for c in node.children))
+
+    return tree.with_root(walk(tree.root))
+
+
+# -- document ids and text ---------------------------------------------------------------
+def doc_id_from_name(name: str, suffixes: tuple[str, ...] = (), prefix: str = "") -> str:
+    """Document id from a file name: drop ``prefix``, then the first of ``suffixes`` that
+    ends the name, then RST-DT's ``.out`` (rstkit ids are ``wsj_0602``, not ``wsj_0602.out``)."""
+    name = Path(name).name
+    if prefix and name.lower().startswith(prefix.lower()):
+        name = name[len(prefix):]
+    for suffix in suffixes:
+        if name.lower().endswith(suffix.lower()):
+            name = name[:-len(suffix)]
+            break
+    return name[:-4] if name.lower().endswith(".out") else name
+
+
+_PTB_BRACKETS = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
+_PTB_PATTERN = re.compile("|".join(re.escape(k) for k in _PTB_BRACKETS))
+
+
+def ptb_unescape(text: str) -> str:
+    """PTB bracket tokens (``-LRB-`` ...) back to brackets; non-breaking spaces to spaces."""
+    return _PTB_PATTERN.sub(lambda m: _PTB_BRACKETS[m.group(0)], text).replace("\u00a0", " ")
+
+
+def ptb_escape_parentheses(text: str) -> str:
+    """Round brackets to ``-LRB-``/``-RRB-`` (what CoreNLP-tokenised parser output holds)."""
+    return text.replace("(", "-LRB-").replace(")", "-RRB-")

@@ -1,0 +1,124 @@
+"""``dmrst``: span-descriptor strings of DMRST (Liu, Shi & Chen 2021) and similar top-down parsers.
+
+One tree per line (parser-formats.md B1): ``(1:Nucleus=span:3,4:Satellite=Elaboration:4)
+(1:Satellite=Attribution:1,2:Nucleus=span:3) ...`` -- each descriptor is a binary node
+over EDUs ``a..b`` split after ``k``, with the nuclearity and rel2par relation of both
+children; descriptors in pre-order; ``NONE`` is a one-EDU document. A line may be wrapped
+as a one-element Python list (``['...']``). No text.
+
+DMRST writes no files; rstkit reads ``<doc>.dmrst`` files. A file with several lines
+holds several documents, named in line order by ``doc_map`` (as for ``braud_eacl``); a
+one-line file is named after the file.
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+from ..errors import FormatError, MissingDocumentError, RSTKitWarning, TreeStructureError
+from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word
+from . import Format, read_text, register
+from .build import Spelling, doc_id_from_name, finish
+from .docmap import DocMapSpec, load_doc_map, warn_unnamed
+
+KEY = "dmrst"
+EXTENSION = ".dmrst"
+SPELLING = Spelling(KEY, "title", exceptions={"textual-organization": "TextualOrganization"})
+_DESCRIPTOR = re.compile(r"\s*\((\d+):(Nucleus|Satellite)=([^:,()\s]+):(\d+),(\d+):(Nucleus|Satellite)=([^:,()\s]+)"
+                         r":(\d+)\)\s*")
+_WRAPPED = re.compile(r"""^\[\s*(['"])(.*)\1\s*,?\s*\]$""")
+
+
+def loads_dmrst_line(text: str, source: str = "<string>", line: int = 1, doc_id: str = "") -> RSTTree:
+    """Parse one tree string."""
+    text = text.strip()
+    wrapped = _WRAPPED.match(text)
+    if wrapped:
+        text = wrapped.group(2).strip()
+    if text == "NONE":
+        return finish(Node(1, 1, ROOT, None, (), line), [EDU(1, "")], doc_id, source)
+    descriptors, position = [], 0
+    while position < len(text):
+        match = _DESCRIPTOR.match(text, position)
+        if not match:
+            raise FormatError(f"malformed {KEY} file: expected a descriptor like "
+                              f"'(1:Nucleus=span:3,4:Satellite=Elaboration:4)' at column {position + 1}, found "
+                              f"{text[position:position + 30]!r}", source, line)
+        descriptors.append(match)
+        position = match.end()
+    if not descriptors:
+        raise FormatError(f"malformed {KEY} file: empty line (a one-EDU document is 'NONE')", source, line)
+    queue = iter(descriptors)
+
+    def build(start: int, end: int, nuclearity: str, relation: str | None) -> Node:
+        if start == end:
+            return Node(start, end, nuclearity, relation, (), line)
+        d = next(queue, None)
+        if d is None:
+            raise TreeStructureError(f"{KEY}: no descriptor for EDUs {start}-{end} (pre-order expected)",
+                                     source, line)
+        a, split, right_start, b = int(d.group(1)), int(d.group(4)), int(d.group(5)), int(d.group(8))
+        if (a, b) != (start, end) or not a <= split < b or right_start != split + 1:
+            raise TreeStructureError(f"{KEY}: descriptor {d.group().strip()} found where a node over EDUs "
+                                     f"{start}-{end} is expected (pre-order)", source, line)
+        left = build(a, split, nuclearity_from_word(d.group(2)), d.group(3))
+        right = build(right_start, b, nuclearity_from_word(d.group(6)), d.group(7))
+        return Node(start, end, nuclearity, relation, (left, right), line)
+
+    first = descriptors[0]
+    if int(first.group(1)) != 1:
+        raise TreeStructureError(f"{KEY}: the first descriptor must start at EDU 1", source, line)
+    n = int(first.group(8))
+    root = build(1, n, ROOT, None)
+    extra = next(queue, None)
+    if extra is not None:
+        raise TreeStructureError(f"{KEY}: descriptor {extra.group().strip()} is not part of the tree", source, line)
+    return finish(root, [EDU(i, "") for i in range(1, n + 1)], doc_id, source)
+
+
+def read_dmrst(path: str | Path, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
+    source = str(path)
+    lines = [(n, text) for n, text in enumerate(read_text(path).splitlines(), 1) if text.strip()]
+    if not lines:
+        raise FormatError(f"malformed {KEY} file: empty file", source, 1)
+    if doc_map is not None:
+        mapping = load_doc_map(doc_map)
+        ids = [mapping.resolve((str(n),), i, f"line {n}") for i, (n, _) in enumerate(lines)]
+        missing = [d for d in mapping.ids if d not in set(ids)]
+        if missing:
+            message = f"{KEY} file has {len(lines)} trees; no tree for: {', '.join(missing)}"
+            if not lenient:
+                raise MissingDocumentError(message, source)
+            warnings.warn(f"{source}: {message} (skipped, lenient)", RSTKitWarning, stacklevel=2)
+    elif len(lines) == 1:
+        ids = [doc_id_from_name(source, (EXTENSION,))]
+    else:
+        warn_unnamed(KEY + " (several lines)", "<file name>#<line>")
+        ids = [f"{Path(path).name}#{n}" for n, _ in lines]
+    return [loads_dmrst_line(text, source, n, doc_id) for (n, text), doc_id in zip(lines, ids)]
+
+
+def dumps_dmrst(tree: RSTTree) -> str:
+    """One line: the pre-order descriptors (``NONE`` for a one-EDU document)."""
+    parts = []
+    for node in tree.root.nodes():
+        if node.is_leaf:
+            continue
+        if node.arity != 2:
+            raise TreeStructureError(f"{KEY} holds binary trees only: node {node.start}-{node.end} has "
+                                     f"{node.arity} children (binarize first)", tree.source, node.line)
+        left, right = node.children
+        parts.append(f"({left.start}:{nuclearity_word(left.nuclearity)}={SPELLING(left.relation)}:{left.end},"
+                     f"{right.start}:{nuclearity_word(right.nuclearity)}={SPELLING(right.relation)}:{right.end})")
+    return (" ".join(parts) or "NONE") + "\n"
+
+
+def _sniff(text: str) -> bool:
+    first = text.lstrip()[:300]
+    wrapped = re.match(r"""\[\s*['"]""", first)
+    return bool(_DESCRIPTOR.match(first[wrapped.end():] if wrapped else first))
+
+
+register(Format(KEY, "DMRST span-descriptor strings, one tree per line (.dmrst)", read_dmrst, dumps_dmrst,
+                (EXTENSION,), _sniff, multi_document=True, options=("doc_map",)))

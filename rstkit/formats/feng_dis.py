@@ -1,0 +1,40 @@
+"""``feng_dis``: trees of Feng & Hirst's gSVM parser (2012), ``<input>.txt.dis``.
+
+RST-DT dis syntax, binary, rel2par, with Feng's class names (``Elaboration``,
+``Topic-Change``, ``same-unit``, ``textual-organization``) and no sentence markers in the
+text (parser-formats.md B6). The document id is the name minus ``.txt.dis`` (and ``.out``).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from ..tree import RSTTree
+from . import Format, read_text, register
+from .build import doc_id_from_name, loads_dis_syntax, looks_like_dis, respell
+from .dis import dumps_dis
+from .feng import SPELLING
+
+KEY = "feng_dis"
+
+
+def loads_feng_dis(text: str, path: str | Path | None = None, doc_id: str | None = None,
+                   lenient: bool = False) -> RSTTree:
+    """Parse the text of one gSVM ``.txt.dis`` file."""
+    if doc_id is None:
+        doc_id = doc_id_from_name(str(path), (".txt.dis", ".dis")) if path is not None else ""
+    return loads_dis_syntax(KEY, text, path, doc_id, lenient)
+
+
+def read_feng_dis(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+    return [loads_feng_dis(read_text(path), path, lenient=lenient)]
+
+
+def dumps_feng_dis(tree: RSTTree) -> str:
+    """Write a tree as gSVM does: dis syntax, Feng's spelling, no paragraph markers."""
+    plain = replace(respell(tree, SPELLING), edus=tuple(replace(e, paragraph=None) for e in tree.edus))
+    return dumps_dis(plain)
+
+
+register(Format(KEY, "Feng & Hirst gSVM .txt.dis trees (dis syntax, Feng's class names)",
+                read_feng_dis, dumps_feng_dis, (".txt.dis",), looks_like_dis, by_name=False))

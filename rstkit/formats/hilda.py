@@ -1,0 +1,103 @@
+"""``hilda``: trees of Hayashi, Hirao & Nagata's HILDA re-implementation (HHN16).
+
+Files are named like RST-DT's (``wsj_0602.out.dis``) but are not in dis syntax: one
+nltk-style bracketed tree, ``(Root (Nucleus:span (Satellite:Attribution leaf1_1_1) ...))``,
+nuclearity and rel2par relation on every node, EDUs as ``leaf<edu>_<sentence>_<paragraph>``
+tokens without text (parser-formats.md A2; confidence low: only the replication's loader
+documents it). Sentence/paragraph index 0 means unknown (what the writer uses when the
+tree does not carry them).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..errors import FormatError
+from ..tree import Node, RSTTree, nuclearity_from_word, nuclearity_word
+from . import Format, read_text, register
+from .brackets import Atom, Bracket, parse_one
+from .build import LeafCounter, Spelling, doc_id_from_name, finish, relabel
+
+KEY = "hilda"
+_LEAF = re.compile(r"^leaf(\d+)_(\d+)_(\d+)$", re.I)
+_SPELL = Spelling(KEY, "title")
+
+
+def loads_hilda(text: str, path: str | Path | None = None, doc_id: str | None = None,
+                lenient: bool = False) -> RSTTree:
+    """Parse the text of one HHN16 HILDA file."""
+    source = str(path) if path is not None else "<string>"
+    top = parse_one(text, KEY, source)
+    if (top.head or "").lower() != "root":
+        raise FormatError(f"malformed {KEY} file: the tree must start with '(Root'", source, top.line)
+    counter = LeafCounter(KEY, source, lenient)
+
+    def build(group: Bracket) -> Node:
+        body = group.items[1:]
+        if len(body) == 1 and isinstance(body[0], Atom):
+            return leaf(body[0])
+        stray = next((i for i in body if isinstance(i, Atom)), None)
+        if stray is not None or len(body) < 2:
+            what = f"unexpected {stray.text!r}" if stray else "a node needs a leaf token or two subtrees"
+            raise FormatError(f"malformed {KEY} file: {what}", source, stray.line if stray else group.line)
+        kids = [labelled(g) for g in body]  # type: ignore[arg-type]
+        return Node(kids[0].start, kids[-1].end, "Root", None, tuple(kids), group.line)
+
+    def labelled(group: Bracket) -> Node:
+        word, sep, relation = (group.head or "").partition(":")
+        try:
+            nuclearity = nuclearity_from_word(word)
+        except ValueError:
+            nuclearity = None
+        if not sep or not relation or nuclearity not in ("N", "S"):
+            raise FormatError(f"malformed {KEY} file: expected a 'Nucleus:relation' or 'Satellite:relation' "
+                              f"label, found {group.head!r}", source, group.line)
+        return relabel(build(group), nuclearity, relation)
+
+    def leaf(atom: Atom) -> Node:
+        match = _LEAF.match(atom.text)
+        if not match:
+            raise FormatError(f"malformed {KEY} file: expected a leaf token like 'leaf3_1_1', found "
+                              f"{atom.text!r}", source, atom.line)
+        edu, sentence, paragraph = (int(g) for g in match.groups())
+        return counter.add(edu, "", atom.line, sentence or None, paragraph or None)
+
+    root = build(top)
+    if doc_id is None:
+        doc_id = doc_id_from_name(str(path), (".dis",)) if path is not None else ""
+    return finish(root, counter.edus, doc_id, source)
+
+
+def read_hilda(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+    return [loads_hilda(read_text(path), path, lenient=lenient)]
+
+
+def dumps_hilda(tree: RSTTree) -> str:
+    """Write a tree in HHN16 layout (one node per line, closing brackets at line ends)."""
+    lines: list[str] = []
+
+    def emit(node: Node, depth: int) -> None:
+        label = "Root" if node is tree.root else f"{nuclearity_word(node.nuclearity)}:{_SPELL(node.relation)}"
+        pad = "  " * depth
+        if node.is_leaf:
+            edu = tree.edus[node.start - 1]
+            lines.append(f"{pad}({label} leaf{node.start}_{edu.sentence or 0}_{edu.paragraph or 0})")
+            return
+        lines.append(f"{pad}({label}")
+        for child in node.children:
+            emit(child, depth + 1)
+        lines[-1] += ")"
+
+    if tree.root.is_leaf:
+        edu = tree.edus[0]
+        return f"(Root leaf1_{edu.sentence or 0}_{edu.paragraph or 0})\n"
+    emit(tree.root, 0)
+    return "\n".join(lines) + "\n"
+
+
+def _sniff(text: str) -> bool:
+    return bool(re.match(r"\s*\(\s*Root\s+(\(\s*(Nucleus|Satellite):|leaf\d)", text, re.I))
+
+
+register(Format(KEY, "HHN16 HILDA bracketed trees (Nucleus:Rel labels, leafN_S_P tokens; named *.dis)",
+                read_hilda, dumps_hilda, (".dis",), _sniff, by_name=False))

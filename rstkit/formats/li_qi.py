@@ -1,0 +1,41 @@
+"""``li_qi``: trees of Li, Li & Chang's parser (LLC16, EMNLP 2016), ``parsed_<doc>``.
+
+RST-DT dis syntax, binary, rel2par; the 18 classes capitalised except ``same-unit`` and
+``span`` (parser-formats.md A7; confidence low-medium: no public output, spelling of
+multi-word classes unknown, any section 0.2 variant is accepted). Files have no extension:
+the document id is the name after the first underscore (``parsed_wsj_0602.out`` ->
+``wsj_0602``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..tree import RSTTree
+from . import Format, read_text, register
+from .build import Spelling, doc_id_from_name, loads_dis_syntax, looks_like_dis, respell
+from .dis import dumps_dis
+
+KEY = "li_qi"
+PREFIX = "parsed_"
+_SPELL = Spelling(KEY, "title", exceptions={"same-unit": "same-unit"})
+
+
+def loads_li_qi(text: str, path: str | Path | None = None, doc_id: str | None = None,
+                lenient: bool = False) -> RSTTree:
+    """Parse the text of one LLC16 output file."""
+    if doc_id is None:
+        doc_id = doc_id_from_name(Path(path).name.partition("_")[2], ()) if path is not None else ""
+    return loads_dis_syntax(KEY, text, path, doc_id, lenient)
+
+
+def read_li_qi(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+    return [loads_li_qi(read_text(path), path, lenient=lenient)]
+
+
+def dumps_li_qi(tree: RSTTree) -> str:
+    """Write a tree in dis syntax with LLC16's label spelling (file name: ``parsed_<doc>.out``)."""
+    return dumps_dis(respell(tree, _SPELL))
+
+
+register(Format(KEY, "LLC16 parsed_<doc> trees (dis syntax, capitalised classes)", read_li_qi,
+                None, (), looks_like_dis, prefixes=(PREFIX,)))

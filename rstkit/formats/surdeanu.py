@@ -1,0 +1,164 @@
+"""``surdeanu``: the test log of the processors RST parser (SHV15 D), as the replication used it.
+
+One ``log`` for the whole test set (parser-formats.md A3): document names between a
+``Documents`` and an ``end Documents`` line; then, after each ``System tree:`` line, a
+bracketed tree, ``(elaboration (LeftToRight) (TEXT:Analysts said) (...))`` -- the relation
+on the parent, ``(LeftToRight)`` = NS, ``(RightToLeft)`` = SN, none = NN (a ``rel:NS``
+suffix is accepted too); EDUs ``(TEXT:tokens)`` with ``-LRB-``/``-RRB-`` for brackets. A
+tree runs until the next ``System tree:`` line or the next timestamped line.
+
+The log holds two trees per document (gold EDUs, then predicted EDUs): the trees at even
+positions (0, 2, ...) are paired with the documents in order. A document without a tree
+is reported by id; more trees than documents is an error.
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+from ..errors import FormatError, MissingDocumentError, RSTKitWarning
+from ..tree import Node, RSTTree
+from . import Format, read_text, register
+from .brackets import Atom, Bracket, parse_one
+from .build import PAIRS, LeafCounter, attach, doc_id_from_name, finish, ptb_escape_parentheses, ptb_unescape
+from .surdeanu_native import DIRECTIONS, internal_label
+
+KEY = "surdeanu"
+_TIMESTAMP = re.compile(r"^\d\d:\d\d:\d\d\.\d\d\d \[")
+_SUFFIXED = re.compile(r"^(.+):(NS|SN|NN)$")
+
+
+def loads_surdeanu_tree(text: str, source: str = "<string>", first_line: int = 1, doc_id: str = "",
+                        lenient: bool = False) -> RSTTree:
+    """Parse one bracketed tree of the log."""
+    counter = LeafCounter(KEY, source, lenient)
+
+    def build(group: Bracket) -> Node:
+        head = group.head or ""
+        if head.startswith("TEXT:"):
+            if group.groups:
+                raise FormatError(f"malformed {KEY} file: brackets inside EDU text (expected -LRB-/-RRB-)",
+                                  source, group.groups[0].line)
+            words = " ".join([head[5:]] + [a.text for a in group.atoms[1:]])
+            return counter.add(None, " ".join(ptb_unescape(words).split()), group.line)
+        body = list(group.items[1:])
+        pair, relation = "NN", head
+        direction = _direction(body[0]) if body else None
+        if direction:
+            pair = direction
+            body.pop(0)
+        elif _SUFFIXED.match(head):
+            relation, pair = _SUFFIXED.match(head).groups()  # type: ignore[union-attr]
+        if not relation or pair not in PAIRS or len(body) != 2 or not all(isinstance(i, Bracket) for i in body):
+            raise FormatError(f"malformed {KEY} file: expected '(relation [(LeftToRight)|(RightToLeft)] tree "
+                              f"tree)' or '(TEXT:...)', found a node {head!r} with {len(body)} items",
+                              source, group.line)
+        left, right = (build(i) for i in body)  # type: ignore[arg-type]
+        return attach(pair, relation, left, right, group.line)
+
+    root = build(parse_one(text, KEY, source, first_line=first_line))
+    return finish(root, counter.edus, doc_id, source)
+
+
+def _direction(item: Atom | Bracket) -> str | None:
+    """``NS``/``SN`` for a ``(LeftToRight)``/``(RightToLeft)`` group, else None."""
+    if isinstance(item, Bracket) and len(item.items) == 1 and isinstance(item.items[0], Atom):
+        return DIRECTIONS.get(item.items[0].text)
+    return None
+
+
+def read_surdeanu(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+    """The documents of one log, gold-EDU trees only."""
+    source = str(path)
+    lines = read_text(path).splitlines()
+    names, after = _document_list(lines, source)
+    blocks = _tree_blocks(lines, after)
+    trees = blocks[0::2]
+    if len(blocks) > 2 * len(names):
+        raise FormatError(f"{KEY} log holds {len(blocks)} trees for {len(names)} documents (expected two per "
+                          "document)", source, blocks[2 * len(names)][0])
+    missing = names[len(trees):]
+    if missing:
+        message = f"{KEY} log has no tree for: {', '.join(missing)}"
+        if not lenient:
+            raise MissingDocumentError(message, source)
+        warnings.warn(f"{source}: {message} (skipped, lenient)", RSTKitWarning, stacklevel=2)
+    return [loads_surdeanu_tree(text, source, first, doc_id, lenient)
+            for doc_id, (first, text) in zip(names, trees)]
+
+
+def _document_list(lines: list[str], source: str) -> tuple[list[str], int]:
+    """Document ids between ``Documents`` and ``end Documents``; the index after the list."""
+    try:
+        start = next(i for i, line in enumerate(lines) if line.strip() == "Documents")
+    except StopIteration:
+        raise FormatError(f"not a {KEY} log: no 'Documents' line", source, 1) from None
+    names = []
+    for i in range(start + 1, len(lines)):
+        name = lines[i].strip()
+        if name == "end Documents":
+            return names, i + 1
+        if not name or len(name.split()) != 1:
+            raise FormatError(f"malformed {KEY} log: expected a document name or 'end Documents'", source, i + 1)
+        if doc_id_from_name(name, (".dis",)) in names:
+            raise FormatError(f"malformed {KEY} log: document {name!r} listed twice", source, i + 1)
+        names.append(doc_id_from_name(name, (".dis",)))
+    raise FormatError(f"malformed {KEY} log: 'Documents' list has no 'end Documents'", source, start + 1)
+
+
+def _tree_blocks(lines: list[str], start: int) -> list[tuple[int, str]]:
+    """(first line number, text) of every tree after a ``System tree:`` line."""
+    blocks: list[tuple[int, str]] = []
+    current: list[str] | None = None
+    for i in range(start, len(lines)):
+        line = lines[i]
+        if line.strip() == "System tree:" or _TIMESTAMP.match(line):
+            if current is not None:
+                blocks.append((first, "\n".join(current)))
+            current = [] if line.strip() == "System tree:" else None
+            first = i + 2
+        elif current is not None:
+            current.append(line)
+    if current is not None:
+        blocks.append((first, "\n".join(current)))
+    return blocks
+
+
+def dumps_surdeanu_tree(tree: RSTTree) -> str:
+    """One bracketed tree as it appears in the log."""
+    lines: list[str] = []
+
+    def emit(node: Node, depth: int) -> None:
+        pad = "  " * depth
+        if node.is_leaf:
+            lines.append(f"{pad}(TEXT:{ptb_escape_parentheses(tree.edus[node.start - 1].text)})")
+            return
+        lines.append(f"{pad}({internal_label(node, tree, KEY)}")
+        for child in node.children:
+            emit(child, depth + 1)
+        lines[-1] += ")"
+
+    emit(tree.root, 0)
+    return "\n".join(lines) + "\n"
+
+
+def dumps_log(trees: list[RSTTree]) -> str:
+    """A log for ``trees``: the document list, then each tree twice (standing for the gold-EDU and
+    predicted-EDU parses; readers keep the first of each pair)."""
+    out = ["00:00:00.000 [run-main-0] INFO  o.c.d.rstparser.RSTParser$ - Reading test documents ...",
+           "Documents", *(f"{t.doc_id}.out.dis" for t in trees), "end Documents",
+           "00:00:00.000 [run-main-0] DEBUG o.c.d.rstparser.RSTParser - Started parsing..."]
+    for tree in trees:
+        text = dumps_surdeanu_tree(tree).rstrip("\n")
+        out += ["System tree:", text, "System tree:", text]
+    out.append(f"00:00:00.000 [run-main-0] DEBUG o.c.d.rstparser.RSTParser - Done parsing {len(trees)} documents.")
+    return "\n".join(out) + "\n"
+
+
+def _sniff(text: str) -> bool:
+    return bool(re.search(r"^Documents\s*$", text, re.M)) and "System tree:" in text
+
+
+register(Format(KEY, "processors RST parser test log (Documents list, System tree: blocks)",
+                read_surdeanu, None, (), _sniff, multi_document=True))
