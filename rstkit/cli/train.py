@@ -1,0 +1,95 @@
+"""``rstkit train --corpus gum|rstdt|DIR --out MODEL_DIR``: train rstkit's shift-reduce parser.
+
+Needs the ``parser`` extra (torch, tqdm). ``gum`` and ``rstdt`` name the corpora found at
+``--corpus-root`` (or ``$RSTKIT_GUM`` / ``$RSTKIT_RSTDT``); any other value is a GUM
+checkout, an RST-DT release or a directory of documents (splits from ``splits.tsv``).
+The model is selected on the dev split by original Parseval F (micro).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from ..corpus import Corpus, gum_corpus, open_corpus, read_tree, rstdt_corpus
+from ..errors import CorpusError, RSTKitError
+from ..labels import label_map_names
+from .common import add_input_options
+
+_ENV = {"gum": "RSTKIT_GUM", "rstdt": "RSTKIT_RSTDT"}
+_DEFAULT_LABELS = {"gum": "gum", "rstdt": "rstdt18"}
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("train", help="train rstkit's shift-reduce parser (extra: parser)", description=__doc__)
+    p.add_argument("--corpus", required=True, help="gum, rstdt, or a corpus directory")
+    p.add_argument("--corpus-root", default=None, help="where the gum/rstdt corpus is (default: $RSTKIT_GUM / "
+                                                        "$RSTKIT_RSTDT)")
+    p.add_argument("--split", default="train", help="training split (default: train)")
+    p.add_argument("--dev-split", default="dev", help="model-selection split (default: dev)")
+    p.add_argument("--out", required=True, help="model directory to write")
+    p.add_argument("--labels", choices=label_map_names(), default=None,
+                   help="relation classes (default: gum for GUM, rstdt18 for RST-DT, raw otherwise)")
+    p.add_argument("--encoder", choices=["scratch", "minilm"], default="scratch", help="EDU encoder")
+    p.add_argument("--epochs", type=int, default=30)
+    p.add_argument("--patience", type=int, default=6, help="stop after this many epochs without dev improvement")
+    p.add_argument("--batch-docs", type=int, default=4, help="documents per training batch")
+    p.add_argument("--lr", type=float, default=2e-3)
+    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--device", default="auto", help="auto, cpu or cuda (default: auto)")
+    p.add_argument("--no-amp", action="store_true", help="no mixed precision on GPU")
+    p.add_argument("--threads", type=int, default=None, help="CPU threads for torch")
+    p.add_argument("--max-docs", type=int, default=None, help="train on the first N documents only (smoke tests)")
+    p.add_argument("--max-dev-docs", type=int, default=None, help="select on the first N dev documents only")
+    p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
+    p.add_argument("--options", default="{}", metavar="JSON",
+                   help='network sizes, e.g. \'{"model": {"hidden": 128}, "encoder": {"embedding_dim": 100}}\'')
+    add_input_options(p)
+    p.set_defaults(run=run)
+
+
+def resolve_corpus(name: str, root: str | None) -> tuple[Corpus, str]:
+    """The corpus named on the command line and its default label map."""
+    if name in _ENV:
+        where = root or os.environ.get(_ENV[name])
+        if not where:
+            raise CorpusError(f"where is the {name} corpus? give --corpus-root or set ${_ENV[name]}")
+        corpus = gum_corpus(where) if name == "gum" else rstdt_corpus(where)
+        return corpus, _DEFAULT_LABELS[name]
+    corpus = open_corpus(name, None)
+    kind = "gum" if corpus.name.startswith("gum") else "rstdt" if corpus.name == "rstdt" else None
+    return corpus, _DEFAULT_LABELS.get(kind or "", "raw")
+
+
+def _read(corpus: Corpus, doc_ids: list[str], lenient: bool) -> dict:
+    return {d: replace(read_tree(corpus.path(d), corpus.format, lenient), doc_id=d) for d in doc_ids}
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from ..parser.train import TrainConfig, train
+    except ImportError as exc:
+        raise RSTKitError(f"rstkit train needs the parser extra ({exc.name} is missing): "
+                          "pip install torch==2.13.0 tqdm") from None
+    try:
+        options = json.loads(args.options)
+    except json.JSONDecodeError as exc:
+        raise RSTKitError(f"--options is not JSON: {exc.msg}") from None
+    corpus, default_labels = resolve_corpus(args.corpus, args.corpus_root)
+    train_ids = corpus.doc_ids(args.split)[:args.max_docs]
+    dev_ids = corpus.doc_ids(args.dev_split)[:args.max_dev_docs]
+    train_docs = _read(corpus, train_ids, args.lenient)
+    dev_docs = _read(corpus, dev_ids, args.lenient)
+    config = TrainConfig(label_map=args.labels or default_labels, encoder=args.encoder,
+                         encoder_options=options.get("encoder", {}), model_options=options.get("model", {}),
+                         epochs=args.epochs, batch_docs=args.batch_docs, lr=args.lr, patience=args.patience,
+                         seed=args.seed, device=args.device, amp=not args.no_amp, threads=args.threads)
+    info = {"corpus": corpus.name, "split": args.split, "dev_split": args.dev_split,
+            "train_documents": len(train_docs), "dev_documents": len(dev_docs)}
+    state = train(train_docs, dev_docs, Path(args.out), config, resume=args.resume, info=info)
+    if int(os.environ.get("RANK", 0)) == 0:
+        print(f"best dev original Parseval F (micro) {state['best']:.2f} at epoch {state['best_epoch']}; "
+              f"model in {args.out}")
+    return 0

@@ -1,0 +1,151 @@
+"""The state scorer: document-level EDU encoding, span vectors, three heads.
+
+A state is seen through the spans of the top two stack items (s1, s0) and the first
+queue EDU (q0). EDU vectors from the encoder go through a document-level BiLSTM; a span
+is ``[h_start; h_end; mean(h_start..h_end)]`` projected, missing items get a learned
+vector. With the boundary features of :mod:`.features`, an MLP scores the action
+(shift/reduce), the nuclearity pair and the relation.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from ..tree import EDU
+from .features import N_STATE_FEATURES, Boundaries
+from .transition import Span
+
+IGNORE = -100
+
+
+@dataclass
+class StateArrays:
+    """Parser states as arrays: spans ``(K, 3, 2)`` (1-based, (1, 1) where absent),
+    presence ``(K, 3)`` and boundary features ``(K, N_STATE_FEATURES)``."""
+
+    spans: np.ndarray
+    present: np.ndarray
+    features: np.ndarray
+
+    @classmethod
+    def of(cls, boundaries: Boundaries, views: Sequence[tuple[Span | None, Span | None, int | None]]) -> "StateArrays":
+        k = len(views)
+        spans = np.ones((k, 3, 2), dtype=np.int64)
+        present = np.zeros((k, 3), dtype=np.float32)
+        features = np.zeros((k, N_STATE_FEATURES), dtype=np.float32)
+        for row, (s1, s0, q0) in enumerate(views):
+            for slot, span in enumerate((s1, s0, (q0, q0) if q0 is not None else None)):
+                if span is not None:
+                    spans[row, slot] = span
+                    present[row, slot] = 1.0
+            features[row] = boundaries.state_features(s1, s0, q0)
+        return cls(spans, present, features)
+
+
+@dataclass
+class EncodedDocuments:
+    """Document-level EDU vectors ``(B, N, D)`` and their prefix sums ``(B, N + 1, D)``."""
+
+    vectors: torch.Tensor
+    prefix: torch.Tensor
+
+
+class ParserModel(nn.Module):
+    """EDU encoder + document BiLSTM + state MLP with action, nuclearity and relation heads."""
+
+    def __init__(self, encoder: nn.Module, relations: Sequence[str], hidden: int = 128, span_dim: int = 128,
+                 mlp_dim: int = 256, dropout: float = 0.3):
+        super().__init__()
+        self.encoder = encoder
+        self.relations = list(relations)
+        self.document = nn.LSTM(encoder.dim, hidden, batch_first=True, bidirectional=True)
+        self.span = nn.Sequential(nn.Linear(6 * hidden, span_dim), nn.Tanh())
+        self.empty = nn.Parameter(torch.zeros(3, span_dim))
+        self.mlp = nn.Sequential(nn.Dropout(dropout), nn.Linear(3 * span_dim + N_STATE_FEATURES, mlp_dim), nn.ReLU(),
+                                 nn.Dropout(dropout))
+        self.action_head = nn.Linear(mlp_dim, 2)
+        self.pair_head = nn.Linear(mlp_dim, 3)
+        self.relation_head = nn.Linear(mlp_dim, len(self.relations))
+        self.dropout = nn.Dropout(dropout)
+
+    def encode(self, inputs: dict[str, torch.Tensor], sizes: Sequence[int]) -> EncodedDocuments:
+        """Encode the EDUs of ``len(sizes)`` documents given back to back in ``inputs``."""
+        flat = self.encoder(**inputs)
+        device = flat.device
+        padded = flat.new_zeros(len(sizes), max(sizes), flat.shape[-1])
+        rows = torch.repeat_interleave(torch.arange(len(sizes), device=device), torch.tensor(sizes, device=device))
+        cols = torch.cat([torch.arange(n, device=device) for n in sizes])
+        padded[rows, cols] = flat
+        packed = nn.utils.rnn.pack_padded_sequence(self.dropout(padded), torch.tensor(sizes), batch_first=True,
+                                                   enforce_sorted=False)
+        out, _ = self.document(packed)
+        vectors, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=max(sizes))
+        vectors = vectors.float()
+        prefix = torch.cat([vectors.new_zeros(len(sizes), 1, vectors.shape[-1]), vectors.cumsum(1)], dim=1)
+        return EncodedDocuments(vectors, prefix)
+
+    def score(self, docs: EncodedDocuments, doc_index: torch.Tensor, spans: torch.Tensor, present: torch.Tensor,
+              features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Logits of action, pair and relation for K states (``doc_index`` (K,) into the batch)."""
+        b = doc_index[:, None].expand(-1, 3)
+        start, end = spans[..., 0], spans[..., 1]
+        first = docs.vectors[b, start - 1]
+        last = docs.vectors[b, end - 1]
+        mean = (docs.prefix[b, end] - docs.prefix[b, start - 1]) / (end - start + 1).unsqueeze(-1).to(first.dtype)
+        span_vectors = self.span(torch.cat([first, last, mean], dim=-1))
+        mask = present.unsqueeze(-1)
+        span_vectors = mask * span_vectors + (1 - mask) * self.empty.unsqueeze(0)
+        hidden = self.mlp(torch.cat([span_vectors.flatten(1), features], dim=-1))
+        return self.action_head(hidden), self.pair_head(hidden), self.relation_head(hidden)
+
+    def forward(self, batch: dict[str, Any]) -> torch.Tensor:
+        """Teacher-forcing loss over all oracle states of a batch of documents."""
+        docs = self.encode(batch["inputs"], batch["sizes"])
+        action, pair, relation = self.score(docs, batch["doc_index"], batch["spans"], batch["present"],
+                                            batch["features"])
+        loss = F.cross_entropy(action.float(), batch["action"])
+        if bool((batch["pair"] != IGNORE).any()):
+            loss = loss + F.cross_entropy(pair.float(), batch["pair"], ignore_index=IGNORE)
+            loss = loss + F.cross_entropy(relation.float(), batch["relation"], ignore_index=IGNORE)
+        return loss
+
+
+@dataclass
+class PreparedDocument:
+    """A document ready for the model: its EDUs, encoder inputs, boundaries and, for
+    training, its oracle states and gold labels."""
+
+    doc_id: str
+    edus: tuple[EDU, ...]
+    inputs: Any
+    boundaries: Boundaries
+    states: StateArrays | None = None
+    action: np.ndarray | None = None
+    pair: np.ndarray | None = None
+    relation: np.ndarray | None = None
+
+
+def collate(docs: Sequence[PreparedDocument], encoder: nn.Module, device: torch.device) -> dict[str, Any]:
+    """One training batch: encoder inputs and all oracle states of ``docs``."""
+    assert all(d.states is not None for d in docs)
+    counts = [len(d.action) for d in docs]  # type: ignore[arg-type]
+
+    def cat(name: str, source=lambda d, n: getattr(d, n)) -> torch.Tensor:
+        return torch.from_numpy(np.concatenate([source(d, name) for d in docs])).to(device)
+
+    return {
+        "inputs": encoder.collate([d.inputs for d in docs], device),
+        "sizes": [len(d.edus) for d in docs],
+        "doc_index": torch.repeat_interleave(torch.arange(len(docs)), torch.tensor(counts)).to(device),
+        "spans": cat("spans", lambda d, n: getattr(d.states, n)),
+        "present": cat("present", lambda d, n: getattr(d.states, n)),
+        "features": cat("features", lambda d, n: getattr(d.states, n)),
+        "action": cat("action"),
+        "pair": cat("pair"),
+        "relation": cat("relation"),
+    }

@@ -1,0 +1,155 @@
+"""rstkit.parser with torch: train -> parse -> eval end to end at a tiny size, model
+directories, decoding, bad input. Skipped when torch is not installed."""
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("tqdm")
+
+from rstkit.cli import main  # noqa: E402
+from rstkit.corpus import gum_corpus, read_documents  # noqa: E402
+from rstkit.errors import FormatError, RSTKitError  # noqa: E402
+from rstkit.metrics import EvalConfig, evaluate  # noqa: E402
+from rstkit.parser.data import prepare, read_parse_inputs  # noqa: E402
+from rstkit.parser.decode import decode  # noqa: E402
+from rstkit.parser.modeldir import ModelDirError, load_model_dir, read_config  # noqa: E402
+from rstkit.parser.train import TrainConfig, train  # noqa: E402
+from rstkit.tree import EDU, ROOT, validate  # noqa: E402
+
+TINY = '{"model": {"hidden": 16, "span_dim": 16, "mlp_dim": 16}, "encoder": {"embedding_dim": 16, "hidden": 16}}'
+CPU = torch.device("cpu")
+
+
+@pytest.fixture(scope="module")
+def tiny_model(gum_dir, tmp_path_factory) -> Path:
+    """One short epoch on a handful of GUM documents, through the CLI."""
+    out = tmp_path_factory.mktemp("model")
+    status = main(["train", "--corpus", str(gum_dir), "--out", str(out), "--epochs", "1", "--max-docs", "3",
+                   "--max-dev-docs", "2", "--device", "cpu", "--threads", "1", "--options", TINY])
+    assert status == 0
+    return out
+
+
+def _gum_dev(gum_dir, n: int):
+    corpus = gum_corpus(gum_dir)
+    return {d: corpus.documents("dev")[d] for d in corpus.doc_ids("dev")[:n]}
+
+
+@pytest.mark.gum
+def test_train_parse_eval_end_to_end(gum_dir, tiny_model, tmp_path, capsys):
+    config = read_config(tiny_model)
+    assert config["label_map"] == "gum" and config["encoder"] == "scratch"
+    assert set(config["relations"]) <= {"joint", "elaboration", "context", "organization", "adversative",
+                                        "explanation", "attribution", "same-unit", "causal", "evaluation",
+                                        "purpose", "restatement", "contingency", "mode", "topic"}
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    gold_ids = gum_corpus(gum_dir).doc_ids("test")[:2]
+    for doc_id in gold_ids:
+        shutil.copy(gum_dir / "lisp_nary" / f"{doc_id}.dis", inputs)
+    pred_dir = tmp_path / "pred"
+    assert main(["parse", str(inputs), str(pred_dir), "--model", str(tiny_model), "--device", "cpu"]) == 0
+    assert sorted(p.name for p in pred_dir.iterdir()) == sorted(f"{d}.dis" for d in gold_ids)
+    gold, pred = read_documents(inputs), read_documents(pred_dir)
+    for doc_id, tree in pred.items():
+        validate(tree)
+        assert tree.is_binary() and tree.edu_texts() == gold[doc_id].edu_texts()
+    scores = evaluate(gold, pred, EvalConfig(metric="parseval", labels="gum")).scores
+    assert 0.0 <= scores["F"] <= scores["S"] <= 100.0 and scores["S"] > 0.0
+    capsys.readouterr()
+    assert main(["eval", str(inputs), str(pred_dir), "--labels", "gum"]) == 0
+    assert "S" in capsys.readouterr().out
+
+
+@pytest.mark.gum
+def test_beam_one_is_greedy_and_wider_beams_give_valid_trees(gum_dir, tiny_model):
+    model, _, _ = load_model_dir(tiny_model, CPU)
+    docs = [prepare(d, t.edus, model.encoder) for d, t in _gum_dev(gum_dir, 3).items()]
+    greedy = decode(model, docs, CPU, beam=1, batch_docs=2)
+    assert decode(model, docs, CPU, beam=1, batch_docs=3) == greedy  # batching changes nothing
+    wide = decode(model, docs, CPU, beam=4)
+    assert list(wide) == list(greedy)
+    for tree in wide.values():
+        validate(tree)
+        assert tree.is_binary()
+
+
+@pytest.mark.gum
+def test_one_edu_and_very_long_documents(tiny_model):
+    model, _, _ = load_model_dir(tiny_model, CPU)
+    one = prepare("one", (EDU(1, "Hello ."),), model.encoder)
+    long = prepare("long", tuple(EDU(i, f"Clause number {i} , and so on .") for i in range(1, 321)), model.encoder)
+    trees = decode(model, [one, long], CPU, beam=2)
+    assert trees["one"].root.is_leaf and trees["one"].root.nuclearity == ROOT
+    validate(trees["long"])
+    assert trees["long"].n_edus == 320 and trees["long"].is_binary()
+
+
+@pytest.mark.gum
+def test_incompatible_model_directories_are_clear_errors(tiny_model, tmp_path):
+    with pytest.raises(ModelDirError, match="not a parser model directory"):
+        load_model_dir(tmp_path, CPU)
+    with pytest.raises(ModelDirError, match="not 'rstdt18'"):
+        load_model_dir(tiny_model, CPU, label_map="rstdt18")
+    for change, message in [({"model_format": 99}, "model format 99"),
+                            ({"rstkit_version": "7.3.0"}, "rstkit 7.3.0"),
+                            ({"relations": ["elaboration", "background-weird"]}, "not classes of label map"),
+                            ({"label_map": "nonsense"}, "unknown label map")]:
+        broken = tmp_path / "broken"
+        shutil.rmtree(broken, ignore_errors=True)
+        shutil.copytree(tiny_model, broken)
+        config = json.loads((broken / "config.json").read_text())
+        config.update(change)
+        (broken / "config.json").write_text(json.dumps(config))
+        with pytest.raises(ModelDirError, match=message):
+            load_model_dir(broken, CPU)
+    assert main(["parse", str(tiny_model), str(tmp_path / "x"), "--model", str(tmp_path)]) == 2
+
+
+def test_parse_inputs_in_line_formats_and_bad_documents(tmp_path):
+    (tmp_path / "a.edus").write_text("First EDU ,\nsecond one .\n\n")
+    (tmp_path / "b.txt").write_text("Only one EDU .\n")
+    docs = read_parse_inputs(tmp_path)
+    assert [e.text for e in docs["a"]] == ["First EDU ,", "second one ."] and len(docs["b"]) == 1
+    (tmp_path / "empty.txt").write_text("\n\n")
+    with pytest.raises(FormatError, match="has no EDUs"):
+        read_parse_inputs(tmp_path)
+    with pytest.raises(RSTKitError, match="no such file"):
+        read_parse_inputs(tmp_path / "missing")
+
+
+@pytest.mark.gum
+def test_document_without_edu_text_is_rejected(tiny_model, tmp_path):
+    dis = "( Root (span 1 2)\n  ( Nucleus (leaf 1) (rel2par span) (text _!_!) )\n" \
+          "  ( Satellite (leaf 2) (rel2par elaboration) (text _!_!) )\n)\n"
+    (tmp_path / "blank.dis").write_text(dis)
+    with pytest.raises(FormatError, match="no EDU text"):
+        read_parse_inputs(tmp_path / "blank.dis")
+    assert main(["parse", str(tmp_path / "blank.dis"), str(tmp_path / "out"), "--model", str(tiny_model)]) == 2
+
+
+@pytest.mark.gum
+def test_unknown_labels_and_resume(gum_dir, tmp_path):
+    corpus = gum_corpus(gum_dir)
+    docs = {d: corpus.documents("dev")[d] for d in corpus.doc_ids("dev")[:2]}
+    sizes = json.loads(TINY)
+    config = TrainConfig(label_map="rstdt18", epochs=1, device="cpu", threads=1, model_options=sizes["model"],
+                         encoder_options=sizes["encoder"])
+    with pytest.raises(RSTKitError, match="unknown to label map 'rstdt18'"):
+        train(docs, docs, tmp_path / "m", config)
+    config.label_map = "gum"
+    first = train(docs, docs, tmp_path / "m", config)
+    assert first["epoch"] == 1 and len(first["history"]) == 1
+    config.epochs = 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        second = train(docs, docs, tmp_path / "m", config, resume=True)
+    assert second["epoch"] == 2 and [h["epoch"] for h in second["history"]] == [1, 2]
+    with pytest.raises(RSTKitError, match="cannot resume"):
+        train(docs, docs, tmp_path / "other", config, resume=True)
