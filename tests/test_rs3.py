@@ -140,7 +140,8 @@ RS4 = """<rst><header><relations><rel name="elab" type="rst"/><rel name="list" t
 <group id="4" type="span"/>
 <group id="5" type="multinuc" parent="4" relname="elab"/>
 <secedges><secedge id="3-1" source="3" target="1" relname="elab"/></secedges>
-<signals><signal source="5" type="dm" subtype="dm" tokens="2"/><signal source="3-1" type="graphical" subtype="colon" tokens=""/></signals>
+<signals><signal source="5" type="dm" subtype="dm" tokens="2"/>
+<signal source="3-1" type="graphical" subtype="colon" tokens=""/></signals>
 </body></rst>"""
 
 

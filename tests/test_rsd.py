@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from strategies import rst_trees
 
+from rstkit.corpus import read_tree
 from rstkit.dependency import VIRTUAL_ROOT, from_dependencies, to_dependencies
 from rstkit.errors import FormatError, TreeStructureError
 from rstkit.formats import get_format
@@ -188,8 +189,16 @@ def test_fallback_without_heights_is_a_fixed_point(tree):
     assert loads_rsd(dumps_rsd(guessed), heights=False) == guessed
 
 
+def test_read_through_the_corpus_api_with_the_heights_option(tmp_path):
+    path = tmp_path / "doc.rsd"
+    path.write_text(rsd("1 a 0 2 elab_r", "2 b 0 0 ROOT", "3 c 1 2 elab_r"), encoding="utf-8")
+    assert read_tree(path).root.pattern() == "NS" and read_tree(path).root.children[0].span == (1, 2)
+    guessed = read_tree(path, heights=False).root
+    assert guessed.pattern() == "SN" and guessed.children[1].span == (2, 3)
+
+
 def test_registration_and_sniffing():
     fmt = get_format("rsd")
-    assert fmt.extensions == (".rsd",) and fmt.read is not None and fmt.write is dumps_rsd
+    assert fmt.extensions == (".rsd",) and fmt.write is dumps_rsd and fmt.options == ("heights",)
     assert fmt.sniff("# comment\n" + RUNNING_RSD)
     assert not fmt.sniff(RUNNING_DIS) and not fmt.sniff("<rst></rst>")

@@ -37,6 +37,8 @@ ROOT_LABEL = "ROOT"
 _SUFFIX = {"r": SATELLITE, "m": NUCLEUS}
 _BLOCK_STARTS = ("para", "item")
 _BLOCK_FLAGS = ("heading", "caption")
+#: key of ``tree.extra`` holding an .rsd file's columns 4, 5, 6, 9, 10 per EDU
+KEPT_COLUMNS = "rsd_columns"
 
 
 def loads_rsd(text: str, path: str | Path | None = None, doc_id: str | None = None,
@@ -55,8 +57,7 @@ def loads_rsd(text: str, path: str | Path | None = None, doc_id: str | None = No
         missing = next(line for (line, _), given in zip(rows, height_given) if not given)
         raise FormatError("attachment height (column 3) is '_' here but given on other lines", source, missing)
     use_heights = heights and all(height_given)
-    for edu, (line, row) in enumerate(rows, 1):
-        graph.add_node(edu, line=line)
+    graph.add_nodes_from((edu, {"line": line}) for edu, (line, _) in enumerate(rows, 1))
     for edu, (line, row) in enumerate(rows, 1):
         head, label = _int(row[6], "head (column 7)", source, line), row[7]
         if not 0 <= head <= n:
@@ -74,14 +75,13 @@ def loads_rsd(text: str, path: str | Path | None = None, doc_id: str | None = No
                               source, line)
         graph.add_edge(head, edu, relation=relation, nuclearity=_SUFFIX[suffix], height=height)
     features = [_features(row[5]) for _, row in rows]
-    edus = tuple(EDU(i, row[1].strip(), sentence, paragraph)
-                 for i, ((_, row), sentence, paragraph) in enumerate(
-                     zip(rows, _sentences(features, rows, source), _paragraphs(features)), 1))
+    sentences, paragraphs = _sentences(features, rows, source), _paragraphs(features)
+    edus = tuple(EDU(i, row[1].strip(), sentences[i - 1], paragraphs[i - 1]) for i, (_, row) in enumerate(rows, 1))
     if doc_id is None:
         doc_id = doc_id_from_path(path) if path is not None else ""
     tree = from_dependencies(graph, edus, doc_id, source)
     columns = tuple((row[3], row[4], row[5], row[8], row[9]) for _, row in rows)
-    return RSTTree(tree.root, tree.edus, tree.doc_id, source, {"rsd_columns": columns})
+    return replace(tree, extra={KEPT_COLUMNS: columns})
 
 
 def read_rsd(path: str | Path, lenient: bool = False, heights: bool = True) -> list[RSTTree]:
@@ -144,7 +144,7 @@ def _paragraphs(features: list[dict[str, str]]) -> list[int | None]:
 def dumps_rsd(tree: RSTTree) -> str:
     """Write a tree as ``.rsd`` lines (Li et al. heads, rst2dep attachment heights)."""
     graph = to_dependencies(tree)
-    kept = tree.extra.get("rsd_columns")
+    kept = tree.extra.get(KEPT_COLUMNS)
     if kept is not None and len(kept) != tree.n_edus:
         kept = None
     with_paragraphs = all(e.paragraph is not None for e in tree.edus)
@@ -213,4 +213,4 @@ def _sniff(text: str) -> bool:
 
 
 register(Format("rsd", "RST dependencies (rst2dep .rsd: head EDU, relation_r/_m, attachment height)",
-                read_rsd, dumps_rsd, (".rsd",), _sniff))
+                read_rsd, dumps_rsd, (".rsd",), _sniff, options=("heights",)))
