@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from ..corpus import read_documents
 from ..errors import RSTKitError
 from ..formats import all_formats, get_format
+from ..formats.detect import detect_format
 from ..labels import get_label_map
 from ..transform import binarize
 from .common import add_input_options, add_label_option
@@ -23,13 +25,20 @@ def add_parser(sub) -> None:
                    help="binarize the trees first (default: none)")
     add_label_option(p, default="raw")
     add_input_options(p)
+    p.add_argument("--doc-map", metavar="FILE", default=None,
+                   help="document ids for formats whose files do not name them (braud_coling, braud_eacl, dmrst): "
+                        "'native name<TAB>id' lines or one id per line in file order")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     fmt = get_format(args.to)
     label_map = get_label_map(args.labels)
-    documents = read_documents(args.src, args.in_format, lenient=args.lenient)
+    in_format = args.in_format
+    if in_format == "auto":
+        in_format = detect_format(args.src)
+        print(f"rstkit: detected input format {in_format!r}", file=sys.stderr)
+    documents = read_documents(args.src, in_format, lenient=args.lenient, doc_map=args.doc_map)
     src, dst = Path(args.src), Path(args.dst)
     to_file = src.is_file() and len(documents) == 1 and not dst.is_dir()
     if not to_file:

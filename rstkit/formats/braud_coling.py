@@ -13,12 +13,13 @@ one, the id is ``k`` (with a warning).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import FormatError
 from ..tree import Node, RSTTree
 from . import Format, read_text, register
-from .brackets import Atom, Bracket, parse_one
+from .brackets import Bracket, parse_one
 from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label
 from .docmap import DocMap, DocMapSpec, load_doc_map, warn_unnamed
 
@@ -67,13 +68,12 @@ def loads_braud_coling(text: str, path: str | Path | None = None, doc_id: str = 
 def read_braud_coling(path: str | Path, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
     name = Path(path).name
     index = name[:-len(EXTENSION)] if name.lower().endswith(EXTENSION) else Path(path).stem
+    tree = loads_braud_coling(read_text(path), path, index, lenient)
     if doc_map is None:
         warn_unnamed(KEY, "the file indices k of k.mrg.pred")
-        doc_id = index
-    else:
-        position = int(index) if index.isdigit() else None
-        doc_id = load_doc_map(doc_map, BUILTIN_MAPS).resolve((name, index), position, name)
-    return [loads_braud_coling(read_text(path), path, doc_id, lenient)]
+        return [tree]
+    position = int(index) if index.isdigit() else None
+    return [replace(tree, doc_id=load_doc_map(doc_map, BUILTIN_MAPS).resolve((name, index), position, name))]
 
 
 def dumps_braud_coling(tree: RSTTree) -> str:

@@ -14,16 +14,16 @@ reported by id. Without a map, ids are ``<file name>#<line>`` (with a warning).
 from __future__ import annotations
 
 import re
-import warnings
+from dataclasses import replace
 from pathlib import Path
 
 from ..corpus import rstdt_test_ids
-from ..errors import FormatError, MissingDocumentError, RSTKitWarning
+from ..errors import FormatError
 from ..tree import Node, RSTTree
 from . import Format, read_text, register
 from .brackets import Bracket, parse_one
 from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label, ptb_escape_parentheses, ptb_unescape
-from .docmap import DocMap, DocMapSpec, load_doc_map, warn_unnamed
+from .docmap import DocMap, DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
 
 KEY = "braud_eacl"
 SPELLING = Spelling(KEY, "title", drop_hyphens=True, exceptions={"same-unit": "Sameunit",
@@ -70,25 +70,12 @@ def read_braud_eacl(path: str | Path, lenient: bool = False, doc_map: DocMapSpec
     if blank is not None:
         raise FormatError(f"malformed {KEY} file: blank line (one tree per line; a blank line would shift "
                           "the documents)", source, blank)
+    trees = [loads_braud_eacl_line(text, source, n, f"{name}#{n}", lenient) for n, text in enumerate(lines, 1)]
     if doc_map is None:
         warn_unnamed(KEY, "<file name>#<line>")
-        ids = [f"{name}#{n}" for n in range(1, len(lines) + 1)]
-    else:
-        ids = _ids_in_line_order(load_doc_map(doc_map, BUILTIN_MAPS), len(lines), source, lenient)
-    return [loads_braud_eacl_line(text, source, n, doc_id, lenient)
-            for n, (text, doc_id) in enumerate(zip(lines, ids), 1)]
-
-
-def _ids_in_line_order(doc_map: DocMap, n_lines: int, source: str, lenient: bool) -> list[str]:
-    ids = [doc_map.resolve((str(n),), n - 1, f"line {n}") for n in range(1, n_lines + 1)]
-    missing = [d for d in doc_map.ids if d not in set(ids)]
-    if missing:
-        message = (f"{KEY} file has {n_lines} trees but the document map lists {len(doc_map.ids)} documents; "
-                   f"no tree for: {', '.join(missing)}")
-        if not lenient:
-            raise MissingDocumentError(message, source)
-        warnings.warn(f"{source}: {message} (skipped, lenient)", RSTKitWarning, stacklevel=3)
-    return ids
+        return trees
+    ids = ids_in_line_order(load_doc_map(doc_map, BUILTIN_MAPS), range(1, len(lines) + 1), KEY, source, lenient)
+    return [replace(tree, doc_id=doc_id) for tree, doc_id in zip(trees, ids)]
 
 
 def dumps_braud_eacl(tree: RSTTree) -> str:

@@ -13,14 +13,14 @@ one-line file is named after the file.
 from __future__ import annotations
 
 import re
-import warnings
+from dataclasses import replace
 from pathlib import Path
 
-from ..errors import FormatError, MissingDocumentError, RSTKitWarning, TreeStructureError
+from ..errors import BinarizationError, FormatError, TreeStructureError
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word
 from . import Format, read_text, register
 from .build import Spelling, doc_id_from_name, finish
-from .docmap import DocMapSpec, load_doc_map, warn_unnamed
+from .docmap import DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
 
 KEY = "dmrst"
 EXTENSION = ".dmrst"
@@ -82,21 +82,16 @@ def read_dmrst(path: str | Path, lenient: bool = False, doc_map: DocMapSpec | No
     lines = [(n, text) for n, text in enumerate(read_text(path).splitlines(), 1) if text.strip()]
     if not lines:
         raise FormatError(f"malformed {KEY} file: empty file", source, 1)
+    name = Path(path).name
+    trees = [loads_dmrst_line(text, source, n, f"{name}#{n}") for n, text in lines]
     if doc_map is not None:
-        mapping = load_doc_map(doc_map)
-        ids = [mapping.resolve((str(n),), i, f"line {n}") for i, (n, _) in enumerate(lines)]
-        missing = [d for d in mapping.ids if d not in set(ids)]
-        if missing:
-            message = f"{KEY} file has {len(lines)} trees; no tree for: {', '.join(missing)}"
-            if not lenient:
-                raise MissingDocumentError(message, source)
-            warnings.warn(f"{source}: {message} (skipped, lenient)", RSTKitWarning, stacklevel=2)
+        ids = ids_in_line_order(load_doc_map(doc_map), [n for n, _ in lines], KEY, source, lenient)
     elif len(lines) == 1:
         ids = [doc_id_from_name(source, (EXTENSION,))]
     else:
         warn_unnamed(KEY + " (several lines)", "<file name>#<line>")
-        ids = [f"{Path(path).name}#{n}" for n, _ in lines]
-    return [loads_dmrst_line(text, source, n, doc_id) for (n, text), doc_id in zip(lines, ids)]
+        return trees
+    return [replace(tree, doc_id=doc_id) for tree, doc_id in zip(trees, ids)]
 
 
 def dumps_dmrst(tree: RSTTree) -> str:
@@ -106,7 +101,7 @@ def dumps_dmrst(tree: RSTTree) -> str:
         if node.is_leaf:
             continue
         if node.arity != 2:
-            raise TreeStructureError(f"{KEY} holds binary trees only: node {node.start}-{node.end} has "
+            raise BinarizationError(f"{KEY} holds binary trees only: node {node.start}-{node.end} has "
                                      f"{node.arity} children (binarize first)", tree.source, node.line)
         left, right = node.children
         parts.append(f"({left.start}:{nuclearity_word(left.nuclearity)}={SPELLING(left.relation)}:{left.end},"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence, Union
 
-from ..errors import FormatError, RSTKitWarning
+from ..errors import FormatError, MissingDocumentError, RSTKitWarning
 from . import read_text
 from .build import doc_id_from_name
 
@@ -57,6 +57,22 @@ def load_doc_map(spec: DocMapSpec, builtin: Mapping[str, Callable[[], DocMap]] |
     ids = tuple(_clean(str(i)) for i in spec)
     _check_unique(ids, "<doc map>", [None] * len(ids))
     return DocMap(ids, None, "<doc map>")
+
+
+def ids_in_line_order(doc_map: DocMap, line_numbers: Sequence[int], fmt: str, source: str,
+                      lenient: bool = False) -> list[str]:
+    """Ids of the documents on ``line_numbers`` of a one-document-per-line file (by line
+    number in a two-column map, else by position). Documents of the map without a line
+    are reported by id: an error, or with ``lenient`` a warning."""
+    ids = [doc_map.resolve((str(n),), i, f"line {n}") for i, n in enumerate(line_numbers)]
+    missing = [d for d in doc_map.ids if d not in set(ids)]
+    if missing:
+        message = (f"{fmt} file has {len(ids)} trees but the document map lists {len(doc_map.ids)} documents; "
+                   f"no tree for: {', '.join(missing)}")
+        if not lenient:
+            raise MissingDocumentError(message, source)
+        warnings.warn(f"{source}: {message} (skipped, lenient)", RSTKitWarning, stacklevel=3)
+    return ids
 
 
 def warn_unnamed(fmt: str, fallback: str) -> None:

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from ..errors import FormatError, RSTKitWarning
+from ..errors import FormatError, RSTKitWarning, TreeStructureError
 from ..tree import RSTTree
 from . import Format, register
 from .build import Spelling, canonical_relations, doc_id_from_name, parent_label
@@ -104,6 +104,11 @@ def dumps_isanlp(tree: RSTTree) -> str:
         if pair == "NN":
             links[left] = links[right] = (me, name)
         else:
+            nucleus_node = node.children[0 if pair == "NS" else 1]
+            if nucleus_node.is_multinuclear and SPELLING(nucleus_node.children[0].relation) == name:
+                raise TreeStructureError(f"cannot write as {KEY}: the {name!r} satellite of node {node.start}-"
+                                         f"{node.end} would read back as a nucleus of the {name!r} multinuclear "
+                                         "node it attaches to", tree.source, node.line)
             nucleus, satellite = (left, right) if pair == "NS" else (right, left)
             links[nucleus] = (me, "span")
             links[satellite] = (nucleus, name)
