@@ -4,14 +4,15 @@ Each side of an evaluation (gold, or one system's predictions) becomes a
 :class:`TupleArrays`: one row per scored tuple, ``(doc, start, end, nuc, rel)`` as int64
 columns, labels encoded by a :class:`Vocabulary` shared by all sides. For each of S, N, R
 and F a tuple becomes one mixed-radix int64 key (document most significant), so a whole
-corpus is matched with one ``np.unique`` + ``np.intersect1d`` per metric, and the
+corpus is matched with one sort + ``np.intersect1d`` per metric, and the
 document of a matched key is recovered by integer division. Counts follow educe:
 matched = |set(gold) & set(pred)| per document, supports = list lengths.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from operator import itemgetter
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -28,7 +29,7 @@ class Vocabulary:
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
 
-    def encode(self, labels: Sequence[str]) -> list[int]:
+    def encode(self, labels: Iterable[str]) -> list[int]:
         ids = self.ids
         return [ids.setdefault(label, len(ids)) for label in labels]
 
@@ -56,16 +57,16 @@ class TupleArrays:
                     nuc_vocab: Vocabulary, rel_vocab: Vocabulary) -> "TupleArrays":
         lengths = np.fromiter((len(t) for t in per_doc), dtype=np.int64, count=len(per_doc))
         flat = [row for rows in per_doc for row in rows]
-        if flat:
-            starts, ends, nucs, rels = zip(*flat)
-        else:
-            starts = ends = nucs = rels = ()
+
+        def column(i: int) -> np.ndarray:
+            return np.fromiter(map(itemgetter(i), flat), dtype=np.int64, count=len(flat))
+
         return cls(
             doc=np.repeat(np.arange(len(per_doc), dtype=np.int64), lengths),
-            start=np.asarray(starts, dtype=np.int64),
-            end=np.asarray(ends, dtype=np.int64),
-            nuc=np.asarray(nuc_vocab.encode(nucs), dtype=np.int64),
-            rel=np.asarray(rel_vocab.encode(rels), dtype=np.int64),
+            start=column(0),
+            end=column(1),
+            nuc=np.fromiter(nuc_vocab.encode(map(itemgetter(2), flat)), dtype=np.int64, count=len(flat)),
+            rel=np.fromiter(rel_vocab.encode(map(itemgetter(3), flat)), dtype=np.int64, count=len(flat)),
             n_docs=len(per_doc),
         )
 
@@ -115,6 +116,14 @@ def codec_for(sides: Sequence[TupleArrays], nuc_vocab: Vocabulary, rel_vocab: Vo
     return KeyCodec(max(s.n_docs for s in sides), max_edu, len(nuc_vocab), len(rel_vocab))
 
 
+def sorted_unique(keys: np.ndarray) -> np.ndarray:
+    """Sorted distinct keys (sort-based: faster than np.unique's hashing on int64 keys)."""
+    keys = np.sort(keys)
+    if keys.size:
+        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    return keys
+
+
 def count_matches(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec) -> Counts:
     """Per-document matched / gold / predicted counts for S, N, R and F."""
     n_docs = gold.n_docs
@@ -122,7 +131,7 @@ def count_matches(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec) -> Coun
     pred_support = np.bincount(pred.doc, minlength=n_docs)
     matched = np.empty((4, n_docs), dtype=np.int64)
     for i, metric in enumerate(METRIC_KEYS):
-        common = np.intersect1d(np.unique(codec.keys(gold, metric)), np.unique(codec.keys(pred, metric)),
+        common = np.intersect1d(sorted_unique(codec.keys(gold, metric)), sorted_unique(codec.keys(pred, metric)),
                                 assume_unique=True)
         matched[i] = np.bincount(common // codec.doc_stride, minlength=n_docs)
     return Counts(matched, np.tile(gold_support, (4, 1)), np.tile(pred_support, (4, 1)))

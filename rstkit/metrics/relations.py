@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .counts import KeyCodec, TupleArrays
+from .counts import KeyCodec, TupleArrays, sorted_unique
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ class RelationReport:
 def relation_report(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str]) -> RelationReport:
     """Counts per relation label of gold, predicted and matched ``(span, relation)`` tuples."""
     n = len(labels)
-    gold_keys = np.unique(codec.keys(gold, "R"))
-    pred_keys = np.unique(codec.keys(pred, "R"))
+    gold_keys = sorted_unique(codec.keys(gold, "R"))
+    pred_keys = sorted_unique(codec.keys(pred, "R"))
     common = np.intersect1d(gold_keys, pred_keys, assume_unique=True)
     return RelationReport(
         labels,

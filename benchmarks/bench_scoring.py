@@ -1,0 +1,95 @@
+"""Scoring throughput and memory on 10,000 synthetic documents; vectorised scorer vs the oracle.
+
+Run: ``python -m pytest benchmarks/bench_scoring.py`` (pytest-benchmark prints the table).
+The vectorised path and the pure-Python oracle start from the same prepared tuples, so the
+comparison isolates matching and averaging; the full pipeline from trees is timed too.
+"""
+from __future__ import annotations
+
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import oracle  # noqa: E402
+import synthetic  # noqa: E402
+from rstkit.metrics import EvalConfig, evaluate  # noqa: E402
+from rstkit.metrics.average import aggregate  # noqa: E402
+from rstkit.metrics.counts import TupleArrays, Vocabulary, codec_for, count_matches  # noqa: E402
+from rstkit.metrics.significance import bootstrap_ci  # noqa: E402
+from rstkit.transform import attachment_decisions, marcu_tuples  # noqa: E402
+
+N_DOCS = 10_000
+EXTRACT = {"rst-parseval": marcu_tuples, "parseval": attachment_decisions}
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    gold, pred = synthetic.corpus(N_DOCS, seed=1)
+    sizes = np.array([t.n_edus for t in gold.values()])
+    print(f"\nsynthetic corpus: {N_DOCS} documents, EDUs mean {sizes.mean():.1f}, max {sizes.max()}")
+    return gold, pred
+
+
+@pytest.fixture(scope="module", params=["rst-parseval", "parseval"])
+def prepared(request, corpus):
+    gold, pred = corpus
+    extract = EXTRACT[request.param]
+    g = [extract(t) for t in gold.values()]
+    p = [extract(t) for t in pred.values()]
+    return request.param, g, p
+
+
+def vectorised(g, p, average="micro"):
+    nuc, rel = Vocabulary(), Vocabulary()
+    ga, pa = TupleArrays.from_tuples(g, nuc, rel), TupleArrays.from_tuples(p, nuc, rel)
+    return aggregate(count_matches(ga, pa, codec_for([ga, pa], nuc, rel)), average).f1
+
+
+def test_vectorised_matching(benchmark, prepared):
+    metric, g, p = prepared
+    result = benchmark(vectorised, g, p)
+    assert result == pytest.approx(oracle.score(g, p, "micro"))
+
+
+def test_oracle_matching(benchmark, prepared):
+    metric, g, p = prepared
+    benchmark.pedantic(oracle.score, args=(g, p, "micro"), rounds=1, iterations=1)
+
+
+def test_speedup_and_memory(prepared):
+    """Not a pass/fail speed test: prints the speed-up over the oracle and the peak memory."""
+    metric, g, p = prepared
+    t0 = time.perf_counter()
+    vectorised(g, p)
+    fast = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    oracle.score(g, p, "micro")
+    slow = time.perf_counter() - t0
+    tracemalloc.start()
+    vectorised(g, p)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    n_tuples = sum(map(len, g))
+    print(f"\n{metric}: {n_tuples} gold tuples; vectorised {fast:.3f} s, oracle {slow:.3f} s, "
+          f"speed-up {slow / fast:.0f}x, peak memory {peak / 2**20:.0f} MiB")
+
+
+def test_full_pipeline_from_trees(benchmark, corpus):
+    gold, pred = corpus
+    benchmark.pedantic(evaluate, args=(gold, pred, EvalConfig(metric="rst-parseval")), rounds=1, iterations=1)
+
+
+def test_bootstrap_38_documents(benchmark, corpus):
+    gold, pred = corpus
+    ids = list(gold)[:38]
+    result = evaluate({d: gold[d] for d in ids}, {d: pred[d] for d in ids}, EvalConfig())
+    counts = result.systems[0].counts
+    ci = benchmark(bootstrap_ci, counts, "micro", 0.95, 1000, 7)
+    assert ci["S"][0] <= result.scores["S"] <= ci["S"][1]
