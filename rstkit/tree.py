@@ -162,9 +162,9 @@ class RSTTree:
 
     def _repr_html_(self) -> str:
         """Jupyter display: the RST diagram in a horizontally scrolling box."""
-        from .draw import html, layout
+        from .draw import html, lay_out
 
-        return html.fragment(layout(self))
+        return html.fragment(lay_out(self))
 
     def __str__(self) -> str:
         from .formats.dis import dumps_dis

@@ -16,12 +16,13 @@ from ..errors import RSTKitError
 from ..tree import Node, RSTTree
 from . import html, svg, text
 from .diff import TreeDiff, diff_trees
-from .layout import Layout, Style, column_width, layout
+from .layout import Layout, Style, column_width
+from .layout import layout as lay_out
 
 EDURange = tuple[int, int]
 
 __all__ = ["select", "to_text", "to_svg", "to_html", "compare_text", "compare_svg", "compare_html",
-           "diff_trees", "TreeDiff", "layout", "Layout", "Style"]
+           "diff_trees", "TreeDiff", "lay_out", "Layout", "Style"]
 
 
 def select(tree: RSTTree, edus: EDURange | None = None) -> Node:
@@ -47,12 +48,12 @@ def to_text(tree: RSTTree, edus: EDURange | None = None, width: int = 0, ascii: 
 
 def to_svg(tree: RSTTree, edus: EDURange | None = None, style: Style = Style()) -> str:
     """A standalone SVG diagram of the tree (or of the constituent covering ``edus``)."""
-    return svg.render(layout(tree, select(tree, edus), style))
+    return svg.render(lay_out(tree, select(tree, edus), style))
 
 
 def to_html(tree: RSTTree, edus: EDURange | None = None, style: Style = Style()) -> str:
     """A self-contained HTML page with the diagram, hover texts and a legend."""
-    return html.page(layout(tree, select(tree, edus), style))
+    return html.page(lay_out(tree, select(tree, edus), style))
 
 
 def _pair_layouts(gold: RSTTree, pred: RSTTree, edus: EDURange | None, style: Style) -> tuple[Layout, Layout]:
@@ -60,8 +61,8 @@ def _pair_layouts(gold: RSTTree, pred: RSTTree, edus: EDURange | None, style: St
     g, p = select(gold, edus), select(pred, edus)
     column = column_width([gold, pred], style)
     first = min(g.start, p.start)
-    return (layout(gold, g, style, f"gold: {gold.doc_id}", column, first),
-            layout(pred, p, style, f"prediction: {pred.doc_id}", column, first))
+    return (lay_out(gold, g, style, f"gold: {gold.doc_id}", column, first),
+            lay_out(pred, p, style, f"prediction: {pred.doc_id}", column, first))
 
 
 def compare_text(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, width: int = 0,

@@ -8,6 +8,7 @@ numbers to wrap EDU text and to keep labels apart, so an estimate errs on the wi
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 FONT_FAMILY = "DejaVu Sans, Verdana, Geneva, sans-serif"
 
@@ -70,6 +71,11 @@ def truncate(text: str, width: float, size: float, bold: bool = False, ellipsis:
     return text
 
 
+@lru_cache(maxsize=1 << 16)
+def _word_em(word: str) -> float:
+    return _em(word, False)
+
+
 def wrap(text: str, width: float, size: float, max_lines: int | None = None) -> list[str]:
     """Greedy word wrap of ``text`` into lines no wider than ``width`` pixels.
 
@@ -80,8 +86,9 @@ def wrap(text: str, width: float, size: float, max_lines: int | None = None) -> 
     lines: list[str] = []
     current: list[str] = []
     used = 0.0
+    scale = size * _SAFETY
     for word in text.split():
-        w = text_width(word, size)
+        w = _word_em(word) * scale
         if current and used + space + w <= width:
             current.append(word)
             used += space + w

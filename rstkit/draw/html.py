@@ -9,12 +9,10 @@ constituents that differ.
 """
 from __future__ import annotations
 
-from html import escape
-
 from .. import __version__
 from .diff import KINDS, TreeDiff
 from .layout import Layout
-from .svg import DIFF_COLORS, INK, LABEL, LINE, body, svg_document
+from .svg import DIFF_COLORS, INK, LABEL, LINE, body, svg_document, xml_text
 
 _STYLE = """
 body { font-family: "DejaVu Sans", Verdana, Geneva, sans-serif; color: #222; margin: 16px 20px 64px; }
@@ -76,7 +74,7 @@ def _symbol_legend() -> list[str]:
 
 def _diff_legend(diff: TreeDiff) -> list[str]:
     counts = diff.counts()
-    return [f'<span><i class="swatch" style="background:{DIFF_COLORS[kind]}"></i>{escape(words)}: '
+    return [f'<span><i class="swatch" style="background:{DIFF_COLORS[kind]}"></i>{xml_text(words)}: '
             f'<b>{counts[kind]}</b></span>' for kind, words in KINDS.items()]
 
 
@@ -89,9 +87,9 @@ def _page(title: str, meta: str, legends: list[list[str]], figures: list[str]) -
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title>",
+        f"<title>{xml_text(title)}</title>",
         f"<style>{_STYLE}</style></head><body>",
-        f"<h1>{escape(title)}</h1>",
+        f"<h1>{xml_text(title)}</h1>",
         f'<p class="meta">{meta}</p>',
         *('<div class="legend">' + "\n".join(items) + "</div>" for items in legends),
         '<div class="pane">', *figures, "</div>",
@@ -108,7 +106,7 @@ def _count(n: int, noun: str) -> str:
 def _meta(drawing: Layout) -> str:
     tree = drawing.tree
     n_nodes = sum(1 for _ in drawing.top.nodes())
-    where = f" from {escape(tree.source)}" if tree.source else ""
+    where = f" from {xml_text(tree.source)}" if tree.source else ""
     scope = "" if drawing.top is tree.root else f" (constituent {drawing.top.start}-{drawing.top.end})"
     return (f"{_count(tree.n_edus, 'EDU')}, {_count(n_nodes, 'constituent')}{scope}{where}. "
             f"Drawn by rstkit {__version__}.")
@@ -125,7 +123,7 @@ def compare_page(gold: Layout, pred: Layout, diff: TreeDiff, gold_name: str = "g
     """An HTML page with the gold drawing above the predicted one, differences coloured."""
     title = f"{gold.tree.doc_id or 'document'}: {gold_name} vs {pred_name}"
     same = diff.n_gold - sum(1 for k in diff.gold.values() if k == "gold-only")
-    sources = "".join(f" {name} from {escape(t.source)}." for name, t in ((gold_name, gold.tree), (pred_name, pred.tree))
+    sources = "".join(f" {name} from {xml_text(t.source)}." for name, t in ((gold_name, gold.tree), (pred_name, pred.tree))
                       if t.source)
     meta = (f"{_count(gold.tree.n_edus, 'EDU')}; {gold_name}: {_count(diff.n_gold, 'constituent')}, "
             f"{pred_name}: {diff.n_pred}, "

@@ -50,7 +50,7 @@ class Style:
 ASCENT, DESCENT = 0.93, 0.24
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Box:
     x0: float
     y0: float
@@ -61,7 +61,7 @@ class Box:
         return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Text:
     """One line of text: ``anchor`` ``"middle"`` centres it on ``x``, ``"start"`` starts it
     there; ``y`` is the baseline. ``role`` is title, span, relation, multinuc, edu-number
@@ -85,7 +85,7 @@ class Text:
         return Box(x0, self.y - ASCENT * self.size, x0 + width, self.y + DESCENT * self.size)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Segment:
     """A straight line: a node's ``bar``, a ``nucleus`` line from a bar down to a nucleus,
     or a ``multinuc`` bar joining the nuclei of a multinuclear relation."""
@@ -98,7 +98,7 @@ class Segment:
     spans: tuple[Span, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Arc:
     """Satellite to nucleus: up from ``(x0, y0)`` (the satellite's top) to the lane at
     ``y``, across, and into the nucleus line at ``x1`` (arrowhead there)."""
@@ -112,7 +112,7 @@ class Arc:
     relation: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Place:
     """A constituent's place: horizontal extent, anchor ``x`` and ``top`` (where lines and
     arcs from its parent end), ``row`` (0 for EDUs)."""
@@ -125,7 +125,7 @@ class Place:
     node: Node
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class EDUCell:
     index: int
     box: Box

@@ -7,6 +7,7 @@ Differences from a comparison are drawn in the colour of their kind, thicker.
 """
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Mapping
 
@@ -34,8 +35,13 @@ def _n(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def _attr(value: str) -> str:
-    return escape(value, quote=True)
+#: characters XML 1.0 does not allow (control characters, U+FFFE/U+FFFF, lone surrogates)
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(value: str, quote: bool = False) -> str:
+    """``value`` escaped for XML/HTML, with characters XML cannot hold dropped."""
+    return escape(_NOT_XML.sub("", value), quote=quote)
 
 
 def _span_name(span: Span) -> str:
@@ -58,7 +64,7 @@ def _text(t: Text, fill: str, underline: bool = False, italic: bool = False) -> 
         attrs.append('font-style="italic"')
     if underline:
         attrs.append('text-decoration="underline"')
-    return f"<text {' '.join(attrs)}>{escape(t.text, quote=False)}</text>"
+    return f"<text {' '.join(attrs)}>{xml_text(t.text)}</text>"
 
 
 def _line(seg: Segment, color: str, width: float) -> str:
@@ -86,7 +92,7 @@ def _group(cls: str, span: Span | None, title: str, body: list[str], mark: str |
     attrs = f' class="{cls}{" diff-" + mark if mark else ""}"'
     if span is not None:
         attrs += f' data-span="{span[0]}-{span[1]}"'
-    return f"<g{attrs}><title>{escape(title, quote=False)}</title>{''.join(body)}</g>"
+    return f"<g{attrs}><title>{xml_text(title)}</title>{''.join(body)}</g>"
 
 
 def body(layout: Layout, marks: Marks | None = None) -> list[str]:
@@ -148,10 +154,10 @@ def body(layout: Layout, marks: Marks | None = None) -> list[str]:
 def svg_document(width: float, height: float, content: list[str], title: str = "") -> str:
     """A standalone SVG document around ``content``."""
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
-            f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="{_attr(FONT_FAMILY)}" class="rst-tree">')
+            f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="{xml_text(FONT_FAMILY, quote=True)}" class="rst-tree">')
     parts = [head]
     if title:
-        parts.append(f"<title>{escape(title, quote=False)}</title>")
+        parts.append(f"<title>{xml_text(title)}</title>")
     parts.append('<rect width="100%" height="100%" fill="#ffffff"/>')
     parts.extend(content)
     parts.append("</svg>")
@@ -170,7 +176,7 @@ def legend(marks_present: list[str] | None = None) -> tuple[list[str], float, fl
     out, y = [], 14.0
     for kind in kinds:
         out.append(f'<rect x="12" y="{_n(y - 9)}" width="22" height="10" fill="{DIFF_COLORS[kind]}"/>')
-        out.append(f'<text x="40" y="{_n(y)}" font-size="11" fill="{INK}">{escape(KINDS[kind], quote=False)}</text>')
+        out.append(f'<text x="40" y="{_n(y)}" font-size="11" fill="{INK}">{xml_text(KINDS[kind])}</text>')
         y += 16
     return out, 340.0, y
 

@@ -1,0 +1,43 @@
+"""Drawing speed: all 281 GUM documents (lisp_nary) to SVG, and to text and HTML.
+
+Run: ``python -m pytest benchmarks/bench_draw.py`` (pytest-benchmark prints the table;
+``RSTKIT_GUM`` points at a GUM checkout, default ``../shared/corpora/gum``). Reading the
+corpus is not timed: the target is "seconds, not minutes" for drawing all of it.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+
+import pytest
+
+from rstkit import draw
+from rstkit.corpus import gum_corpus
+from rstkit.errors import RSTKitWarning
+
+GUM = Path(os.environ.get("RSTKIT_GUM", Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "gum"))
+
+
+@pytest.fixture(scope="module")
+def gum_trees() -> dict:
+    if not (GUM / "lisp_nary").is_dir():
+        pytest.skip(f"GUM corpus not found at {GUM}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RSTKitWarning)  # the one document with a bad extent
+        trees = gum_corpus(GUM).documents(lenient=True)
+    n_edus = sum(t.n_edus for t in trees.values())
+    print(f"\nGUM: {len(trees)} documents, {n_edus} EDUs")
+    return trees
+
+
+def _draw_all(trees: dict, render) -> int:
+    return sum(len(render(tree)) for tree in trees.values())
+
+
+@pytest.mark.parametrize("render", [draw.to_svg, draw.to_html, draw.to_text], ids=["svg", "html", "text"])
+def test_draw_all_gum_documents(benchmark, gum_trees: dict, render) -> None:
+    size = benchmark.pedantic(_draw_all, args=(gum_trees, render), rounds=3, iterations=1)
+    assert len(gum_trees) == 281
+    assert size > 1000 * len(gum_trees)
+    assert benchmark.stats.stats.max < 60, "drawing GUM must take seconds, not minutes"
