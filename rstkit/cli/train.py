@@ -3,7 +3,8 @@
 Needs the ``parser`` extra (torch, tqdm). ``gum`` and ``rstdt`` name the corpora found at
 ``--corpus-root`` (or ``$RSTKIT_GUM`` / ``$RSTKIT_RSTDT``); any other value is a GUM
 checkout, an RST-DT release or a directory of documents (splits from ``splits.tsv``).
-The model is selected on the dev split by original Parseval F (micro).
+The model is selected on the dev split by original Parseval F (micro). For GUM, EDUs get
+their sentence and paragraph indices from the ``.rsd`` files of the checkout.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from ..corpus import Corpus, gum_corpus, open_corpus, read_tree, rstdt_corpus
 from ..errors import CorpusError, RSTKitError
 from ..labels import label_map_names
+from ..tree import EDU, RSTTree
 from .common import add_input_options
 
 _ENV = {"gum": "RSTKIT_GUM", "rstdt": "RSTKIT_RSTDT"}
@@ -63,8 +65,21 @@ def resolve_corpus(name: str, root: str | None) -> tuple[Corpus, str]:
     return corpus, _DEFAULT_LABELS.get(kind or "", "raw")
 
 
-def _read(corpus: Corpus, doc_ids: list[str], lenient: bool) -> dict:
-    return {d: replace(read_tree(corpus.path(d), corpus.format, lenient), doc_id=d) for d in doc_ids}
+def _read(corpus: Corpus, doc_ids: list[str], lenient: bool) -> dict[str, RSTTree]:
+    trees = {d: replace(read_tree(corpus.path(d), corpus.format, lenient), doc_id=d) for d in doc_ids}
+    if corpus.name.startswith("gum") and (corpus.root / "dependencies").is_dir():
+        rsd = gum_corpus(corpus.root, "rsd")
+        trees = {d: with_boundaries(t, read_tree(rsd.path(d), rsd.format).edus) for d, t in trees.items()}
+    return trees
+
+
+def with_boundaries(tree: RSTTree, edus: tuple[EDU, ...]) -> RSTTree:
+    """``tree`` with the sentence and paragraph indices of ``edus`` (GUM's .rsd), when the
+    EDU texts agree; unchanged otherwise."""
+    if [e.text for e in edus] != tree.edu_texts():
+        return tree
+    return replace(tree, edus=tuple(replace(mine, sentence=e.sentence, paragraph=e.paragraph)
+                                    for mine, e in zip(tree.edus, edus)))
 
 
 def run(args: argparse.Namespace) -> int:

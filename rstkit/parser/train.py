@@ -16,7 +16,7 @@ import os
 import random
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -52,6 +52,7 @@ class TrainConfig:
     patience: int = 5
     seed: int = 13
     min_count: int = 2
+    hide_boundaries: float = 0.25
     device: str = "auto"
     amp: bool = True
     threads: int | None = None
@@ -101,7 +102,9 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
         device = _init_distributed(device, rank)
     seed_everything(config.seed)
     label_map = get_label_map(config.label_map)
-    gold_train = {d: training_tree(t, label_map) for d, t in train_trees.items()}
+    hide = np.random.default_rng(config.seed).random(len(train_trees)) < config.hide_boundaries
+    gold_train = {d: training_tree(without_boundaries(t) if h else t, label_map)
+                  for (d, t), h in zip(train_trees.items(), hide)}
     gold_dev = {d: label_map.apply(t) for d, t in dev_trees.items()}
     relations = sorted({a for t in gold_train.values() for a in _relations(t)})
     if not gold_train or not relations:
@@ -168,6 +171,12 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
     if world > 1:
         torch.distributed.destroy_process_group()
     return state
+
+
+def without_boundaries(tree: RSTTree) -> RSTTree:
+    """``tree`` with sentence and paragraph indices removed: a share of the training
+    documents looks like inputs that lack them (plain text, .dis without ``<P>``)."""
+    return replace(tree, edus=tuple(replace(e, sentence=None, paragraph=None) for e in tree.edus))
 
 
 def _relations(tree: RSTTree) -> list[str]:
