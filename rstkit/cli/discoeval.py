@@ -1,0 +1,69 @@
+"""``rstkit discoeval --corpus gum|rstdt|DIR --encoder bow|minilm|random|majority|MODULE:FN``:
+the DiscoEval RST task (Chen, Chu & Gimpel 2019) for any RST corpus and sentence encoder.
+
+One instance per internal node of the right-heavy-binarized tree (nuclearity pair and
+coarse class, e.g. NS-Elaboration); subtrees are the mean of their EDU vectors; a
+multinomial logistic regression on [l, r, l*r, |l-r|] is fitted on train, selected on dev,
+and scored on dev and test.
+"""
+from __future__ import annotations
+
+import argparse
+
+from ..labels import get_label_map, label_map_names
+from ..probe.cache import default_cache_dir
+from ..probe.classifier import DEFAULT_C_GRID, ClassifierConfig
+from ..probe.corpora import default_label_map, resolve_corpus
+from ..probe.discoeval import run_discoeval
+from ..probe.encoders import BUILTIN_ENCODERS, get_encoder
+from ..probe.report import to_json, to_text
+from ..probe.task import build_task
+
+
+def _c_grid(text: str) -> tuple[float, ...]:
+    try:
+        grid = tuple(float(c) for c in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}") from None
+    if not grid or any(c <= 0 for c in grid):
+        raise argparse.ArgumentTypeError("C values must be positive")
+    return grid
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("discoeval", help="probe a sentence encoder with the DiscoEval RST task",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--corpus", required=True, metavar="gum|rstdt|DIR",
+                   help="gum ($RSTKIT_GUM, else ../shared/corpora/gum), rstdt ($RSTKIT_RSTDT, else "
+                        "../shared/corpora/rstdt), or a path: a GUM checkout, an RST-DT release, or a "
+                        "directory of trees with a splits.tsv naming train, dev and test")
+    p.add_argument("--encoder", required=True, metavar="NAME",
+                   help=f"built in: {', '.join(BUILTIN_ENCODERS)}; or a function MODULE:FN mapping a list "
+                        "of strings to a 2-D float array")
+    p.add_argument("--labels", choices=label_map_names(), default=None,
+                   help="relation class map (default: gum for GUM, rstdt18 for RST-DT, raw otherwise)")
+    p.add_argument("--format", dest="output", choices=["text", "json"], default="text", help="output format")
+    p.add_argument("--seed", type=int, default=1, help="classifier seed (default: 1)")
+    p.add_argument("--c-grid", type=_c_grid, default=DEFAULT_C_GRID, metavar="C,C,...",
+                   help="inverse regularisation strengths tried, the best on dev kept "
+                        f"(default: {','.join(f'{c:g}' for c in DEFAULT_C_GRID)})")
+    p.add_argument("--include-masked", action="store_true",
+                   help="keep documents whose text is masked or absent (GUM's reddit documents)")
+    p.add_argument("--cache-dir", default=None,
+                   help=f"encoding cache (default: $RSTKIT_CACHE, else {default_cache_dir()})")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the encoding cache")
+    p.add_argument("--batch-size", type=int, default=64, help="encoding batch size for minilm (default: 64)")
+    p.add_argument("--device", default=None, help="torch device for minilm (default: cpu)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    encoder = get_encoder(args.encoder, batch_size=args.batch_size, device=args.device)
+    corpus = resolve_corpus(args.corpus)
+    label_map = get_label_map(args.labels or default_label_map(corpus))
+    task = build_task(corpus, label_map, include_masked=args.include_masked)
+    cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
+    config = ClassifierConfig(c_grid=args.c_grid, seed=args.seed)
+    result = run_discoeval(task, encoder, config, cache_dir)
+    print(to_json(result) if args.output == "json" else to_text(result))
+    return 0

@@ -1,0 +1,29 @@
+"""The DiscoEval RST task (Chen, Chu & Gimpel 2019): probing sentence encoders with
+subtree-averaged EDU vectors, for any RST corpus and any encoder (optional extra ``probe``).
+
+    from rstkit.labels import get_label_map
+    from rstkit.probe import build_task, get_encoder, run_discoeval, resolve_corpus
+    corpus = resolve_corpus("gum")
+    task = build_task(corpus, get_label_map("gum"))
+    result = run_discoeval(task, get_encoder("bow"))
+    print(result.test.accuracy, result.signature)
+
+Modules: ``task`` (instances and labels), ``corpora`` (finding gum / rstdt / a path),
+``encoders`` (built-in and user encoders), ``cache`` (encodings on disk), ``classifier``
+(features, logistic regression, majority baseline), ``discoeval`` (running it all),
+``report`` (signature, text, JSON).
+"""
+from __future__ import annotations
+
+from .classifier import ClassifierConfig
+from .corpora import default_label_map, resolve_corpus
+from .discoeval import DiscoEvalResult, SplitResult, run_discoeval
+from .encoders import Encoder, get_encoder
+from .errors import EncoderError, ProbeError
+from .task import Instance, ProbeTask, SplitTask, build_task, tree_instances
+
+__all__ = [
+    "ClassifierConfig", "default_label_map", "resolve_corpus", "DiscoEvalResult", "SplitResult", "run_discoeval",
+    "Encoder", "get_encoder", "EncoderError", "ProbeError", "Instance", "ProbeTask", "SplitTask", "build_task",
+    "tree_instances",
+]

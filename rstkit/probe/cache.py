@@ -1,0 +1,70 @@
+"""An on-disk cache of encodings, keyed by encoder identity and the SHA-256 of each text.
+
+Layout: ``ROOT/<encoder slug>-<hash of the encoder name>/<shard>.npz``, each shard holding
+``keys`` (32-byte text digests) and ``vectors``. A run reads every shard of its encoder,
+encodes only the texts none of them holds, and writes those as one new shard (written to
+a temporary file, then renamed, so concurrent runs never see half a file).
+
+Default root: ``$RSTKIT_CACHE`` or ``~/.cache/rstkit/encodings`` (``$XDG_CACHE_HOME`` is
+honoured).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from .encoders import Encoder
+
+
+def default_cache_dir() -> Path:
+    if os.environ.get("RSTKIT_CACHE"):
+        return Path(os.environ["RSTKIT_CACHE"])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "rstkit" / "encodings"
+
+
+def text_key(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8")).digest()
+
+
+class EncodingCache:
+    """Encodings of one encoder, stored under ``root``."""
+
+    def __init__(self, root: str | Path, encoder: Encoder):
+        slug = re.sub(r"[^A-Za-z0-9._-]+", "_", encoder.name)[:60]
+        digest = hashlib.sha256(encoder.name.encode("utf-8")).hexdigest()[:12]
+        self.directory = Path(root) / f"{slug}-{digest}"
+        self.encoder = encoder
+
+    def load(self) -> dict[bytes, np.ndarray]:
+        """Every vector stored for this encoder, by text digest."""
+        stored: dict[bytes, np.ndarray] = {}
+        for shard in sorted(self.directory.glob("*.npz")):
+            with np.load(shard) as data:
+                for key, vector in zip(data["keys"], data["vectors"]):
+                    stored[bytes(key)] = vector
+        return stored
+
+    def save(self, keys: list[bytes], vectors: np.ndarray) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        name = hashlib.sha256(b"".join(sorted(keys))).hexdigest()[:16]
+        with tempfile.NamedTemporaryFile(dir=self.directory, suffix=".tmp", delete=False) as handle:
+            np.savez(handle, keys=np.array(keys, dtype="S32"), vectors=vectors)
+        os.replace(handle.name, self.directory / f"{name}.npz")
+
+    def encode(self, texts: Sequence[str]) -> tuple[np.ndarray, int]:
+        """Vectors of ``texts`` (rows in order) and how many texts had to be encoded."""
+        keys = [text_key(t) for t in texts]
+        stored = self.load()
+        todo = {k: t for k, t in zip(keys, texts) if k not in stored}
+        if todo:
+            fresh = self.encoder(list(todo.values()))
+            self.save(list(todo), fresh)
+            stored.update(zip(todo, fresh))
+        return np.stack([stored[k] for k in keys]).astype(np.float32), len(todo)
