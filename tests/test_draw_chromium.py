@@ -44,7 +44,7 @@ def chromium(tmp_path_factory) -> list[str]:
 
 
 def run_chromium(command: list[str]) -> subprocess.CompletedProcess:
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     return done
 
@@ -137,6 +137,13 @@ document.querySelectorAll("svg.rst-tree").forEach(function (svg) {
     });
   });
 });
+var node = document.querySelector('g.node[data-span="2-4"]');
+if (node) {
+  node.querySelector("line").dispatchEvent(new MouseEvent("mouseover", {bubbles: true}));
+  result.hover = {info: document.getElementById("info").textContent,
+                  lit: Array.prototype.map.call(document.querySelectorAll("g.edu.lit"),
+                                                function (g) { return g.getAttribute("data-span"); })};
+}
 document.getElementById("result").textContent = JSON.stringify(result);
 </script>
 """
@@ -147,7 +154,7 @@ def measure_in_browser(chromium: list[str], html: str, tmp_path: Path) -> dict:
     page = tmp_path / "measure.html"
     page.write_text(html.replace("</body>", _MEASURE + "</body>"), encoding="utf-8")
     dom = run_chromium([*chromium, "--dump-dom", page.as_uri()]).stdout
-    found = re.search(r'<pre id="result">(.*?)</pre>', dom, re.S)
+    found = re.search(r'<pre id="result">(.*?)</pre>', dom, re.DOTALL)
     assert found and found.group(1), "the measuring script did not run"
     return json.loads(found.group(1).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
 
@@ -157,6 +164,9 @@ def test_real_text_boxes_do_not_overlap_on_the_sample(chromium: list[str], tmp_p
     result = measure_in_browser(chromium, draw.compare_html(gold, pred), tmp_path)
     assert result["texts"] > 50
     assert result["overlaps"] == [] and result["overflows"] == []
+    # hovering over span 2-4 shows its text and lights up EDUs 2-4 in both trees
+    assert result["hover"]["info"].startswith("2-4: Although it is small, it serves")
+    assert sorted(result["hover"]["lit"]) == ["2-2", "2-2", "3-3", "3-3", "4-4", "4-4"]
 
 
 @pytest.mark.gum

@@ -16,15 +16,15 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import rst_trees
 
 from rstkit import draw
 from rstkit.corpus import gum_corpus, read_tree
 from rstkit.draw.fonts import text_width
-from rstkit.draw.layout import ASCENT, DESCENT, Box, Layout, Style, layout
+from rstkit.draw.layout import ASCENT, DEFAULT_STYLE, DESCENT, Box, Layout, Style, layout
 from rstkit.draw.svg import DIFF_COLORS
 from rstkit.errors import EDUMismatchError, RSTKitError, RSTKitWarning
 from rstkit.tree import EDU, RSTTree
-from strategies import rst_trees
 
 GOLDEN = Path(__file__).parent / "golden" / "draw"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -94,7 +94,7 @@ def crossings(drawing: Layout) -> list[tuple[str, tuple]]:
     return [(labels[i].text, tuple(pieces[j])) for i, j in zip(*np.nonzero(hit))]
 
 
-def check_geometry(tree: RSTTree, style: Style = Style()) -> None:
+def check_geometry(tree: RSTTree, style: Style = DEFAULT_STYLE) -> None:
     drawing = layout(tree, style=style)
     svg = draw.svg.render(drawing)
     boxes = text_boxes(svg)

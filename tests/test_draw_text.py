@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from strategies import rst_trees
 
 from rstkit import draw
 from rstkit.corpus import read_tree
 from rstkit.draw.text import needs_ascii
-from strategies import rst_trees
 
 GOLDEN = Path(__file__).parent / "golden" / "draw"
 UPDATE = os.environ.get("RSTKIT_UPDATE_GOLDEN") == "1"

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from .. import draw
 from ..corpus import read_documents
+from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
 from ..labels import get_label_map
 from ..transform import binarize
-from ..draw.text import needs_ascii
 from ..tree import RSTTree
 from .common import add_input_options, add_label_option
 

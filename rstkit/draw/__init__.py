@@ -16,13 +16,25 @@ from ..errors import RSTKitError
 from ..tree import Node, RSTTree
 from . import html, svg, text
 from .diff import TreeDiff, diff_trees
-from .layout import Layout, Style, column_width
+from .layout import DEFAULT_STYLE, Layout, Style, column_width
 from .layout import layout as lay_out
 
 EDURange = tuple[int, int]
 
-__all__ = ["select", "to_text", "to_svg", "to_html", "compare_text", "compare_svg", "compare_html",
-           "diff_trees", "TreeDiff", "lay_out", "Layout", "Style"]
+__all__ = [
+    "Layout",
+    "Style",
+    "TreeDiff",
+    "compare_html",
+    "compare_svg",
+    "compare_text",
+    "diff_trees",
+    "lay_out",
+    "select",
+    "to_html",
+    "to_svg",
+    "to_text",
+]
 
 
 def select(tree: RSTTree, edus: EDURange | None = None) -> Node:
@@ -46,12 +58,12 @@ def to_text(tree: RSTTree, edus: EDURange | None = None, width: int = 0, ascii: 
     return text.render(tree, select(tree, edus), width=width, ascii=ascii)
 
 
-def to_svg(tree: RSTTree, edus: EDURange | None = None, style: Style = Style()) -> str:
+def to_svg(tree: RSTTree, edus: EDURange | None = None, style: Style = DEFAULT_STYLE) -> str:
     """A standalone SVG diagram of the tree (or of the constituent covering ``edus``)."""
     return svg.render(lay_out(tree, select(tree, edus), style))
 
 
-def to_html(tree: RSTTree, edus: EDURange | None = None, style: Style = Style()) -> str:
+def to_html(tree: RSTTree, edus: EDURange | None = None, style: Style = DEFAULT_STYLE) -> str:
     """A self-contained HTML page with the diagram, hover texts and a legend."""
     return html.page(lay_out(tree, select(tree, edus), style))
 
@@ -76,14 +88,14 @@ def compare_text(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, wid
     return "\n".join(parts)
 
 
-def compare_svg(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, style: Style = Style()) -> str:
+def compare_svg(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, style: Style = DEFAULT_STYLE) -> str:
     """One SVG: gold above prediction, EDUs aligned, differences coloured, with a legend."""
     diff = diff_trees(gold, pred)
     g, p = _pair_layouts(gold, pred, edus, style)
     return svg.render_pair(g, p, diff.gold, diff.pred)
 
 
-def compare_html(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, style: Style = Style()) -> str:
+def compare_html(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, style: Style = DEFAULT_STYLE) -> str:
     """A self-contained HTML page comparing gold and prediction (differences coloured)."""
     diff = diff_trees(gold, pred)
     g, p = _pair_layouts(gold, pred, edus, style)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .. import __version__
 from .diff import KINDS, TreeDiff
 from .layout import Layout
-from .svg import DIFF_COLORS, INK, LABEL, LINE, body, svg_document, xml_text
+from .svg import BAR, DIFF_COLORS, INK, LABEL, LINE, body, svg_document, xml_text
 
 _STYLE = """
 body { font-family: "DejaVu Sans", Verdana, Geneva, sans-serif; color: #222; margin: 16px 20px 64px; }
@@ -58,8 +58,9 @@ def _icon(*shapes: str) -> str:
 
 def _symbol_legend() -> list[str]:
     line = f'stroke="{LINE}" stroke-width="1.5"'
-    bar = _icon(f'<line x1="2" y1="5" x2="38" y2="5" {line}/>')
-    nucleus = _icon(f'<line x1="2" y1="3" x2="38" y2="3" {line}/>', f'<line x1="20" y1="3" x2="20" y2="17" {line}/>')
+    thin = f'stroke="{BAR}" stroke-width="1"'
+    bar = _icon(f'<line x1="2" y1="5" x2="38" y2="5" {thin}/>')
+    nucleus = _icon(f'<line x1="2" y1="3" x2="38" y2="3" {thin}/>', f'<line x1="20" y1="3" x2="20" y2="17" {line}/>')
     arc = _icon(f'<path d="M4,17 V9 Q4,5 9,5 H29" fill="none" stroke="{INK}" stroke-width="1.2"/>',
                 f'<polygon points="36,5 29,1.5 29,8.5" fill="{INK}"/>')
     multinuc = _icon(f'<line x1="6" y1="2" x2="6" y2="17" {line}/>', f'<line x1="34" y1="2" x2="34" y2="17" {line}/>',

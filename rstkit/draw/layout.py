@@ -19,7 +19,7 @@ Wide documents are not wrapped: the drawing grows to the right and is scrolled.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..tree import NUCLEUS, SATELLITE, SPAN, Node, RSTTree
 from .fonts import text_width, truncate, wrap
@@ -46,6 +46,8 @@ class Style:
     pad: float = 4.0
 
 
+DEFAULT_STYLE = Style()
+
 #: ascent and descent of DejaVu Sans, in em (what browsers use as a text's box)
 ASCENT, DESCENT = 0.93, 0.24
 
@@ -57,7 +59,7 @@ class Box:
     x1: float
     y1: float
 
-    def overlaps(self, other: "Box") -> bool:
+    def overlaps(self, other: Box) -> bool:
         return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
 
 
@@ -115,13 +117,12 @@ class Arc:
 @dataclass(slots=True)
 class Place:
     """A constituent's place: horizontal extent, anchor ``x`` and ``top`` (where lines and
-    arcs from its parent end), ``row`` (0 for EDUs)."""
+    arcs from its parent end)."""
 
     left: float
     right: float
     x: float
     top: float
-    row: int
     node: Node
 
 
@@ -148,14 +149,13 @@ class Layout:
     segments: tuple[Segment, ...]
     arcs: tuple[Arc, ...]
     texts: tuple[Text, ...]
-    rows: int = field(default=0)
 
     def all_texts(self) -> list[Text]:
         """Every text of the drawing (labels, EDU numbers, EDU lines)."""
         return list(self.texts) + [t for cell in self.cells for t in cell.lines]
 
 
-def column_width(trees: list[RSTTree], style: Style = Style()) -> float:
+def column_width(trees: list[RSTTree], style: Style = DEFAULT_STYLE) -> float:
     """An EDU column wide enough that two adjacent columns hold any relation label of ``trees``."""
     if style.column is not None:
         return style.column
@@ -165,7 +165,7 @@ def column_width(trees: list[RSTTree], style: Style = Style()) -> float:
     return min(style.max_column, max(style.min_column, needed))
 
 
-def layout(tree: RSTTree, top: Node | None = None, style: Style = Style(), title: str | None = None,
+def layout(tree: RSTTree, top: Node | None = None, style: Style = DEFAULT_STYLE, title: str | None = None,
            column: float | None = None, first: int | None = None) -> Layout:
     """Lay out ``top`` (default: the whole tree) with the title ``title`` (default: the
     document id). ``column`` forces the EDU column width and ``first`` the EDU of the
@@ -279,7 +279,7 @@ class _Builder:
             row = heights[node.span]
             left, right = self.left(node.start), self.left(node.end) + self.column
             top = row_top[row] if row else edu_top
-            self.places[node.span] = Place(left, right, (left + right) / 2, top, row, node)
+            self.places[node.span] = Place(left, right, (left + right) / 2, top, node)
         for plan in plans.values():
             row = heights[plan.node.span]
             self._draw_node(plan, row_top[row], bar_y[row], bar_y[row] + lanes[row] * s.lane)
@@ -289,7 +289,7 @@ class _Builder:
         if self.title:
             width = max(width, s.margin * 2 + text_width(self.title, s.title_size, bold=True))
         return Layout(self.tree, self.top, s, width, height, self.column, self.places, cells,
-                      tuple(self.segments), tuple(self.arcs), tuple(self.texts), n_rows)
+                      tuple(self.segments), tuple(self.arcs), tuple(self.texts))
 
     def _draw_node(self, plan: _NodePlan, top: float, bar: float, lane0: float) -> None:
         s = self.style

@@ -8,8 +8,8 @@ Differences from a comparison are drawn in the colour of their kind, thicker.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from html import escape
-from typing import Mapping
 
 from .diff import KINDS, strongest
 from .fonts import FONT_FAMILY
@@ -17,6 +17,7 @@ from .layout import Arc, Layout, Segment, Span, Text
 
 INK = "#333333"
 LINE = "#555555"
+BAR = "#a0a0a0"
 LABEL = "#1f4e79"
 SPAN_LABEL = "#777777"
 CELL_FILL = "#f6f6f1"
@@ -32,7 +33,7 @@ Marks = Mapping[Span, str]
 
 def _n(value: float) -> str:
     text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return text.removesuffix(".0")
 
 
 #: characters XML 1.0 does not allow (control characters, U+FFFE/U+FFFF, lone surrogates)
@@ -115,10 +116,10 @@ def body(layout: Layout, marks: Marks | None = None) -> list[str]:
         if seg.role == "bar":
             span = seg.spans[0]
             mark = marks.get(span)
-            color = DIFF_COLORS[mark] if mark else LINE
+            color = DIFF_COLORS[mark] if mark else BAR
             label = texts_by_span[("span", seg.spans)]
             title = f"{_span_name(span)}: {_span_text(layout, span)}"
-            out.append(_group("node", span, title, [_line(seg, color, 3 if mark else 1.5),
+            out.append(_group("node", span, title, [_line(seg, color, 3 if mark else 1),
                                                     _text(label, color if mark else SPAN_LABEL, bool(mark))],
                               mark))
     for seg in layout.segments:

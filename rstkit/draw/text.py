@@ -18,8 +18,8 @@ EDU text without accents (other non-ASCII characters become ``?``).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from ..tree import ROOT, SATELLITE, SPAN, Node, RSTTree
 from .layout import Span, nearest_nucleus
