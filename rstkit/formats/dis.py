@@ -82,7 +82,8 @@ def _describe_syntax_error(exc: UnexpectedInput, text: str) -> str:
 
 
 def _pretty_terminal(name: str) -> str:
-    return {"LPAR": "'('", "RPAR": "')'", "TEXT": "(text _!..._!)", "INT": "a number"}.get(name, name)
+    return {"LPAR": "'('", "RPAR": "')'", "TEXT": "(text _!..._!)", "INT": "a number", "$END": "end of file",
+            "NUCLEARITY": "Nucleus/Satellite", "LABEL": "a relation label"}.get(name, name)
 
 
 class _Builder:
