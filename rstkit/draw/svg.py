@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from html import escape
 
+from ..tree import SPAN
 from .diff import KINDS, strongest
 from .fonts import FONT_FAMILY
 from .layout import Arc, Layout, Segment, Span, Text
@@ -90,66 +91,80 @@ def _span_text(layout: Layout, span: Span) -> str:
 
 
 def _group(cls: str, span: Span | None, title: str, body: list[str], mark: str | None) -> str:
+    """A ``<g>`` with its hover title; a difference mark adds a class and says what differs."""
     attrs = f' class="{cls}{" diff-" + mark if mark else ""}"'
     if span is not None:
         attrs += f' data-span="{span[0]}-{span[1]}"'
+    if mark:
+        title += f" [{KINDS[mark]}]"
     return f"<g{attrs}><title>{xml_text(title)}</title>{''.join(body)}</g>"
 
 
-def body(layout: Layout, marks: Marks | None = None) -> list[str]:
-    """The SVG elements of a drawing (no ``<svg>`` wrapper), in drawing order."""
-    marks = marks or {}
-    texts_by_span: dict[tuple[str, tuple[Span, ...]], Text] = {(t.role, t.spans): t for t in layout.texts}
-    out: list[str] = []
-    for t in layout.texts:
-        if t.role == "title":
-            out.append(_text(t, INK))
+def _cells(layout: Layout, marks: Marks) -> list[str]:
+    out = []
     for cell in layout.cells:
         span = (cell.index, cell.index)
         mark = marks.get(span)
-        rect = (f'<rect x="{_n(cell.box.x0)}" y="{_n(cell.box.y0)}" width="{_n(cell.box.x1 - cell.box.x0)}" '
-                f'height="{_n(cell.box.y1 - cell.box.y0)}" rx="3" fill="{CELL_FILL}" '
+        box = cell.box
+        rect = (f'<rect x="{_n(box.x0)}" y="{_n(box.y0)}" width="{_n(box.x1 - box.x0)}" '
+                f'height="{_n(box.y1 - box.y0)}" rx="3" fill="{CELL_FILL}" '
                 f'stroke="{DIFF_COLORS[mark] if mark else CELL_STROKE}"/>')
         lines = [_text(t, INK) for t in cell.lines]
-        out.append(_group("edu", span, f"{cell.index}: {cell.text}", [rect] + lines, None))
+        out.append(_group("edu", span, f"{cell.index}: {cell.text}", [rect, *lines], mark))
+    return out
+
+
+def _segments(layout: Layout, marks: Marks, labels: dict) -> list[str]:
+    """Span bars with their span labels, nucleus lines, multinuclear bars with their relation."""
+    out = []
     for seg in layout.segments:
         if seg.role == "bar":
             span = seg.spans[0]
             mark = marks.get(span)
             color = DIFF_COLORS[mark] if mark else BAR
-            label = texts_by_span[("span", seg.spans)]
             title = f"{_span_name(span)}: {_span_text(layout, span)}"
-            out.append(_group("node", span, title, [_line(seg, color, 3 if mark else 1),
-                                                    _text(label, color if mark else SPAN_LABEL, bool(mark))],
-                              mark))
-    for seg in layout.segments:
-        if seg.role == "nucleus":
+            out.append(_group("node", span, title, [
+                _line(seg, color, 3 if mark else 1),
+                _text(labels[("span", seg.spans)], color if mark else SPAN_LABEL, bool(mark))], mark))
+        elif seg.role == "nucleus":
             span = seg.spans[0]
             mark = marks.get(span)
-            node = layout.places[span].node
-            title = f"nucleus {_span_name(span)}" + (f" ({node.relation})" if node.relation else "")
-            out.append(_group("nucleus", span, title, [_line(seg, DIFF_COLORS[mark] if mark else LINE,
-                                                             3 if mark else 1.5)], mark))
-        elif seg.role == "multinuc":
+            relation = layout.places[span].node.relation
+            title = f"nucleus {_span_name(span)}" + (f" ({relation})" if relation and relation != SPAN else "")
+            out.append(_group("nucleus", span, title,
+                              [_line(seg, DIFF_COLORS[mark] if mark else LINE, 3 if mark else 1.5)], mark))
+        else:
             mark = _mark(marks, seg.spans, ("nuclearity", "relation"))
             color = DIFF_COLORS[mark] if mark else LINE
-            label = texts_by_span[("multinuc", seg.spans)]
-            title = (f"{label.title or label.text} (multinuclear): "
-                     + ", ".join(_span_name(s) for s in seg.spans))
-            out.append(_group("multinuc", (seg.spans[0][0], seg.spans[-1][1]), title,
-                              [_line(seg, color, 3 if mark else 1.5),
-                               _text(label, color if mark else LABEL, bool(mark), italic=True)], mark))
+            label = labels[("multinuc", seg.spans)]
+            title = f"{label.title or label.text} (multinuclear): " + ", ".join(_span_name(s) for s in seg.spans)
+            out.append(_group("multinuc", (seg.spans[0][0], seg.spans[-1][1]), title, [
+                _line(seg, color, 3 if mark else 1.5),
+                _text(label, color if mark else LABEL, bool(mark), italic=True)], mark))
+    return out
+
+
+def _arcs(layout: Layout, marks: Marks, labels: dict) -> list[str]:
+    out = []
     for arc in layout.arcs:
         mark = marks.get(arc.satellite)
         color = DIFF_COLORS[mark] if mark else INK
         path, head = _arc_path(arc)
-        label = texts_by_span[("relation", (arc.satellite,))]
         title = f"{_span_name(arc.satellite)} \u2192 {_span_name(arc.nucleus)}: {arc.relation}"
         out.append(_group("arc", arc.satellite, title, [
             f'<path d="{path}" fill="none" stroke="{color}" stroke-width="{_n(2.5 if mark else 1.2)}"/>',
             f'<polygon points="{head}" fill="{color}"/>',
-            _text(label, color if mark else LABEL, bool(mark), italic=True)], mark))
+            _text(labels[("relation", (arc.satellite,))], color if mark else LABEL, bool(mark), italic=True)],
+            mark))
     return out
+
+
+def body(layout: Layout, marks: Marks | None = None) -> list[str]:
+    """The SVG elements of a drawing (no ``<svg>`` wrapper): title, EDUs, nodes, arcs."""
+    marks = marks or {}
+    labels = {(t.role, t.spans): t for t in layout.texts}
+    titles = [_text(t, INK) for t in layout.texts if t.role == "title"]
+    return titles + _cells(layout, marks) + _segments(layout, marks, labels) + _arcs(layout, marks, labels)
 
 
 def svg_document(width: float, height: float, content: list[str], title: str = "") -> str:
