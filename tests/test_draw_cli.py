@@ -49,6 +49,11 @@ def test_compare_in_the_terminal(capsys) -> None:
     assert capsys.readouterr().out == (GOLDEN / "cafe.compare.txt").read_text(encoding="utf-8")
 
 
+def test_prediction_format_can_be_detected(capsys) -> None:
+    assert main(["draw", str(GOLD), "--compare", str(PRED), "--pred-format", "auto", "--width", "0"]) == 0
+    assert capsys.readouterr().out == (GOLDEN / "cafe.compare.txt").read_text(encoding="utf-8")
+
+
 def test_edu_range(capsys) -> None:
     assert main(["draw", str(GOLD), "--edus", "5-6", "--width", "0"]) == 0
     assert capsys.readouterr().out == (GOLDEN / "cafe.edus-5-6.txt").read_text(encoding="utf-8")

@@ -15,6 +15,7 @@ from .. import draw
 from ..corpus import read_documents
 from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
+from ..formats.detect import detect_format
 from ..labels import get_label_map
 from ..transform import binarize
 from ..tree import RSTTree
@@ -45,7 +46,7 @@ def add_parser(sub) -> None:
                    "default: standard output")
     p.add_argument("--compare", metavar="PRED", help="a predicted tree (file or directory) to compare with FILE")
     p.add_argument("--pred-format", metavar="KEY", default=None,
-                   help="format of PRED (default: from its extension)")
+                   help="format of PRED, or 'auto' to detect it (default: from its extension)")
     p.add_argument("--doc", metavar="ID", help="draw only this document of a multi-document file or directory")
     p.add_argument("--edus", metavar="A-B", type=edu_range,
                    help="draw only the smallest constituent covering EDUs A to B")
@@ -61,6 +62,8 @@ def add_parser(sub) -> None:
 
 
 def _documents(path: str, fmt: str | None, args: argparse.Namespace) -> dict[str, RSTTree]:
+    if fmt == "auto":
+        fmt = detect_format(path)
     documents = read_documents(path, fmt, lenient=args.lenient)
     if args.doc is not None:
         if args.doc not in documents:
