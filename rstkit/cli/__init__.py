@@ -16,7 +16,7 @@ from .. import __version__
 from ..errors import ManyErrors, RSTKitError
 
 #: subcommand modules of rstkit.cli, in the order ``rstkit --help`` lists them
-SUBCOMMANDS = ["eval", "convert", "stats", "train", "parse", "draw", "discoeval"]
+SUBCOMMANDS = ["eval", "convert", "stats", "train", "parse", "draw", "discoeval", "audit"]
 
 
 def build_parser() -> argparse.ArgumentParser:
