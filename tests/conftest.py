@@ -25,3 +25,15 @@ def examples_dir() -> Path:
     if not (EXAMPLES / "gold").is_dir():
         pytest.skip(f"evaluation.md examples not found at {EXAMPLES}")
     return EXAMPLES
+
+
+@pytest.fixture(scope="session")
+def gum_nary(gum_dir):
+    """All 281 lisp_nary trees, read once per session (leniently: one GUM file has a bad extent)."""
+    import warnings
+
+    from rstkit.corpus import read_documents
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return read_documents(gum_dir / "lisp_nary", lenient=True)

@@ -210,8 +210,8 @@ def test_signature_pins_settings(examples):
 
 # -- GUM --------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def gum_nary_binary(gum_dir):
-    nary = read_documents(gum_dir / "lisp_nary", lenient=True)
+def gum_nary_binary(gum_dir, gum_nary):
+    nary = gum_nary
     binary = read_documents(gum_dir / "lisp_binary", lenient=True)
     return nary, binary
 
