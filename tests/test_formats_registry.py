@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rstkit.corpus import read_documents, read_file, read_tree
-from rstkit.errors import RSTKitError, RSTKitWarning
+from rstkit.errors import FormatError, RSTKitError, RSTKitWarning
 from rstkit.formats import all_formats, get_format
 from rstkit.formats.build import canonical_relations
 from rstkit.formats.detect import detect_format
@@ -135,3 +135,31 @@ def test_random_binary_trees_round_trip(key, trees):
         assert canonical_relations(tree.root) == canonical_relations(expected[doc_id].root)
         if key not in TEXTLESS:
             assert tree.edu_texts() == expected[doc_id].edu_texts()
+
+
+# -- no input crashes a reader ---------------------------------------------------------------------
+PIECES = ["(", ")", " ", "\n", "  ", "Root", "ROOT", "Nucleus", "Satellite", ":", "span", "leaf", "leaf1_1_1", "1",
+          "2", "0", ",", "'", '"', "[N]", "[S]", "Elaboration", "NS", "SN", "NN", "-", "EDU", "TEXT:", "_!", "!_",
+          "(rel2par", "(text", "(span", "(leaf", "=", "NONE", "ParseTree", "[", "]", "(LeftToRight)",
+          "Documents\n", "end Documents\n", "System tree:\n", "<rst>", "<segment id='1'>", "</segment>", "<P>",
+          "\\", "\t", "#"]
+
+
+@pytest.mark.parametrize("key", sorted(SAMPLES))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.lists(st.sampled_from(PIECES), max_size=40).map("".join))
+def test_arbitrary_input_reads_or_raises_an_rstkit_error(key, text):
+    with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
+        warnings.simplefilter("ignore", RSTKitWarning)
+        path = Path(tmp) / "0.mrg.pred"
+        path.write_text(text, encoding="utf-8")
+        try:
+            trees = read_file(path, key, doc_map=["a", "b", "c"] if "doc_map" in get_format(key).options else None)
+        except RSTKitError as exc:
+            assert exc.path is not None
+        else:
+            assert all(t.n_edus >= 1 for t in trees)
+        try:
+            assert detect_format(path) in all_formats()
+        except FormatError as exc:
+            assert "format" in exc.message

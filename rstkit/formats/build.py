@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
@@ -51,10 +52,14 @@ def attach(pair: str, relation: str, left: Node, right: Node, line: int | None =
     return Node(left.start, right.end, ROOT, None, tuple(kids), line)
 
 
+_canonical = lru_cache(maxsize=4096)(canonical_label)  # a corpus uses few distinct labels
+
+
 def canonical_relations(node: Node) -> Node:
     """``node``'s subtree with every relation in canonical spelling (section 0.2)."""
-    relation = canonical_label(node.relation) if node.relation is not None else None
-    return replace(node, relation=relation, children=tuple(canonical_relations(c) for c in node.children))
+    relation = _canonical(node.relation) if node.relation is not None else None
+    children = tuple([canonical_relations(c) for c in node.children])
+    return Node(node.start, node.end, node.nuclearity, relation, children, node.line)
 
 
 def finish(root: Node, edus: list[EDU], doc_id: str, source: str | None) -> RSTTree:

@@ -27,6 +27,7 @@ from .surdeanu_native import DIRECTIONS, internal_label
 KEY = "surdeanu"
 _TIMESTAMP = re.compile(r"^\d\d:\d\d:\d\d\.\d\d\d \[")
 _SUFFIXED = re.compile(r"^(.+):(NS|SN|NN)$")
+_TEXT_ATOM = r"TEXT:[^()]*"  # an EDU's words are one atom (up to the next bracket)
 
 
 def loads_surdeanu_tree(text: str, source: str = "<string>", first_line: int = 1, doc_id: str = "",
@@ -40,8 +41,7 @@ def loads_surdeanu_tree(text: str, source: str = "<string>", first_line: int = 1
             if group.groups:
                 raise FormatError(f"malformed {KEY} file: brackets inside EDU text (expected -LRB-/-RRB-)",
                                   source, group.groups[0].line)
-            words = " ".join([head[5:]] + [a.text for a in group.atoms[1:]])
-            return counter.add(None, " ".join(ptb_unescape(words).split()), group.line)
+            return counter.add(None, " ".join(ptb_unescape(head[5:]).split()), group.line)
         body = list(group.items[1:])
         pair, relation = "NN", head
         direction = _direction(body[0]) if body else None
@@ -57,7 +57,7 @@ def loads_surdeanu_tree(text: str, source: str = "<string>", first_line: int = 1
         left, right = (build(i) for i in body)  # type: ignore[arg-type]
         return attach(pair, relation, left, right, group.line)
 
-    root = build(parse_one(text, KEY, source, first_line=first_line))
+    root = build(parse_one(text, KEY, source, protect=_TEXT_ATOM, first_line=first_line))
     return finish(root, counter.edus, doc_id, source)
 
 
