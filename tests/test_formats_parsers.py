@@ -11,7 +11,6 @@ from rstkit.corpus import read_documents, read_file, rstdt_test_ids
 from rstkit.errors import FormatError, MissingDocumentError, RSTKitError, RSTKitWarning, TreeStructureError
 from rstkit.formats import get_format
 from rstkit.formats.braud_coling import RSTDT_TEST_ORDER
-from rstkit.formats.build import canonical_relations
 from rstkit.formats.dis import loads_dis
 from rstkit.formats.docmap import load_doc_map
 from rstkit.labels import get_label_map
@@ -425,5 +424,15 @@ def test_lenient_renumbers_declared_edus_with_a_warning(tmp_path):
     assert tree.root.children[1].span == (2, 2)
 
 
-def test_canonical_output_is_what_canonical_relations_gives():
-    assert canonical_relations(EXAMPLE.root) == EXAMPLE.root
+def test_rstdt18_knows_every_class_in_every_parser_spelling():
+    from rstkit.formats.build import RSTDT_CLASSES
+    from rstkit.formats.codra import SPELLING as codra
+    from rstkit.formats.braud_coling import SPELLING as braud_coling
+    from rstkit.formats.braud_eacl import SPELLING as braud_eacl
+    from rstkit.formats.dplp import SPELLING as dplp
+    from rstkit.formats.feng import SPELLING as feng
+
+    rstdt18 = get_label_map("rstdt18")
+    for spell in (codra, braud_coling, braud_eacl, dplp, feng):
+        classes = {rstdt18.lookup(spell(c)) for c in RSTDT_CLASSES}
+        assert None not in classes and len(classes) == 18

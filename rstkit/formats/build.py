@@ -144,7 +144,6 @@ _WRITABLE_LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.\-]*$")
 _CASES = {
     "lower": lambda label: label,
     "title": lambda label: "-".join(part[:1].upper() + part[1:] for part in label.split("-")),
-    "first": lambda label: label[:1].upper() + label[1:],
 }
 
 
@@ -153,8 +152,8 @@ class Spelling:
     """How a parser spells relation labels, applied by its writer.
 
     The 18 RST-DT classes get ``case`` (``lower``: ``manner-means``, ``title``:
-    ``Manner-Means``, ``first``: ``Manner-means``), without hyphens when
-    ``drop_hyphens``, unless ``exceptions`` spells them otherwise. Any other label is
+    ``Manner-Means``), without hyphens when ``drop_hyphens``, unless ``exceptions``
+    spells them otherwise. Any other label is
     written canonical with ``case`` applied, hyphens kept, so that it reads back as it was.
     """
 
@@ -188,12 +187,10 @@ def respell(tree: RSTTree, spell: Spelling) -> RSTTree:
 
 
 # -- document ids and text ---------------------------------------------------------------
-def doc_id_from_name(name: str, suffixes: tuple[str, ...] = (), prefix: str = "") -> str:
-    """Document id from a file name: drop ``prefix``, then the first of ``suffixes`` that
-    ends the name, then RST-DT's ``.out`` (rstkit ids are ``wsj_0602``, not ``wsj_0602.out``)."""
+def doc_id_from_name(name: str, suffixes: tuple[str, ...] = ()) -> str:
+    """Document id from a file name: drop the first of ``suffixes`` that ends the name, then
+    RST-DT's ``.out`` (rstkit ids are ``wsj_0602``, not ``wsj_0602.out``)."""
     name = Path(name).name
-    if prefix and name.lower().startswith(prefix.lower()):
-        name = name[len(prefix):]
     for suffix in suffixes:
         if name.lower().endswith(suffix.lower()):
             name = name[:-len(suffix)]

@@ -18,7 +18,7 @@ from .build import Spelling, doc_id_from_name, finish, loads_dis_syntax, looks_l
 
 KEY = "codra"
 _ESCAPED_QUOTE = '\\\\\\"'  # the four characters \\\"
-_SPELL = Spelling(KEY, "title", exceptions={"textual-organization": "TextualOrganization"})
+SPELLING = Spelling(KEY, "title", exceptions={"textual-organization": "TextualOrganization"})
 _DUMMY = re.compile(r"^\s*\(\s*Root\s*\(\s*span\s+1\s+1\s*\)\s*\(\s*DUMMY\s*\(\s*leaf\s+1\s*\)\s*"
                     r"\(\s*rel2par\s+DUMMY\s*\)\s*\(\s*text\s+_!(.*)_!\s*\)\s*\)\s*\)\s*$", re.S)
 _SENTENCE_END = re.compile(r"[.!?]\W*$")
@@ -61,7 +61,7 @@ def dumps_codra(tree: RSTTree) -> str:
     if tree.root.is_leaf:
         return f"( Root (span 1 1)\n  ( DUMMY (leaf 1) (rel2par DUMMY) (text _!{text_of(1)}_!) )\n)\n"
     sentence = _sentence_ids(tree)
-    spelled = respell(tree, _SPELL)
+    spelled = respell(tree, SPELLING)
     lines: list[str] = []
 
     def inside_sentence(node: Node) -> bool:

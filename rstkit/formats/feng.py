@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from ..errors import FormatError
-from ..tree import Node, RSTTree
+from ..tree import EDU, Node, RSTTree
 from . import Format, read_text, register
 from .brackets import Atom, Bracket, parse_one
 from .build import LeafCounter, Spelling, attach, doc_id_from_name, finish, parent_label, ptb_unescape
@@ -56,7 +56,7 @@ class _EDUReader:
             self.paragraph += marker == "p"
         return node
 
-    def edus(self):
+    def edus(self) -> list[EDU]:
         if self.saw_marker:
             return self.counter.edus
         return [replace(e, sentence=None, paragraph=None) for e in self.counter.edus]

@@ -20,7 +20,7 @@ from .build import LeafCounter, Spelling, doc_id_from_name, finish, relabel
 
 KEY = "hilda"
 _LEAF = re.compile(r"^leaf(\d+)_(\d+)_(\d+)$", re.I)
-_SPELL = Spelling(KEY, "title")
+SPELLING = Spelling(KEY, "title")
 
 
 def loads_hilda(text: str, path: str | Path | None = None, doc_id: str | None = None,
@@ -77,7 +77,7 @@ def dumps_hilda(tree: RSTTree) -> str:
     lines: list[str] = []
 
     def emit(node: Node, depth: int) -> None:
-        label = "Root" if node is tree.root else f"{nuclearity_word(node.nuclearity)}:{_SPELL(node.relation)}"
+        label = "Root" if node is tree.root else f"{nuclearity_word(node.nuclearity)}:{SPELLING(node.relation)}"
         pad = "  " * depth
         if node.is_leaf:
             edu = tree.edus[node.start - 1]

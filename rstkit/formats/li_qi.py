@@ -17,7 +17,7 @@ from .dis import dumps_dis
 
 KEY = "li_qi"
 PREFIX = "parsed_"
-_SPELL = Spelling(KEY, "title", exceptions={"same-unit": "same-unit"})
+SPELLING = Spelling(KEY, "title", exceptions={"same-unit": "same-unit"})
 
 
 def loads_li_qi(text: str, path: str | Path | None = None, doc_id: str | None = None,
@@ -34,7 +34,7 @@ def read_li_qi(path: str | Path, lenient: bool = False) -> list[RSTTree]:
 
 def dumps_li_qi(tree: RSTTree) -> str:
     """Write a tree in dis syntax with LLC16's label spelling (file name: ``parsed_<doc>.out``)."""
-    return dumps_dis(respell(tree, _SPELL))
+    return dumps_dis(respell(tree, SPELLING))
 
 
 register(Format(KEY, "LLC16 parsed_<doc> trees (dis syntax, capitalised classes)", read_li_qi,
