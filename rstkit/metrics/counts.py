@@ -2,11 +2,11 @@
 
 Each side of an evaluation (gold, or one system's predictions) becomes a
 :class:`TupleArrays`: one row per scored tuple, ``(doc, start, end, nuc, rel)`` as int64
-columns, labels encoded by a :class:`Vocabulary` shared by all sides. For each of S, N, R
-and F a tuple becomes one mixed-radix int64 key (document most significant), so a whole
-corpus is matched with one sort + ``np.intersect1d`` per metric, and the
-document of a matched key is recovered by integer division. Counts follow educe:
-matched = |set(gold) & set(pred)| per document, supports = list lengths.
+columns, labels encoded by a :class:`Vocabulary` shared by all sides. For each tuple, its
+(document, span) becomes one mixed-radix int64 key (document most significant); the
+spans of a whole corpus are aligned with two sorts and a binary search, and S, N, R, F
+matches are label comparisons of aligned rows. Counts follow educe: matched =
+|set(gold) & set(pred)| per document, supports = list lengths.
 """
 from __future__ import annotations
 
@@ -124,14 +124,37 @@ def sorted_unique(keys: np.ndarray) -> np.ndarray:
     return keys
 
 
+def align_spans(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices into ``gold`` and ``pred`` of the tuples whose (document, span) occurs on both sides.
+
+    A validated tree has every span once (no unary nodes), so each span pairs exactly one
+    gold and one predicted tuple, and set intersection on (span, labels) reduces to
+    comparing the labels of aligned rows: two sorts and one binary search per corpus.
+    """
+    gold_keys, pred_keys = codec.span_keys(gold), codec.span_keys(pred)
+    gold_order = np.argsort(gold_keys, kind="stable")
+    pred_order = np.argsort(pred_keys, kind="stable")
+    gold_sorted, pred_sorted = gold_keys[gold_order], pred_keys[pred_order]
+    for side, keys in (("gold", gold_sorted), ("predicted", pred_sorted)):
+        if keys.size > 1 and bool(np.any(keys[1:] == keys[:-1])):
+            raise RSTKitError(f"a {side} tree has the same span twice (an unvalidated tree with a unary node?)")
+    if not pred_sorted.size or not gold_sorted.size:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    position = np.searchsorted(pred_sorted, gold_sorted)
+    found = position < pred_sorted.size
+    found[found] = pred_sorted[position[found]] == gold_sorted[found]
+    return gold_order[found], pred_order[position[found]]
+
+
 def count_matches(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec) -> Counts:
     """Per-document matched / gold / predicted counts for S, N, R and F."""
     n_docs = gold.n_docs
     gold_support = np.bincount(gold.doc, minlength=n_docs)
     pred_support = np.bincount(pred.doc, minlength=n_docs)
-    matched = np.empty((4, n_docs), dtype=np.int64)
-    for i, metric in enumerate(METRIC_KEYS):
-        common = np.intersect1d(sorted_unique(codec.keys(gold, metric)), sorted_unique(codec.keys(pred, metric)),
-                                assume_unique=True)
-        matched[i] = np.bincount(common // codec.doc_stride, minlength=n_docs)
+    gi, pi = align_spans(gold, pred, codec)
+    doc = gold.doc[gi]
+    same_nuc = gold.nuc[gi] == pred.nuc[pi]
+    same_rel = gold.rel[gi] == pred.rel[pi]
+    matched = np.stack([np.bincount(doc[mask], minlength=n_docs)
+                        for mask in (np.ones(doc.size, dtype=bool), same_nuc, same_rel, same_nuc & same_rel)])
     return Counts(matched, np.tile(gold_support, (4, 1)), np.tile(pred_support, (4, 1)))

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .counts import KeyCodec, TupleArrays, sorted_unique
+from .counts import KeyCodec, TupleArrays, align_spans, sorted_unique
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,6 @@ class Confusion:
 def confusion(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str]) -> Confusion:
     """Relation confusion over the spans found in both gold and prediction."""
     n = len(labels)
-    _, gi, pi = np.intersect1d(codec.span_keys(gold), codec.span_keys(pred), return_indices=True)
+    gi, pi = align_spans(gold, pred, codec)
     flat = np.bincount(gold.rel[gi] * n + pred.rel[pi], minlength=n * n)
     return Confusion(labels, flat.reshape(n, n))

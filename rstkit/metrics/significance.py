@@ -26,7 +26,7 @@ def bootstrap_ci(counts: Counts, average: str, confidence: float = 0.95, n_sampl
     _, _, f1 = weighted_scores(counts, resample_weights(counts.n_docs, n_samples, rng), average)
     alpha = (1.0 - confidence) / 2
     low, high = np.quantile(f1, [alpha, 1 - alpha], axis=0)
-    return {k: (100.0 * lo, 100.0 * hi) for k, lo, hi in zip(METRIC_KEYS, low, high)}
+    return {k: (100.0 * float(lo), 100.0 * float(hi)) for k, lo, hi in zip(METRIC_KEYS, low, high)}
 
 
 def paired_bootstrap(baseline: Counts, system: Counts, average: str, n_samples: int = 1000,
