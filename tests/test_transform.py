@@ -118,3 +118,17 @@ def test_attachment_tree_inverse(tree):
     back = from_attachment(to_attachment(tree))
     assert attachment_decisions(back) == attachment_decisions(tree)
     assert [(n.span, n.nuclearity) for n in back.nodes()] == [(n.span, n.nuclearity) for n in tree.nodes()]
+
+
+def test_ex3_tuples(examples_dir):
+    """evaluation.md 11.1: the tuples of both trees, in both encodings."""
+    from rstkit.corpus import read_tree
+
+    gold = binarize(read_tree(examples_dir / "gold" / "ex3.dis"))
+    pred = binarize(read_tree(examples_dir / "pred" / "ex3.dis"))
+    assert set(marcu_tuples(gold)) == {(1, 2, "N", "span"), (1, 1, "N", "span"), (2, 2, "S", "circumstance"),
+                                       (3, 3, "S", "attribution")}
+    assert set(marcu_tuples(pred)) == {(1, 1, "N", "span"), (2, 3, "S", "circumstance"), (2, 2, "N", "span"),
+                                       (3, 3, "S", "attribution")}
+    assert attachment_decisions(gold) == [(1, 3, "NS", "attribution"), (1, 2, "NS", "circumstance")]
+    assert attachment_decisions(pred) == [(1, 3, "NS", "circumstance"), (2, 3, "NS", "attribution")]
