@@ -132,8 +132,8 @@ def align_spans(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec) -> tuple[
     comparing the labels of aligned rows: two sorts and one binary search per corpus.
     """
     gold_keys, pred_keys = codec.span_keys(gold), codec.span_keys(pred)
-    gold_order = np.argsort(gold_keys, kind="stable")
-    pred_order = np.argsort(pred_keys, kind="stable")
+    gold_order = np.argsort(gold_keys)  # keys are unique (checked below): stability is moot
+    pred_order = np.argsort(pred_keys)
     gold_sorted, pred_sorted = gold_keys[gold_order], pred_keys[pred_order]
     for side, keys in (("gold", gold_sorted), ("predicted", pred_sorted)):
         if keys.size > 1 and bool(np.any(keys[1:] == keys[:-1])):
