@@ -31,7 +31,7 @@ def format_for_path(path: str | Path) -> Format:
         if fmt.by_name and fmt.claims(name):
             return fmt
     raise CorpusError("cannot tell the file's format from its name; name it explicitly "
-                      "(e.g. --format dis)", str(path))
+                      "(--from, --gold-format or --pred-format KEY)", str(path))
 
 
 def read_file(path: str | Path, format: str | None = None, lenient: bool = False, **options) -> list[RSTTree]:
