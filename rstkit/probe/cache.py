@@ -20,6 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from .encoders import Encoder
+from .errors import EncoderError
 
 
 def default_cache_dir() -> Path:
@@ -67,4 +68,9 @@ class EncodingCache:
             fresh = self.encoder(list(todo.values()))
             self.save(list(todo), fresh)
             stored.update(zip(todo, fresh))
+        widths = {stored[k].shape for k in keys}
+        if len(widths) > 1:
+            raise EncoderError(f"cached encodings of encoder {self.encoder.name!r} have different shapes "
+                               f"({', '.join(map(str, sorted(widths)))}): the encoder changed under the same "
+                               f"name; clear the cache ({self.directory}) or give the encoder a new cache_id")
         return np.stack([stored[k] for k in keys]).astype(np.float32), len(todo)

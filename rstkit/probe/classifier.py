@@ -76,7 +76,9 @@ class FittedProbe:
     def predict(self, features: np.ndarray) -> list[str]:
         if len(features) == 0:
             return []
-        ids = self.model.predict(self.scaler.transform(features))
+        _, _, threadpool_limits = _sklearn()
+        with threadpool_limits(limits=1):
+            ids = self.model.predict(self.scaler.transform(features))
         return [self.vocabulary[i] for i in ids]
 
 
@@ -84,15 +86,16 @@ def _sklearn():
     try:
         from sklearn.linear_model import LogisticRegression
         from sklearn.preprocessing import StandardScaler
+        from threadpoolctl import threadpool_limits
     except ImportError:
         raise ProbeError("the probe classifier needs scikit-learn: pip install 'rstkit[probe]'") from None
-    return LogisticRegression, StandardScaler
+    return LogisticRegression, StandardScaler, threadpool_limits
 
 
 def fit_probe(train_x: np.ndarray, train_labels: Sequence[str], dev_x: np.ndarray, dev_labels: Sequence[str],
               config: ClassifierConfig) -> FittedProbe:
     """Fit one logistic regression per ``C`` of the grid on train; keep the first best on dev."""
-    LogisticRegression, StandardScaler = _sklearn()
+    LogisticRegression, StandardScaler, threadpool_limits = _sklearn()
     vocabulary = sorted(set(train_labels))
     if len(vocabulary) < 2:
         raise ProbeError(f"the training split has {len(vocabulary)} distinct label(s); a classifier needs two")
@@ -102,11 +105,12 @@ def fit_probe(train_x: np.ndarray, train_labels: Sequence[str], dev_x: np.ndarra
     train_z, dev_z = scaler.transform(train_x), scaler.transform(dev_x)
     best = None
     accuracy_by_c: dict[float, float] = {}
-    for c in config.c_grid:
-        model = LogisticRegression(C=c, max_iter=config.max_iter, random_state=config.seed).fit(train_z, train_y)
-        accuracy_by_c[c] = accuracy(model.predict(dev_z), dev_y)
-        if best is None or accuracy_by_c[c] > accuracy_by_c[best[0]]:
-            best = (c, model)
+    with threadpool_limits(limits=1):  # one BLAS thread: the same sums on any machine, and no spinning threads
+        for c in config.c_grid:
+            model = LogisticRegression(C=c, max_iter=config.max_iter, random_state=config.seed).fit(train_z, train_y)
+            accuracy_by_c[c] = accuracy(model.predict(dev_z), dev_y)
+            if best is None or accuracy_by_c[c] > accuracy_by_c[best[0]]:
+                best = (c, model)
     return FittedProbe(vocabulary, best[1], scaler, best[0], accuracy_by_c)
 
 

