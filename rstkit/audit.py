@@ -9,9 +9,10 @@ published numbers:
   measures, between its score and the published one; ties are broken by the mean absolute
   difference, then by the order of :func:`variants`;
 * a published number is rounded, so a variant whose every score is within half a unit of
-  the published last digit (0.05 for ``85.0``) is an **exact** match; several variants can
-  match exactly when they give the same scores on the data (e.g. micro, macro and DPLP
-  averaging of RST-Parseval S coincide when every document has the same length);
+  the published last digit (0.05 for ``85.0``) is an **exact** match, and all exact
+  matches share rank 1; several variants match exactly when they give the same scores on
+  the data (e.g. macro and DPLP averaging whenever gold and prediction are binary over the
+  same EDUs), or scores that round alike;
 * a published ``R/F`` (a label column that papers do not say is Marcu's R or F; DPLP's
   "R" is Marcu's F) is compared with whichever of R and F is nearer.
 
@@ -24,13 +25,14 @@ source of truth; ``eval/`` holds the human-facing copies) are loaded by
 from __future__ import annotations
 
 import json
+import math
 import re
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from itertools import product
-from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -111,10 +113,15 @@ class Published:
     tolerances: dict[str, float]
 
     def __str__(self) -> str:
-        return " ".join(f"{m}={v}" for m, v in self.values.items())
+        return " ".join(f"{m}={self.text(m)}" for m in self.values)
+
+    def text(self, measure: str) -> str:
+        """The published number as printed (with its number of decimals)."""
+        decimals = max(0, round(-math.log10(2 * self.tolerances[measure])))
+        return f"{self.values[measure]:.{decimals}f}"
 
     @classmethod
-    def from_values(cls, values: Mapping[str, float | None], decimals: int) -> "Published":
+    def from_values(cls, values: Mapping[str, float | None], decimals: int) -> Published:
         kept = {m: float(v) for m, v in values.items() if v is not None}
         if not kept:
             raise RSTKitError("no published score to audit")
@@ -238,14 +245,16 @@ def compare(published: Published, scored: Scored) -> Match:
 
 
 def rank(published: Published, scored: Sequence[Scored]) -> list[Match]:
-    """Matches best first; equal (exact, distance, mean) share a rank."""
+    """Matches best first. Every exact match has rank 1 (rounding cannot tell them apart);
+    the others share a rank when their distance and mean difference are equal."""
     matches = [compare(published, s) for s in scored]
     key = [(not m.exact, round(m.distance, 9), round(m.mean_difference, 9)) for m in matches]
     order = sorted(range(len(matches)), key=lambda i: key[i])  # stable: variant order breaks ties
     ranked, previous, current = [], None, 0
     for i in order:
-        if key[i] != previous:
-            current, previous = current + 1, key[i]
+        group = (True,) if matches[i].exact else key[i]
+        if group != previous:
+            current, previous = current + 1, group
         matches[i].rank = current
         ranked.append(matches[i])
     return ranked
@@ -390,7 +399,7 @@ def paper_keys() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _paper_data(key: str) -> str:
     return resources.files("rstkit.data").joinpath("published", f"{key}.json").read_text(encoding="utf-8")
 

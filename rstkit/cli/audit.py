@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 
 from ..audit import (DISTANCE, GOLD_BINARIZATIONS, LABEL_COLUMN, Audit, Match, Paper, PaperTable, Published,
                      Recomputed, audit, load_paper, paper_keys, parse_published, recompute_row)
@@ -107,17 +108,16 @@ def _audit_text(result: Audit, fmt: str, digits: int, top: int) -> str:
     header = ["rank", "metric", "average", "labels", "gold bin.", *(["1-EDU docs"] if with_1edu else []),
               *measures, "dist", "mean", "match"]
     blank = [""] * (len(header) - len(measures) - 3)
-    rows = [["published", *blank[1:], *(f"{published.values[m]:g}" for m in measures), "", "", ""]]
+    rows = [["published", *blank[1:], *(published.text(m) for m in measures), "", "", ""]]
     shown = result.matches if top <= 0 else result.matches[:max(top, len(result.exact))]
     rows += [_match_row(m, measures, with_1edu, digits) for m in shown]
     tolerance = ", ".join(sorted({f"{t:g}" for t in published.tolerances.values()}))
-    title = (f"Audit of {published} on {result.n_documents} documents: {len(result.matches)} variants scored, "
+    documents = f"{result.n_documents} document" + ("" if result.n_documents == 1 else "s")
+    title = (f"Audit of {published} on {documents}: {len(result.matches)} variants scored, "
              f"{len(result.exact)} exact (within {tolerance}), {len(result.not_applicable)} not applicable")
     more = len(result.matches) - len(shown)
     tail = [f"({more} more variants; --top 0 shows all)"] if more else []
-    if result.not_applicable:
-        tail.append("not applicable:")
-        tail += [f"  {n.variant.name}: {n.reason}" for n in result.not_applicable]
+    tail += _not_applicable(result)
     legend = [f"distance: {DISTANCE}"]
     legend += [f"{'gold bin.:' if i == 0 else '':10} {k:11} {v}" for i, (k, v) in enumerate(GOLD_BINARIZATIONS.items())]
     if fmt == "markdown":
@@ -134,6 +134,19 @@ def _aligned(header: list[str], rows: list[list[str]], first_number: int) -> lis
         cells = [c.ljust(w) if i < first_number else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
         lines.append("  ".join(cells).rstrip())
     return [lines[0], "-" * max(len(line) for line in lines), *lines[1:]]
+
+
+def _not_applicable(result: Audit) -> list[str]:
+    """Variants that could not be computed, grouped by reason."""
+    by_reason: dict[str, list[str]] = {}
+    for item in result.not_applicable:
+        by_reason.setdefault(item.reason, []).append(item.variant.name)
+    lines = [f"not applicable ({len(result.not_applicable)} variants):"] if by_reason else []
+    for reason, names in by_reason.items():
+        lines.append(f"  {reason}")
+        lines += textwrap.wrap(", ".join(names), 110, initial_indent="    ", subsequent_indent="    ",
+                               break_on_hyphens=False)
+    return lines
 
 
 def _match_row(match: Match, measures: list[str], with_1edu: bool, digits: int) -> list[str]:
