@@ -5,8 +5,8 @@ import json
 
 import numpy as np
 import pytest
-
 from probe_corpora import five_edu_doc, marker_corpus, markers, two_edu_doc, write_fake_rstdt
+
 from rstkit.cli import main
 from rstkit.corpus import open_corpus
 from rstkit.labels import get_label_map

@@ -5,9 +5,9 @@ import warnings
 
 import pytest
 from hypothesis import given, settings
-
 from probe_corpora import FIVE_EDU_INSTANCES, five_edu_doc, two_edu_doc, write_directory_corpus, write_fake_rstdt
 from strategies import rst_trees
+
 from rstkit.corpus import gum_corpus, open_corpus, rstdt_dev_ids
 from rstkit.errors import CorpusError, LabelError, RSTKitWarning
 from rstkit.labels import get_label_map

