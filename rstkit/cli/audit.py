@@ -11,12 +11,14 @@ import argparse
 import json
 import sys
 import textwrap
+from pathlib import Path
 
 from ..audit import (DISTANCE, GOLD_BINARIZATIONS, LABEL_COLUMN, Audit, Match, Paper, PaperTable, Published,
                      Recomputed, audit, load_paper, paper_keys, parse_published, recompute_row)
 from ..errors import RSTKitError
 from ..labels import label_map_names
 from ..metrics.config import MISSING_POLICIES
+from ..tree import RSTTree
 from .eval import _read, _single
 
 FORMATS = ("text", "json", "markdown")
@@ -88,9 +90,8 @@ def _label_maps(text: str) -> list[str]:
     return maps
 
 
-def _documents(args: argparse.Namespace, pred_format: str | None, notes: list[str]):
-    from pathlib import Path
-
+def _documents(args: argparse.Namespace, pred_format: str | None,
+               notes: list[str]) -> tuple[dict[str, RSTTree], dict[str, RSTTree]]:
     gold = _read(args.gold, args.gold_format, args, notes)
     options = {"doc_map": args.doc_map} if args.doc_map else {}
     pred = _read(args.pred, pred_format, args, notes, **options)
@@ -118,11 +119,11 @@ def _audit_text(result: Audit, fmt: str, digits: int, top: int) -> str:
     more = len(result.matches) - len(shown)
     tail = [f"({more} more variants; --top 0 shows all)"] if more else []
     tail += _not_applicable(result)
+    if fmt == "markdown":
+        legend = [f"- distance: {DISTANCE}", *(f"- gold bin. `{k}`: {v}" for k, v in GOLD_BINARIZATIONS.items())]
+        return "\n".join([f"**{title}**", "", *_markdown_table([header, *rows]), "", *tail, "", *legend]).rstrip()
     legend = [f"distance: {DISTANCE}"]
     legend += [f"{'gold bin.:' if i == 0 else '':10} {k:11} {v}" for i, (k, v) in enumerate(GOLD_BINARIZATIONS.items())]
-    if fmt == "markdown":
-        return "\n".join([f"**{title}**", "", *_markdown_table(rows[0:0] + [header] + rows), "", *tail, "",
-                          *(f"- {line}" for line in legend)]).rstrip()
     return "\n".join([title, *_aligned(header, rows, first_number=len(header) - len(measures) - 3), *tail, *legend])
 
 
