@@ -19,7 +19,7 @@ from ..errors import RSTKitError
 from ..labels import label_map_names
 from ..metrics.config import MISSING_POLICIES
 from ..tree import RSTTree
-from .eval import _read, _single
+from .common import pair_single_files, read_input
 
 FORMATS = ("text", "json", "markdown")
 
@@ -92,11 +92,11 @@ def _label_maps(text: str) -> list[str]:
 
 def _documents(args: argparse.Namespace, pred_format: str | None,
                notes: list[str]) -> tuple[dict[str, RSTTree], dict[str, RSTTree]]:
-    gold = _read(args.gold, args.gold_format, args, notes)
+    gold = read_input(args.gold, args.gold_format, args, notes)
     options = {"doc_map": args.doc_map} if args.doc_map else {}
-    pred = _read(args.pred, pred_format, args, notes, **options)
+    pred = read_input(args.pred, pred_format, args, notes, **options)
     if Path(args.gold).is_file() and len(gold) == 1 and Path(args.pred).is_file():
-        pred = _single(pred, next(iter(gold)), args.pred)
+        pred = pair_single_files(pred, next(iter(gold)), args.pred)
     return gold, pred
 
 

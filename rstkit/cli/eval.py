@@ -6,13 +6,11 @@ import sys
 import warnings
 from pathlib import Path
 
-from ..corpus import read_documents
 from ..errors import RSTKitError, RSTKitWarning
 from ..metrics import EvalConfig, evaluate
 from ..metrics.config import AVERAGES, BINARIZATIONS, MISSING_POLICIES
 from ..report import FORMATS, Report, render
-from ..tree import RSTTree
-from .common import add_label_option
+from .common import add_label_option, pair_single_files, read_input
 
 
 def add_parser(sub) -> None:
@@ -54,19 +52,6 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
-def _read(path: str, fmt: str | None, args: argparse.Namespace, notes: list[str], **options) -> dict[str, RSTTree]:
-    if fmt == "auto":
-        from ..formats.detect import detect_format
-
-        fmt = detect_format(path)
-        notes.append(f"{path}: detected prediction format {fmt!r}")
-    errors: list[RSTKitError] = []
-    documents = read_documents(path, fmt, lenient=args.lenient, skip_errors=args.skip_errors, errors=errors,
-                               **options)
-    notes.extend(f"skipped unreadable document: {e}" for e in errors)
-    return documents
-
-
 def _system_names(args: argparse.Namespace) -> list[str]:
     if args.names:
         names = [n.strip() for n in args.names.split(",")]
@@ -79,12 +64,12 @@ def _system_names(args: argparse.Namespace) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     notes: list[str] = []
-    gold = _read(args.gold, args.gold_format, args, notes)
+    gold = read_input(args.gold, args.gold_format, args, notes)
     options = {"doc_map": args.doc_map} if args.doc_map else {}
-    preds = [_read(p, args.pred_format, args, notes, **options) for p in args.preds]
+    preds = [read_input(p, args.pred_format, args, notes, **options) for p in args.preds]
     if Path(args.gold).is_file() and len(gold) == 1:
         (gold_id,) = gold
-        preds = [_single(pred, gold_id, path) if Path(path).is_file() else pred
+        preds = [pair_single_files(pred, gold_id, path) if Path(path).is_file() else pred
                  for pred, path in zip(preds, args.preds)]
     metrics = ["rst-parseval", "parseval"] if args.metric == "all" else [args.metric]
     settings = dict(average=args.average, labels=args.labels, binarize=args.binarize, missing=args.missing,
@@ -109,10 +94,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"rstkit: warning: {message}", file=sys.stderr)
     print(render(report, args.format, args.digits))
     return 0
-
-
-def _single(pred: dict[str, RSTTree], gold_id: str, path: str) -> dict[str, RSTTree]:
-    """Two single files are paired whatever their names."""
-    if len(pred) != 1:
-        raise RSTKitError(f"gold is one document but the prediction file holds {len(pred)}", path)
-    return {gold_id: next(iter(pred.values()))}

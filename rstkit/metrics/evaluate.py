@@ -142,7 +142,7 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
     pred_arrays = []
     for system in systems:
         per_doc = []
-        for doc_id, gold_tree in zip(doc_ids, gold_trees):
+        for doc_id in doc_ids:
             tree = system.get(doc_id)
             if tree is None:  # missing == "zero": an empty prediction
                 per_doc.append([])
