@@ -111,6 +111,7 @@ def _tree_blocks(lines: list[str], start: int) -> list[tuple[int, str]]:
     """(first line number, text) of every tree after a ``System tree:`` line."""
     blocks: list[tuple[int, str]] = []
     current: list[str] | None = None
+    first = start + 1
     for i in range(start, len(lines)):
         line = lines[i]
         if line.strip() == "System tree:" or _TIMESTAMP.match(line):
