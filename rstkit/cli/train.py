@@ -34,11 +34,14 @@ def add_parser(sub) -> None:
     p.add_argument("--out", required=True, help="model directory to write")
     p.add_argument("--labels", choices=label_map_names(), default=None,
                    help="relation classes (default: gum for GUM, rstdt18 for RST-DT, raw otherwise)")
-    p.add_argument("--encoder", choices=["scratch", "minilm"], default="scratch", help="EDU encoder")
+    p.add_argument("--encoder", choices=["scratch", "minilm", "scratch+minilm"], default="scratch",
+                   help="EDU encoder: words from scratch, frozen MiniLM vectors (extra: minilm), or both")
     p.add_argument("--epochs", type=int, default=30)
-    p.add_argument("--patience", type=int, default=6, help="stop after this many epochs without dev improvement")
+    p.add_argument("--patience", type=int, default=5, help="stop after this many epochs without dev improvement")
     p.add_argument("--batch-docs", type=int, default=4, help="documents per training batch")
     p.add_argument("--lr", type=float, default=2e-3)
+    p.add_argument("--schedule", choices=["constant", "cosine"], default="constant",
+                   help="learning rate: constant, or cosine decay over --epochs")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--device", default="auto", help="auto, cpu or cuda (default: auto)")
     p.add_argument("--no-amp", action="store_true", help="no mixed precision on GPU")
@@ -99,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     dev_docs = _read(corpus, dev_ids, args.lenient)
     config = TrainConfig(label_map=args.labels or default_labels, encoder=args.encoder,
                          encoder_options=options.get("encoder", {}), model_options=options.get("model", {}),
-                         epochs=args.epochs, batch_docs=args.batch_docs, lr=args.lr, patience=args.patience,
+                         epochs=args.epochs, batch_docs=args.batch_docs, lr=args.lr, schedule=args.schedule,
+                         patience=args.patience,
                          seed=args.seed, device=args.device, amp=not args.no_amp, threads=args.threads)
     info = {"corpus": corpus.name, "split": args.split, "dev_split": args.dev_split,
             "train_documents": len(train_docs), "dev_documents": len(dev_docs)}

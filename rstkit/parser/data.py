@@ -4,7 +4,9 @@ Training trees are right-heavy binarized (as the scorer binarizes gold) and thei
 mapped to the chosen classes; the oracle then gives every state and gold action. Parse
 inputs are files or directories of documents with gold EDUs: ``.dis``/``.rs3``/``.rs4``
 or any registered format (the tree is ignored), RST-DT ``.edus`` files, or plain text
-with one EDU per line (``.txt``).
+with one EDU per line (``.txt``); or one split of a corpus (a GUM checkout, whose EDUs
+are read from the ``.rsd`` files for their sentence and paragraph indices, an RST-DT
+release, or a directory with ``splits.tsv``).
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from typing import Sequence
 import numpy as np
 from torch import nn
 
-from ..corpus import format_for_path, list_files, read_file
+from ..corpus import format_for_path, gum_corpus, list_files, open_corpus, read_file
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError
 from ..formats import doc_id_from_path, read_text
 from ..labels import LabelMap
@@ -113,3 +115,19 @@ def _read_input_file(file: Path, format: str | None) -> list[tuple[str, tuple[ED
         warnings.simplefilter("ignore")  # the tree is ignored: its repairs do not matter here
         trees = read_file(file, format, lenient=True)
     return [(t.doc_id or doc_id_from_path(file), t.edus) for t in trees]
+
+
+def read_corpus_split(path: str | Path, split: str) -> tuple[dict[str, tuple[EDU, ...]], dict[str, Path]]:
+    """``({doc_id: EDUs}, {doc_id: gold file})`` of one split of a corpus directory."""
+    corpus = open_corpus(path)
+    ids = corpus.doc_ids(split)
+    source = corpus
+    if corpus.name.startswith("gum") and (corpus.root / "dependencies").is_dir():
+        source = gum_corpus(corpus.root, "rsd")  # same EDUs, with sentence and paragraph indices
+    documents: dict[str, tuple[EDU, ...]] = {}
+    for doc_id in ids:
+        file = source.path(doc_id)
+        ((_, edus),) = _read_input_file(file, source.format)
+        check_edus(edus, doc_id, str(file))
+        documents[doc_id] = edus
+    return documents, {d: corpus.path(d) for d in ids}

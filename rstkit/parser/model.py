@@ -2,8 +2,10 @@
 
 A state is seen through the spans of the top two stack items (s1, s0) and the first
 queue EDU (q0). EDU vectors from the encoder go through a document-level BiLSTM; a span
-is ``[h_start; h_end; mean(h_start..h_end)]`` projected, missing items get a learned
-vector. With the boundary features of :mod:`.features`, an MLP scores the action
+is ``[h_start; h_end; mean(h_start..h_end)]`` projected (with ``span_diff``, also the
+endpoint differences of the two directions, ``f_end - f_start-1`` and
+``b_start - b_end+1``, which summarise exactly the span's EDUs), missing items get a
+learned vector. With the boundary features of :mod:`.features`, an MLP scores the action
 (shift/reduce), the nuclearity pair and the relation.
 """
 from __future__ import annotations
@@ -59,12 +61,14 @@ class ParserModel(nn.Module):
     """EDU encoder + document BiLSTM + state MLP with action, nuclearity and relation heads."""
 
     def __init__(self, encoder: nn.Module, relations: Sequence[str], hidden: int = 128, span_dim: int = 128,
-                 mlp_dim: int = 256, dropout: float = 0.3):
+                 mlp_dim: int = 256, dropout: float = 0.3, span_diff: bool = False):
         super().__init__()
         self.encoder = encoder
         self.relations = list(relations)
+        self.hidden = hidden
+        self.span_diff = span_diff
         self.document = nn.LSTM(encoder.dim, hidden, batch_first=True, bidirectional=True)
-        self.span = nn.Sequential(nn.Linear(6 * hidden, span_dim), nn.Tanh())
+        self.span = nn.Sequential(nn.Linear((8 if span_diff else 6) * hidden, span_dim), nn.Tanh())
         self.empty = nn.Parameter(torch.zeros(3, span_dim))
         self.mlp = nn.Sequential(nn.Dropout(dropout), nn.Linear(3 * span_dim + N_STATE_FEATURES, mlp_dim), nn.ReLU(),
                                  nn.Dropout(dropout))
@@ -97,11 +101,24 @@ class ParserModel(nn.Module):
         first = docs.vectors[b, start - 1]
         last = docs.vectors[b, end - 1]
         mean = (docs.prefix[b, end] - docs.prefix[b, start - 1]) / (end - start + 1).unsqueeze(-1).to(first.dtype)
-        span_vectors = self.span(torch.cat([first, last, mean], dim=-1))
+        parts = [first, last, mean]
+        if self.span_diff:
+            parts += self._differences(docs.vectors, b, start, end)
+        span_vectors = self.span(torch.cat(parts, dim=-1))
         mask = present.unsqueeze(-1)
         span_vectors = mask * span_vectors + (1 - mask) * self.empty.unsqueeze(0)
         hidden = self.mlp(torch.cat([span_vectors.flatten(1), features], dim=-1))
         return self.action_head(hidden), self.pair_head(hidden), self.relation_head(hidden)
+
+    def _differences(self, vectors: torch.Tensor, b: torch.Tensor, start: torch.Tensor, end: torch.Tensor
+                     ) -> list[torch.Tensor]:
+        """Forward ``f_end - f_start-1`` and backward ``b_start - b_end+1`` (zero outside the document)."""
+        zero = vectors.new_zeros(vectors.shape[0], 1, vectors.shape[-1])
+        padded = torch.cat([zero, vectors, zero], dim=1)  # padded[k] = h_k; rows past a document are zero
+        h = self.hidden
+        forward = padded[b, end, :h] - padded[b, start - 1, :h]
+        backward = padded[b, start, h:] - padded[b, end + 1, h:]
+        return [forward, backward]
 
     def forward(self, batch: dict[str, Any]) -> torch.Tensor:
         """Teacher-forcing loss over all oracle states of a batch of documents."""

@@ -1,4 +1,4 @@
-"""A trained parser on disk: ``config.json`` + ``model.pt`` (+ ``vocab.txt`` for the scratch encoder).
+"""A trained parser on disk: ``config.json`` + ``model.pt`` (+ ``vocab.txt`` for encoders with words).
 
 The config names the model format, the rstkit version that wrote it, the label map and
 relation classes, the encoder and every size needed to rebuild the network. Loading
@@ -17,7 +17,7 @@ import torch
 from .. import __version__
 from ..errors import RSTKitError
 from ..labels import get_label_map, label_map_names
-from .encoders import Vocabulary, build_encoder
+from .encoders import Vocabulary, build_encoder, needs_vocabulary
 from .model import ParserModel
 
 #: bump when the layout of model directories or the network changes
@@ -99,9 +99,9 @@ def load_model_dir(path: str | Path, device: torch.device, label_map: str | None
     if unknown:
         raise ModelDirError(f"relations {unknown} are not classes of label map {spec.label_map!r}", str(path))
     vocab = None
-    if spec.encoder == "scratch":
+    if needs_vocabulary(spec.encoder):
         if not (path / VOCAB).is_file():
-            raise ModelDirError(f"scratch-encoder model without {VOCAB}", str(path))
+            raise ModelDirError(f"{spec.encoder}-encoder model without {VOCAB}", str(path))
         vocab = Vocabulary((path / VOCAB).read_text(encoding="utf-8").splitlines())
     model = build_model(spec, vocab)
     try:

@@ -1,10 +1,12 @@
 """Training: teacher forcing on oracle states, batched across documents.
 
 Each batch holds several whole documents; all of their oracle states are scored in one
-pass. After each epoch the dev set is parsed greedily and scored with original Parseval
-(micro, full F, the model-selection metric); the best model is written to the output
-directory, a checkpoint (model, optimizer, epoch, random states) allows ``resume``, and
-training stops after ``patience`` epochs without improvement.
+pass. The learning rate is constant or follows a cosine decay over all ``epochs``. After
+each epoch the dev set is parsed greedily and scored with original Parseval (micro, full
+F, the model-selection metric); the best model is written to the output directory, a
+checkpoint (model, optimizer, schedule, epoch, random states) allows ``resume``, and
+training stops after ``patience`` epochs without improvement or after ``epochs``. How it
+stopped (epochs run, the reason) is added to the model's config at the end.
 
 Under ``torchrun`` (``WORLD_SIZE`` > 1) training runs with DistributedDataParallel
 (NCCL on GPUs, gloo on CPUs): each process takes its share of every epoch's batches,
@@ -12,6 +14,8 @@ rank 0 evaluates and writes, and all processes stop together.
 """
 from __future__ import annotations
 
+import json
+import math
 import os
 import random
 import sys
@@ -29,11 +33,12 @@ from ..metrics import EvalConfig, evaluate
 from ..tree import RSTTree
 from .data import prepare, prepare_training, training_tree
 from .decode import autocast, decode
-from .encoders import Vocabulary
+from .encoders import Vocabulary, needs_vocabulary
 from .model import ParserModel, PreparedDocument, collate
-from .modeldir import ModelSpec, build_model, save_model_dir
+from .modeldir import CONFIG, ModelSpec, build_model, save_model_dir
 
 CHECKPOINT = "checkpoint.pt"
+SCHEDULES = ("constant", "cosine")
 
 
 @dataclass
@@ -47,6 +52,8 @@ class TrainConfig:
     epochs: int = 30
     batch_docs: int = 4
     lr: float = 2e-3
+    schedule: str = "constant"
+    min_lr_ratio: float = 0.05
     weight_decay: float = 1e-6
     clip: float = 5.0
     patience: int = 5
@@ -111,18 +118,22 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
         raise RSTKitError("no training documents with at least two EDUs")
     spec = ModelSpec(config.label_map, relations, config.encoder, dict(config.encoder_options),
                      dict(config.model_options))
+    if config.schedule not in SCHEDULES:
+        raise RSTKitError(f"unknown learning-rate schedule {config.schedule!r}; choose from {', '.join(SCHEDULES)}")
     vocab = None
-    if config.encoder == "scratch":
+    if needs_vocabulary(config.encoder):
         vocab = Vocabulary.build((e.text for t in gold_train.values() for e in t.edus), config.min_count)
     model = build_model(spec, vocab).to(device)
     train_docs = [prepare_training(t, model.encoder, relations) for t in gold_train.values()]
     dev_docs = [prepare(d, t.edus, model.encoder) for d, t in gold_dev.items()]
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    steps_per_epoch = math.ceil(len(train_docs) / config.batch_docs) // world  # each process's batches
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_factor(config, max(1, steps_per_epoch)))
     use_amp = config.amp and device.type == "cuda"
     scaler = torch.amp.GradScaler("cuda", enabled=use_amp)
     state = {"epoch": 0, "best": -1.0, "best_epoch": 0, "bad_epochs": 0, "history": []}
     if resume:
-        state = _load_checkpoint(out / CHECKPOINT, model, optimizer, config)
+        state = _load_checkpoint(out / CHECKPOINT, model, optimizer, scheduler)
     net = torch.nn.parallel.DistributedDataParallel(model) if world > 1 else model
     _log(f"{len(train_docs)} training documents, {len(dev_docs)} dev, {len(relations)} relations, "
          f"{sum(p.numel() for p in model.parameters())} parameters, device {device}"
@@ -147,6 +158,7 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
             torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
             scaler.step(optimizer)
             scaler.update()
+            scheduler.step()
             total += loss.detach().item()
         if rank == 0:
             scores = dev_scores(gold_dev, decode(model, dev_docs, device, amp=use_amp), config.label_map)
@@ -160,7 +172,7 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
                                                   "best_epoch": epoch, "dev_parseval_micro": scores})
             else:
                 state["bad_epochs"] += 1
-            _save_checkpoint(out / CHECKPOINT, model, optimizer, state)
+            _save_checkpoint(out / CHECKPOINT, model, optimizer, scheduler, state)
             _log(f"epoch {epoch}: loss {total / max(1, len(mine)):.3f}, dev original Parseval micro "
                  + " ".join(f"{k} {v:.1f}" for k, v in scores.items())
                  + (" (best)" if improved else "") + f", {time.time() - started:.0f}s")
@@ -170,7 +182,32 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
             _agree(state, device)
     if world > 1:
         torch.distributed.destroy_process_group()
+    state["stopped"] = "patience" if state["bad_epochs"] >= config.patience else "epochs"
+    if rank == 0 and (out / CONFIG).is_file():
+        _record_stop(out / CONFIG, state)
     return state
+
+
+def lr_factor(config: TrainConfig, steps_per_epoch: int):
+    """Multiplier of the learning rate at a step: 1, or a cosine from 1 down to
+    ``min_lr_ratio`` over ``epochs`` epochs."""
+    total = config.epochs * steps_per_epoch
+
+    def factor(step: int) -> float:
+        if config.schedule == "constant":
+            return 1.0
+        progress = min(1.0, step / total)
+        return config.min_lr_ratio + (1 - config.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress))
+
+    return factor
+
+
+def _record_stop(config_file: Path, state: dict) -> None:
+    """Add how training ended to the best model's config (it was written before the end)."""
+    config = json.loads(config_file.read_text(encoding="utf-8"))
+    config["info"].update(epochs_run=state["epoch"], stopped=state["stopped"],
+                          dev_f_by_epoch=[round(h["dev"]["F"], 2) for h in state["history"]])
+    config_file.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
 
 
 def without_boundaries(tree: RSTTree) -> RSTTree:
@@ -193,15 +230,17 @@ def _batches(docs: Sequence[PreparedDocument], size: int, rng: np.random.Generat
     return batches
 
 
-def _save_checkpoint(path: Path, model: ParserModel, optimizer: torch.optim.Optimizer, state: dict) -> None:
+def _save_checkpoint(path: Path, model: ParserModel, optimizer: torch.optim.Optimizer, scheduler, state: dict
+                     ) -> None:
     tmp = path.with_suffix(".tmp")
-    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "state": state,
+    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                "scheduler": scheduler.state_dict(), "state": state,
                 "rng": {"python": random.getstate(), "numpy": np.random.get_state(),
                         "torch": torch.get_rng_state()}}, tmp)
     tmp.replace(path)
 
 
-def _load_checkpoint(path: Path, model: ParserModel, optimizer: torch.optim.Optimizer, config: TrainConfig) -> dict:
+def _load_checkpoint(path: Path, model: ParserModel, optimizer: torch.optim.Optimizer, scheduler) -> dict:
     if not path.is_file():
         raise RSTKitError(f"cannot resume: no {CHECKPOINT} here", str(path.parent))
     saved = torch.load(path, map_location="cpu", weights_only=False)
@@ -211,6 +250,7 @@ def _load_checkpoint(path: Path, model: ParserModel, optimizer: torch.optim.Opti
         raise RSTKitError("cannot resume: the checkpoint was trained with other settings or data "
                           "(vocabulary, relations or sizes differ)", str(path)) from None
     optimizer.load_state_dict(saved["optimizer"])
+    scheduler.load_state_dict(saved["scheduler"])
     random.setstate(saved["rng"]["python"])
     np.random.set_state(saved["rng"]["numpy"])
     torch.set_rng_state(saved["rng"]["torch"])

@@ -1,0 +1,98 @@
+"""Training control of rstkit.parser: early stopping, how training ended, the learning-rate
+schedule, and the span endpoint differences. Tiny networks on two GUM documents."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("tqdm")
+
+from rstkit.corpus import gum_corpus  # noqa: E402
+from rstkit.parser import train as training  # noqa: E402
+from rstkit.parser.encoders import MiniLMEncoder  # noqa: E402
+from rstkit.parser.model import EncodedDocuments, ParserModel  # noqa: E402
+from rstkit.parser.train import TrainConfig, lr_factor, train  # noqa: E402
+
+SIZES = {"model": {"hidden": 8, "span_dim": 8, "mlp_dim": 8}, "encoder": {"embedding_dim": 8, "hidden": 8}}
+
+
+@pytest.fixture(scope="module")
+def two_docs(gum_dir):
+    corpus = gum_corpus(gum_dir)
+    ids = corpus.doc_ids("dev")[:2]
+    documents = corpus.documents("dev")
+    return {d: documents[d] for d in ids}
+
+
+def _scripted_dev(monkeypatch, f_scores: list[float]) -> None:
+    """Make the dev score of epoch k be ``f_scores[k - 1]``."""
+    remaining = list(f_scores)
+    monkeypatch.setattr(training, "dev_scores", lambda gold, pred, labels: {"S": 0.0, "N": 0.0, "R": 0.0,
+                                                                             "F": remaining.pop(0)})
+
+
+@pytest.mark.gum
+@pytest.mark.parametrize("patience", [1, 3, 5])
+def test_training_stops_after_exactly_patience_epochs_without_improvement(two_docs, tmp_path, monkeypatch,
+                                                                          patience):
+    # best at epoch 4; epochs 2 and 3 do not improve on epoch 1, so a patience of 1 stops at epoch 2
+    f_scores = [10.0, 9.0, 10.0, 12.0] + [11.0] * 10
+    _scripted_dev(monkeypatch, f_scores)
+    config = TrainConfig(epochs=len(f_scores), patience=patience, device="cpu", threads=1,
+                         model_options=SIZES["model"], encoder_options=SIZES["encoder"])
+    state = train(two_docs, two_docs, tmp_path, config)
+    expected_last = 2 if patience == 1 else 4 + patience
+    assert state["epoch"] == expected_last and state["stopped"] == "patience"
+    assert state["best_epoch"] == (1 if patience == 1 else 4)
+    info = json.loads((tmp_path / "config.json").read_text())["info"]
+    assert info["epochs_run"] == expected_last and info["stopped"] == "patience"
+    assert info["best_epoch"] == state["best_epoch"] and len(info["dev_f_by_epoch"]) == expected_last
+
+
+@pytest.mark.gum
+def test_training_that_keeps_improving_runs_all_epochs(two_docs, tmp_path, monkeypatch):
+    _scripted_dev(monkeypatch, [1.0, 2.0, 3.0])
+    config = TrainConfig(epochs=3, patience=1, device="cpu", threads=1, schedule="cosine",
+                         model_options={**SIZES["model"], "span_diff": True}, encoder_options=SIZES["encoder"])
+    state = train(two_docs, two_docs, tmp_path, config)
+    assert state["epoch"] == 3 and state["stopped"] == "epochs" and state["best_epoch"] == 3
+
+
+def test_cosine_schedule_decays_from_one_to_the_floor():
+    config = TrainConfig(epochs=10, schedule="cosine", min_lr_ratio=0.05)
+    factor = lr_factor(config, steps_per_epoch=7)
+    values = [factor(step) for step in range(71)]
+    assert values[0] == pytest.approx(1.0) and values[-1] == pytest.approx(0.05)
+    assert values[35] == pytest.approx(0.525)
+    assert all(a >= b for a, b in zip(values, values[1:]))
+    assert lr_factor(TrainConfig(schedule="constant"), 7)(50) == 1.0
+
+
+def test_unknown_schedule_is_a_clear_error(two_docs, tmp_path):
+    from rstkit.errors import RSTKitError
+
+    with pytest.raises(RSTKitError, match="unknown learning-rate schedule 'linear'"):
+        train(two_docs, two_docs, tmp_path, TrainConfig(schedule="linear", device="cpu"))
+
+
+def test_span_differences_are_sums_over_the_span():
+    """f_end - f_start-1 and b_start - b_end+1 equal the BiLSTM directions' differences at
+    the span's edges, with zeros before the first and after the last EDU of each document."""
+    model = ParserModel(MiniLMEncoder(dim=4), ["elaboration"], hidden=3, span_diff=True)
+    lengths = [5, 3]
+    vectors = torch.randn(2, 5, 6)
+    vectors[1, 3:] = 0.0  # padding past the shorter document, as the document LSTM leaves it
+    docs = EncodedDocuments(vectors, vectors.cumsum(1))
+    for b, n in enumerate(lengths):
+        for start in range(1, n + 1):
+            for end in range(start, n + 1):
+                index = torch.tensor([b])
+                forward, backward = model._differences(docs.vectors, index, torch.tensor([start]),
+                                                       torch.tensor([end]))
+                f_before = vectors[b, start - 2, :3] if start > 1 else torch.zeros(3)
+                b_after = vectors[b, end, 3:] if end < n else torch.zeros(3)
+                assert torch.allclose(forward[0], vectors[b, end - 1, :3] - f_before)
+                assert torch.allclose(backward[0], vectors[b, start - 1, 3:] - b_after)
+    assert model.span[0].in_features == 8 * 3
