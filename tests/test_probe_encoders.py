@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from rstkit.probe import encoders
-from rstkit.probe.cache import EncodingCache, default_cache_dir
+from rstkit.probe.cache import EncodingCache, default_cache_dir, text_key
 from rstkit.probe.encoders import BOW_DIM, Encoder, bow_encode, get_encoder, random_encode
 from rstkit.probe.errors import EncoderError
 
@@ -123,6 +123,14 @@ def test_cache_encodes_each_text_once_across_runs(tmp_path):
     assert n_none == 0 and len(fn.calls) == 2
     assert len(list(cache.directory.glob("*.npz"))) == 2
     assert not list(cache.directory.glob("*.tmp"))
+
+
+def test_cache_finds_texts_whose_digest_ends_in_zero_bytes(tmp_path):
+    text = next(t for t in (f"text {i}" for i in range(10_000)) if text_key(t).endswith(b"\0"))
+    fn = Counting()
+    EncodingCache(tmp_path, Encoder("counting-v1", fn)).encode([text, "a"])
+    _, n = EncodingCache(tmp_path, Encoder("counting-v1", fn)).encode([text, "a"])
+    assert n == 0 and len(fn.calls) == 1
 
 
 def test_cache_keys_include_the_encoder_identity(tmp_path):

@@ -13,7 +13,7 @@ from rstkit.errors import CorpusError, LabelError, RSTKitWarning
 from rstkit.labels import get_label_map
 from rstkit.probe.corpora import default_label_map, resolve_corpus
 from rstkit.probe.task import build_task, has_readable_text, label_name, tree_instances
-from rstkit.tree import EDU
+from rstkit.tree import EDU, ROOT, RSTTree, leaf
 
 RSTDT18 = get_label_map("rstdt18")
 GUM = get_label_map("gum")
@@ -41,9 +41,14 @@ def test_gum_labels_use_gum_classes():
     assert label_name("SN", "context-circumstance", GUM) == "SN-Context"
 
 
-def test_an_unknown_relation_is_a_label_error():
-    with pytest.raises(LabelError, match="no-such-relation"):
+def test_an_unknown_relation_is_a_label_error_naming_the_node():
+    with pytest.raises(LabelError, match=r"d \(EDUs 1-2\).*no-such-relation"):
         tree_instances(two_edu_doc("d", "a", "b", "NS", "no-such-relation"), RSTDT18)
+
+
+def test_a_multinuclear_node_of_span_nuclei_is_a_label_error():
+    with pytest.raises(LabelError, match="children NN has no relation, only 'span'"):
+        tree_instances(two_edu_doc("d", "a", "b", "NN", "span"), RSTDT18)
 
 
 @settings(max_examples=60, deadline=None)
@@ -109,6 +114,14 @@ def test_masked_documents_are_left_out_with_a_warning_unless_asked(tmp_path):
 def test_a_corpus_without_a_dev_split_is_refused(tmp_path):
     with pytest.raises(CorpusError, match="needs splits train, dev, test.*lacks dev"):
         build_task(open_corpus(_directory(tmp_path, dev=False)), RSTDT18)
+
+
+def test_a_split_of_one_edu_documents_is_refused(tmp_path):
+    one = RSTTree(leaf(1, ROOT, None), (EDU(1, "Hello ."),), "one")
+    root = write_directory_corpus(tmp_path / "c", {"train": [five_edu_doc("a")], "dev": [one],
+                                                   "test": [five_edu_doc("b")]})
+    with pytest.raises(CorpusError, match="split 'dev' has no internal node"):
+        build_task(open_corpus(root), RSTDT18)
 
 
 def test_the_published_rstdt_validation_list():

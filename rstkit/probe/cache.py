@@ -1,7 +1,7 @@
 """An on-disk cache of encodings, keyed by encoder identity and the SHA-256 of each text.
 
 Layout: ``ROOT/<encoder slug>-<hash of the encoder name>/<shard>.npz``, each shard holding
-``keys`` (32-byte text digests) and ``vectors``. A run reads every shard of its encoder,
+``keys`` (SHA-256 digests of the texts, one row of 32 bytes each) and ``vectors``. A run reads every shard of its encoder,
 encodes only the texts none of them holds, and writes those as one new shard (written to
 a temporary file, then renamed, so concurrent runs never see half a file).
 
@@ -49,14 +49,16 @@ class EncodingCache:
         for shard in sorted(self.directory.glob("*.npz")):
             with np.load(shard) as data:
                 for key, vector in zip(data["keys"], data["vectors"]):
-                    stored[bytes(key)] = vector
+                    stored[key.tobytes()] = vector
         return stored
 
     def save(self, keys: list[bytes], vectors: np.ndarray) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha256(b"".join(sorted(keys))).hexdigest()[:16]
         with tempfile.NamedTemporaryFile(dir=self.directory, suffix=".tmp", delete=False) as handle:
-            np.savez(handle, keys=np.array(keys, dtype="S32"), vectors=vectors)
+            # raw uint8 rows: a fixed-width bytes array would drop a digest's trailing zero bytes
+            digests = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(len(keys), 32)
+            np.savez(handle, keys=digests, vectors=vectors)
         os.replace(handle.name, self.directory / f"{name}.npz")
 
     def encode(self, texts: Sequence[str]) -> tuple[np.ndarray, int]:

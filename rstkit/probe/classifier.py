@@ -19,7 +19,7 @@ import numpy as np
 from .errors import ProbeError
 from .task import Instance
 
-DEFAULT_C_GRID = (0.01, 0.1, 1.0)
+DEFAULT_C_GRID = (0.0003, 0.001, 0.003, 0.01)
 
 
 @dataclass(frozen=True)
@@ -116,4 +116,4 @@ def fit_probe(train_x: np.ndarray, train_labels: Sequence[str], dev_x: np.ndarra
 
 def accuracy(predicted: np.ndarray, gold: np.ndarray) -> float:
     """Percent of equal entries (0 for no entries)."""
-    return float(np.mean(predicted == gold)) * 100 if len(gold) else 0.0
+    return 100 * int(np.sum(predicted == gold)) / len(gold) if len(gold) else 0.0

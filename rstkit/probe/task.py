@@ -68,12 +68,11 @@ class ProbeTask:
         return sorted({i.label for s in self.splits.values() for i in s.instances})
 
 
-def label_name(pair: str, relation: str, label_map: LabelMap, tree: RSTTree | None = None) -> str:
+def label_name(pair: str, relation: str, label_map: LabelMap, source: str | None = None) -> str:
     """``NS-Elaboration`` from the pair ``NS`` and a relation, mapped to its class first."""
-    source = tree.source if tree is not None else None
     cls = label_map.map(relation, path=source)
     if cls == SPAN:
-        raise LabelError(f"node with pair {pair} carries no relation (only 'span')", source)
+        raise LabelError(f"a node with children {pair} has no relation, only 'span'", source)
     return f"{pair}-{cls.capitalize()}"
 
 
@@ -85,8 +84,9 @@ def tree_instances(tree: RSTTree, label_map: LabelMap) -> list[Instance]:
         if node.is_leaf:
             continue
         left, right = node.children
+        where = f"{tree.source or tree.doc_id} (EDUs {node.start}-{node.end})"
         instances.append(Instance(tree.doc_id, (left.start, left.end), (right.start, right.end),
-                                  label_name(node.pair, node.relation, label_map, tree)))
+                                  label_name(node.pair, node.relation, label_map, where)))
     return instances
 
 
@@ -126,4 +126,7 @@ def build_task(corpus: Corpus, label_map: LabelMap, include_masked: bool = False
             raise CorpusError(f"split {name!r} has no document to probe", str(corpus.root))
         excluded[name] = masked
         splits[name] = build_split(name, trees, label_map)
+        if not splits[name].instances:
+            raise CorpusError(f"split {name!r} has no internal node to probe (one-EDU documents only)",
+                              str(corpus.root))
     return ProbeTask(corpus.name, label_map.name, splits, excluded)
