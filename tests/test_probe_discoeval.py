@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -131,7 +132,13 @@ def test_cli_on_a_fake_rstdt_with_bow(tmp_path, monkeypatch, capsys):
     training.append(two_edu_doc("wsj_0604", "it fell", "because rates rose", "NS", "explanation-argumentative"))
     root = write_fake_rstdt(tmp_path / "rstdt", training, [five_edu_doc("wsj_0602")])
     monkeypatch.setenv("RSTKIT_RSTDT", str(root))
-    out = _cli_json(capsys, "--corpus", "rstdt", "--encoder", "bow")
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")  # the test configuration ignores rstkit's warnings
+        assert main(["discoeval", "--corpus", "rstdt", "--encoder", "bow", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert ("rstkit: warning: rstdt: 13/4/4 train/dev/test instances, DiscoEval published 17,051/2,045/2,308"
+            in captured.err)
     assert out["train"]["n_instances"] == 13 and out["dev"]["n_instances"] == 4 and out["test"]["n_instances"] == 4
     assert "|corpus=rstdt|docs=4/1/1|inst=13/4/4|" in out["signature"]
     assert out["labels"] == ["NN-Same-unit", "NS-Background", "NS-Elaboration", "NS-Explanation", "SN-Attribution"]

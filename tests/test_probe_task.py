@@ -11,7 +11,7 @@ from strategies import rst_trees
 from rstkit.corpus import gum_corpus, open_corpus, rstdt_dev_ids
 from rstkit.errors import CorpusError, LabelError, RSTKitWarning
 from rstkit.labels import get_label_map
-from rstkit.probe.corpora import default_label_map, resolve_corpus
+from rstkit.probe.corpora import check_published_sizes, default_label_map, resolve_corpus
 from rstkit.probe.task import build_task, has_readable_text, label_name, tree_instances
 from rstkit.tree import EDU, ROOT, RSTTree, leaf
 
@@ -142,6 +142,13 @@ def test_fake_rstdt_by_name_through_the_environment(tmp_path, monkeypatch):
     assert sorted(task.splits["dev"].texts) == ["wsj_0618", "wsj_1104"]
     assert {n: len(s.instances) for n, s in task.splits.items()} == {"train": 8, "dev": 5, "test": 4}
     assert task.labels() == ["NN-Joint", "NN-Same-unit", "NS-Background", "NS-Elaboration", "SN-Attribution"]
+    with pytest.warns(RSTKitWarning, match="8/5/4 train/dev/test instances"):
+        assert check_published_sizes(task) is False
+    for split, n in (("train", 17051), ("dev", 2045), ("test", 2308)):
+        task.splits[split].instances = task.splits[split].instances[:1] * n
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert check_published_sizes(task) is True
 
 
 def test_a_named_corpus_that_is_absent_names_its_variable(tmp_path, monkeypatch):

@@ -13,7 +13,7 @@ import argparse
 from ..labels import get_label_map, label_map_names
 from ..probe.cache import default_cache_dir
 from ..probe.classifier import DEFAULT_C_GRID, ClassifierConfig
-from ..probe.corpora import default_label_map, resolve_corpus
+from ..probe.corpora import check_published_sizes, default_label_map, resolve_corpus
 from ..probe.discoeval import run_discoeval
 from ..probe.encoders import BUILTIN_ENCODERS, get_encoder
 from ..probe.report import to_json, to_text
@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     corpus = resolve_corpus(args.corpus)
     label_map = get_label_map(args.labels or default_label_map(corpus))
     task = build_task(corpus, label_map, include_masked=args.include_masked)
+    check_published_sizes(task)
     cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
     config = ClassifierConfig(c_grid=args.c_grid, seed=args.seed)
     result = run_discoeval(task, encoder, config, cache_dir)

@@ -12,16 +12,21 @@ for RST-DT, ``raw`` labels for a plain directory.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 from ..corpus import Corpus, gum_corpus, open_corpus, rstdt_corpus
-from ..errors import CorpusError
+from ..errors import CorpusError, RSTKitWarning
+from .task import ProbeTask
 
 #: corpus name -> (environment variable, default location relative to the working directory)
 NAMED_CORPORA = {
     "gum": ("RSTKIT_GUM", Path("..") / "shared" / "corpora" / "gum"),
     "rstdt": ("RSTKIT_RSTDT", Path("..") / "shared" / "corpora" / "rstdt"),
 }
+
+#: instances per split published with DiscoEval (its README), to check a corpus against
+PUBLISHED_SIZES = {"rstdt": {"train": 17051, "dev": 2045, "test": 2308}}
 
 
 def corpus_location(name: str) -> Path:
@@ -49,3 +54,17 @@ def default_label_map(corpus: Corpus) -> str:
     if corpus.name == "rstdt":
         return "rstdt18"
     return "raw"
+
+
+def check_published_sizes(task: ProbeTask) -> bool:
+    """Warn when a corpus with published DiscoEval sizes gives other instance counts; True if they agree."""
+    published = PUBLISHED_SIZES.get(task.corpus)
+    if published is None:
+        return True
+    ours = {name: len(split.instances) for name, split in task.splits.items()}
+    if ours == published:
+        return True
+    warnings.warn(f"{task.corpus}: {'/'.join(str(ours[s]) for s in published)} train/dev/test instances, "
+                  f"DiscoEval published {'/'.join(f'{n:,}' for n in published.values())}: "
+                  "an incomplete release, or other documents in the splits", RSTKitWarning, stacklevel=2)
+    return False
