@@ -96,3 +96,35 @@ def test_span_differences_are_sums_over_the_span():
                 assert torch.allclose(forward[0], vectors[b, end - 1, :3] - f_before)
                 assert torch.allclose(backward[0], vectors[b, start - 1, 3:] - b_after)
     assert model.span[0].in_features == 8 * 3
+
+
+def test_labels_of_a_reduce_maximise_pair_and_relation_jointly():
+    from rstkit.parser.decode import best_labels
+
+    torch.manual_seed(0)
+    pair, relation = torch.randn(50, 3), torch.randn(50, 3, 7)
+    chosen_pair, chosen_relation = best_labels(pair, relation)
+    joint = torch.log_softmax(pair, -1)[:, :, None] + torch.log_softmax(relation, -1)
+    for k in range(50):
+        assert joint[k, chosen_pair[k], chosen_relation[k]] == joint[k].max()
+    shared = relation[:, :1].expand(-1, 3, -1)  # relation scores that ignore the pair
+    independent = best_labels(pair, shared)
+    assert (independent[0] == pair.argmax(-1).numpy()).all()
+    assert (independent[1] == shared[:, 0].argmax(-1).numpy()).all()
+
+
+@pytest.mark.gum
+def test_relation_given_pair_trains_and_parses(two_docs, tmp_path):
+    from rstkit.parser.data import prepare
+    from rstkit.parser.decode import decode
+    from rstkit.parser.modeldir import load_model_dir
+
+    config = TrainConfig(epochs=1, device="cpu", threads=1, encoder_options=SIZES["encoder"],
+                         model_options={**SIZES["model"], "relation_given_pair": True})
+    train(two_docs, two_docs, tmp_path, config)
+    model, spec, _ = load_model_dir(tmp_path, torch.device("cpu"))
+    assert model.pair_embedding is not None
+    docs = [prepare(d, t.edus, model.encoder) for d, t in two_docs.items()]
+    trees = decode(model, docs, torch.device("cpu"))
+    relations = {n.relation for t in trees.values() for n in t.root.postorder() if n.relation}
+    assert relations <= set(spec.relations) | {"span"}

@@ -2,8 +2,8 @@
 
 All hypotheses of all documents in a batch are scored by one forward pass per step.
 A hypothesis is ranked by the log-probability of its actions; the nuclearity pair and
-relation of a reduce are the heads' best labels (labels do not change later states, so
-choosing them greedily loses nothing). With ``beam=1`` this is greedy decoding.
+relation of a reduce are the most probable pair-and-relation (labels do not change later
+states, so choosing them greedily loses nothing). With ``beam=1`` this is greedy decoding.
 """
 from __future__ import annotations
 
@@ -48,8 +48,7 @@ def decode_batch(model: ParserModel, docs: Sequence[PreparedDocument], device: t
         with autocast(device, amp):
             action, pair, relation = model.score(encoded, torch.tensor(rows, device=device), spans, present, features)
         action_lp = torch.log_softmax(action.float(), -1).cpu().numpy()
-        best_pair = pair.argmax(-1).cpu().numpy()
-        best_relation = relation.argmax(-1).cpu().numpy()
+        best_pair, best_relation = best_labels(pair, relation)
         row = 0
         for i in active:
             candidates: list[tuple[float, ParserState, Action]] = []
@@ -68,6 +67,14 @@ def decode_batch(model: ParserModel, docs: Sequence[PreparedDocument], device: t
                 new.append((score, state))
             hyps[i] = new
     return [h[0][1].tree(d.edus, d.doc_id) for h, d in zip(hyps, docs)]
+
+
+def best_labels(pair: torch.Tensor, relation: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
+    """The (pair, relation) of highest ``log p(pair) + log p(relation | pair)`` for each state."""
+    joint = torch.log_softmax(pair.float(), -1).unsqueeze(-1) + torch.log_softmax(relation.float(), -1)
+    best = joint.flatten(1).argmax(-1)
+    n_relations = relation.shape[-1]
+    return (best // n_relations).cpu().numpy(), (best % n_relations).cpu().numpy()
 
 
 def decode(model: ParserModel, docs: Sequence[PreparedDocument], device: torch.device, beam: int = 1,

@@ -6,7 +6,9 @@ is ``[h_start; h_end; mean(h_start..h_end)]`` projected (with ``span_diff``, als
 endpoint differences of the two directions, ``f_end - f_start-1`` and
 ``b_start - b_end+1``, which summarise exactly the span's EDUs), missing items get a
 learned vector. With the boundary features of :mod:`.features`, an MLP scores the action
-(shift/reduce), the nuclearity pair and the relation.
+(shift/reduce), the nuclearity pair and the relation; relation scores are given for each
+pair (``(K, 3, R)``), conditioned on it with ``relation_given_pair`` (an NN joint and an
+NS elaboration call for different evidence), the same for all pairs otherwise.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from .features import N_STATE_FEATURES, Boundaries
 from .transition import Span
 
 IGNORE = -100
+PAIR_DIM = 32
 
 
 @dataclass
@@ -61,7 +64,8 @@ class ParserModel(nn.Module):
     """EDU encoder + document BiLSTM + state MLP with action, nuclearity and relation heads."""
 
     def __init__(self, encoder: nn.Module, relations: Sequence[str], hidden: int = 128, span_dim: int = 128,
-                 mlp_dim: int = 256, dropout: float = 0.3, span_diff: bool = False):
+                 mlp_dim: int = 256, dropout: float = 0.3, span_diff: bool = False,
+                 relation_given_pair: bool = False):
         super().__init__()
         self.encoder = encoder
         self.relations = list(relations)
@@ -74,7 +78,9 @@ class ParserModel(nn.Module):
                                  nn.Dropout(dropout))
         self.action_head = nn.Linear(mlp_dim, 2)
         self.pair_head = nn.Linear(mlp_dim, 3)
-        self.relation_head = nn.Linear(mlp_dim, len(self.relations))
+        self.relation_given_pair = relation_given_pair
+        self.pair_embedding = nn.Embedding(3, PAIR_DIM) if relation_given_pair else None
+        self.relation_head = nn.Linear(mlp_dim + (PAIR_DIM if relation_given_pair else 0), len(self.relations))
         self.dropout = nn.Dropout(dropout)
 
     def encode(self, inputs: dict[str, torch.Tensor], sizes: Sequence[int]) -> EncodedDocuments:
@@ -95,7 +101,8 @@ class ParserModel(nn.Module):
 
     def score(self, docs: EncodedDocuments, doc_index: torch.Tensor, spans: torch.Tensor, present: torch.Tensor,
               features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Logits of action, pair and relation for K states (``doc_index`` (K,) into the batch)."""
+        """Logits of action ``(K, 2)``, pair ``(K, 3)`` and relation given each pair ``(K, 3, R)``
+        for K states (``doc_index`` (K,) into the batch)."""
         b = doc_index[:, None].expand(-1, 3)
         start, end = spans[..., 0], spans[..., 1]
         first = docs.vectors[b, start - 1]
@@ -108,7 +115,12 @@ class ParserModel(nn.Module):
         mask = present.unsqueeze(-1)
         span_vectors = mask * span_vectors + (1 - mask) * self.empty.unsqueeze(0)
         hidden = self.mlp(torch.cat([span_vectors.flatten(1), features], dim=-1))
-        return self.action_head(hidden), self.pair_head(hidden), self.relation_head(hidden)
+        if self.pair_embedding is not None:
+            pairs = self.pair_embedding.weight.unsqueeze(0).expand(hidden.shape[0], -1, -1)
+            relation = self.relation_head(torch.cat([hidden.unsqueeze(1).expand(-1, 3, -1), pairs], dim=-1))
+        else:
+            relation = self.relation_head(hidden).unsqueeze(1).expand(-1, 3, -1)
+        return self.action_head(hidden), self.pair_head(hidden), relation
 
     def _differences(self, vectors: torch.Tensor, b: torch.Tensor, start: torch.Tensor, end: torch.Tensor
                      ) -> list[torch.Tensor]:
@@ -128,7 +140,8 @@ class ParserModel(nn.Module):
         loss = F.cross_entropy(action.float(), batch["action"])
         if bool((batch["pair"] != IGNORE).any()):
             loss = loss + F.cross_entropy(pair.float(), batch["pair"], ignore_index=IGNORE)
-            loss = loss + F.cross_entropy(relation.float(), batch["relation"], ignore_index=IGNORE)
+            gold_pair = relation[torch.arange(relation.shape[0], device=relation.device), batch["pair"].clamp(min=0)]
+            loss = loss + F.cross_entropy(gold_pair.float(), batch["relation"], ignore_index=IGNORE)
         return loss
 
 
