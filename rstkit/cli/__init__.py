@@ -39,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2
+    previous = warnings.showwarning
     warnings.showwarning = _show_warning
     try:
         return int(args.run(args) or 0)
@@ -51,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # e.g. `rstkit stats ... | head`
         return 0
-
+    finally:
+        warnings.showwarning = previous
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
