@@ -55,5 +55,6 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         warnings.showwarning = previous
 
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
