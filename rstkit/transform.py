@@ -73,7 +73,8 @@ def _right_heavy(node: Node, path: str | None) -> Node:
     if len(kids) == 1:
         raise BinarizationError(f"unary node {node.start}-{node.end}", path, node.line)
     if len(kids) == 2:
-        return _relabel(node, tuple(kids))
+        unchanged = kids[0] is node.children[0] and kids[1] is node.children[1]
+        return node if unchanged else _relabel(node, tuple(kids))
     nuclei = [i for i, c in enumerate(kids) if c.nuclearity == NUCLEUS]
     if not nuclei:
         raise BinarizationError(f"node {node.start}-{node.end} has no nucleus ({node.pattern()})", path, node.line)

@@ -97,9 +97,13 @@ class Node:
 
     def postorder(self) -> Iterator["Node"]:
         """All nodes of this subtree in post-order (children before parents)."""
-        for child in self.children:
-            yield from child.postorder()
-        yield self
+        order = []
+        stack = [self]
+        while stack:  # reversed pre-order with children pushed left first
+            node = stack.pop()
+            order.append(node)
+            stack.extend(node.children)
+        return reversed(order)
 
     def leaves(self) -> Iterator["Node"]:
         return (n for n in self.nodes() if n.is_leaf)
