@@ -3,6 +3,7 @@ schedule, and the span endpoint differences. Tiny networks on two GUM documents.
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import pytest
 
@@ -66,7 +67,7 @@ def test_cosine_schedule_decays_from_one_to_the_floor():
     values = [factor(step) for step in range(71)]
     assert values[0] == pytest.approx(1.0) and values[-1] == pytest.approx(0.05)
     assert values[35] == pytest.approx(0.525)
-    assert all(a >= b for a, b in zip(values, values[1:]))
+    assert all(a >= b for a, b in pairwise(values))
     assert lr_factor(TrainConfig(schedule="constant"), 7)(50) == 1.0
 
 
