@@ -114,17 +114,38 @@ def test_labels_of_a_reduce_maximise_pair_and_relation_jointly():
     assert (independent[1] == shared[:, 0].argmax(-1).numpy()).all()
 
 
+def test_state_arrays_of_three_and_five_context_items():
+    from rstkit.parser.features import Boundaries
+    from rstkit.parser.model import StateArrays
+    from rstkit.parser.transition import SHIFT, Action, ParserState
+    from rstkit.tree import EDU
+
+    edus = tuple(EDU(i, f"edu {i} .") for i in range(1, 6))
+    state = ParserState(5)
+    for _ in range(3):
+        state.apply(Action(SHIFT))
+    assert state.view() == ((1, 1), (2, 2), (3, 3), 4, 5)
+    boundaries = Boundaries.of(edus)
+    three = StateArrays.of(boundaries, [state.view()], 3)
+    five = StateArrays.of(boundaries, [state.view()], 5)
+    assert three.spans.tolist() == [[[2, 2], [3, 3], [4, 4]]]
+    assert five.spans.tolist() == [[[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]]
+    assert (three.features == five.features).all()
+    start = StateArrays.of(boundaries, [ParserState(5).view()], 5)
+    assert start.present.tolist() == [[0.0, 0.0, 0.0, 1.0, 1.0]]
+
+
 @pytest.mark.gum
-def test_relation_given_pair_trains_and_parses(two_docs, tmp_path):
+def test_relation_given_pair_and_wide_context_train_and_parse(two_docs, tmp_path):
     from rstkit.parser.data import prepare
     from rstkit.parser.decode import decode
     from rstkit.parser.modeldir import load_model_dir
 
     config = TrainConfig(epochs=1, device="cpu", threads=1, encoder_options=SIZES["encoder"],
-                         model_options={**SIZES["model"], "relation_given_pair": True})
+                         model_options={**SIZES["model"], "relation_given_pair": True, "context": 5})
     train(two_docs, two_docs, tmp_path, config)
     model, spec, _ = load_model_dir(tmp_path, torch.device("cpu"))
-    assert model.pair_embedding is not None
+    assert model.pair_embedding is not None and model.context == 5
     docs = [prepare(d, t.edus, model.encoder) for d, t in two_docs.items()]
     trees = decode(model, docs, torch.device("cpu"))
     relations = {n.relation for t in trees.values() for n in t.root.postorder() if n.relation}

@@ -66,11 +66,14 @@ def test_oracle_round_trip_on_random_binary_trees(tree):
     assert run_actions(actions, tree.edus, "random") == tree
     steps = oracle_states(tree)
     assert [a for _, a in steps] == actions
-    for (s1, s0, q0), action in steps:
+    for (s2, s1, s0, q0, q1), action in steps:
         if action.kind == REDUCE:
             assert s1 is not None and s0 is not None and s1[1] + 1 == s0[0]
         else:
             assert q0 is not None
+        assert s2 is None or s1 is not None and s2[1] + 1 == s1[0]
+        assert q1 is None or q1 == q0 + 1
+        assert (s0[1] + 1 if s0 else 1) == (q0 if q0 is not None else tree.n_edus + 1)
 
 
 def test_illegal_actions_are_clear_errors():

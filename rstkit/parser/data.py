@@ -50,8 +50,10 @@ def prepare(doc_id: str, edus: tuple[EDU, ...], encoder: nn.Module) -> PreparedD
     return PreparedDocument(doc_id, edus, encoder.prepare([e.text for e in edus]), Boundaries.of(edus))
 
 
-def prepare_training(tree: RSTTree, encoder: nn.Module, relations: Sequence[str]) -> PreparedDocument:
-    """Inputs, oracle states and gold labels of one (binarized, mapped) training tree."""
+def prepare_training(tree: RSTTree, encoder: nn.Module, relations: Sequence[str], context: int = 3
+                     ) -> PreparedDocument:
+    """Inputs, oracle states (as a model of ``context`` items sees them) and gold labels of
+    one (binarized, mapped) training tree."""
     doc = prepare(tree.doc_id, tree.edus, encoder)
     steps = oracle_states(tree)
     index = {r: i for i, r in enumerate(relations)}
@@ -60,7 +62,7 @@ def prepare_training(tree: RSTTree, encoder: nn.Module, relations: Sequence[str]
     except KeyError as exc:
         raise RSTKitError(f"relation {exc.args[0]!r} of document {tree.doc_id!r} is not among the model's "
                           f"relation classes", tree.source) from None
-    doc.states = StateArrays.of(doc.boundaries, [view for view, _ in steps])
+    doc.states = StateArrays.of(doc.boundaries, [view for view, _ in steps], context)
     doc.action = np.array([0 if a.kind == SHIFT else 1 for _, a in steps], dtype=np.int64)
     doc.pair = np.array([IGNORE if a.kind == SHIFT else PAIRS.index(a.pair) for _, a in steps], dtype=np.int64)
     return doc

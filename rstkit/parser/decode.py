@@ -40,7 +40,7 @@ def decode_batch(model: ParserModel, docs: Sequence[PreparedDocument], device: t
             break
         rows, arrays = [], []
         for i in active:
-            arrays.append(StateArrays.of(docs[i].boundaries, [state.view() for _, state in hyps[i]]))
+            arrays.append(StateArrays.of(docs[i].boundaries, [state.view() for _, state in hyps[i]], model.context))
             rows.extend([i] * len(hyps[i]))
         spans = torch.from_numpy(np.concatenate([a.spans for a in arrays])).to(device)
         present = torch.from_numpy(np.concatenate([a.present for a in arrays])).to(device)

@@ -1,7 +1,8 @@
 """The state scorer: document-level EDU encoding, span vectors, three heads.
 
 A state is seen through the spans of the top two stack items (s1, s0) and the first
-queue EDU (q0). EDU vectors from the encoder go through a document-level BiLSTM; a span
+queue EDU (q0); with ``context=5`` also the third stack item (s2) and the second queue
+EDU (q1). EDU vectors from the encoder go through a document-level BiLSTM; a span
 is ``[h_start; h_end; mean(h_start..h_end)]`` projected (with ``span_diff``, also the
 endpoint differences of the two directions, ``f_end - f_start-1`` and
 ``b_start - b_end+1``, which summarise exactly the span's EDUs), missing items get a
@@ -22,33 +23,38 @@ from torch import nn
 
 from ..tree import EDU
 from .features import N_STATE_FEATURES, Boundaries
-from .transition import Span
+from .transition import View
 
 IGNORE = -100
 PAIR_DIM = 32
 
 
+#: the items of a :data:`View` a model of each context size sees
+CONTEXT_SLOTS = {3: (1, 2, 3), 5: (0, 1, 2, 3, 4)}
+
+
 @dataclass
 class StateArrays:
-    """Parser states as arrays: spans ``(K, 3, 2)`` (1-based, (1, 1) where absent),
-    presence ``(K, 3)`` and boundary features ``(K, N_STATE_FEATURES)``."""
+    """Parser states as arrays: spans ``(K, C, 2)`` of the C context items (1-based, (1, 1)
+    where absent), presence ``(K, C)`` and boundary features ``(K, N_STATE_FEATURES)``."""
 
     spans: np.ndarray
     present: np.ndarray
     features: np.ndarray
 
     @classmethod
-    def of(cls, boundaries: Boundaries, views: Sequence[tuple[Span | None, Span | None, int | None]]) -> "StateArrays":
-        k = len(views)
-        spans = np.ones((k, 3, 2), dtype=np.int64)
-        present = np.zeros((k, 3), dtype=np.float32)
+    def of(cls, boundaries: Boundaries, views: Sequence[View], context: int = 3) -> "StateArrays":
+        k, slots = len(views), CONTEXT_SLOTS[context]
+        spans = np.ones((k, context, 2), dtype=np.int64)
+        present = np.zeros((k, context), dtype=np.float32)
         features = np.zeros((k, N_STATE_FEATURES), dtype=np.float32)
-        for row, (s1, s0, q0) in enumerate(views):
-            for slot, span in enumerate((s1, s0, (q0, q0) if q0 is not None else None)):
-                if span is not None:
-                    spans[row, slot] = span
-                    present[row, slot] = 1.0
-            features[row] = boundaries.state_features(s1, s0, q0)
+        for row, view in enumerate(views):
+            items = (*view[:3], *((q, q) if q is not None else None for q in view[3:]))
+            for column, slot in enumerate(slots):
+                if items[slot] is not None:
+                    spans[row, column] = items[slot]
+                    present[row, column] = 1.0
+            features[row] = boundaries.state_features(view[1], view[2], view[3])
         return cls(spans, present, features)
 
 
@@ -65,7 +71,7 @@ class ParserModel(nn.Module):
 
     def __init__(self, encoder: nn.Module, relations: Sequence[str], hidden: int = 128, span_dim: int = 128,
                  mlp_dim: int = 256, dropout: float = 0.3, span_diff: bool = False,
-                 relation_given_pair: bool = False):
+                 relation_given_pair: bool = False, context: int = 3):
         super().__init__()
         self.encoder = encoder
         self.relations = list(relations)
@@ -73,8 +79,12 @@ class ParserModel(nn.Module):
         self.span_diff = span_diff
         self.document = nn.LSTM(encoder.dim, hidden, batch_first=True, bidirectional=True)
         self.span = nn.Sequential(nn.Linear((8 if span_diff else 6) * hidden, span_dim), nn.Tanh())
-        self.empty = nn.Parameter(torch.zeros(3, span_dim))
-        self.mlp = nn.Sequential(nn.Dropout(dropout), nn.Linear(3 * span_dim + N_STATE_FEATURES, mlp_dim), nn.ReLU(),
+        if context not in CONTEXT_SLOTS:
+            raise ValueError(f"context must be one of {sorted(CONTEXT_SLOTS)}, got {context}")
+        self.context = context
+        self.empty = nn.Parameter(torch.zeros(context, span_dim))
+        self.mlp = nn.Sequential(nn.Dropout(dropout), nn.Linear(context * span_dim + N_STATE_FEATURES, mlp_dim),
+                                 nn.ReLU(),
                                  nn.Dropout(dropout))
         self.action_head = nn.Linear(mlp_dim, 2)
         self.pair_head = nn.Linear(mlp_dim, 3)
@@ -103,7 +113,7 @@ class ParserModel(nn.Module):
               features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Logits of action ``(K, 2)``, pair ``(K, 3)`` and relation given each pair ``(K, 3, R)``
         for K states (``doc_index`` (K,) into the batch)."""
-        b = doc_index[:, None].expand(-1, 3)
+        b = doc_index[:, None].expand(-1, self.context)
         start, end = spans[..., 0], spans[..., 1]
         first = docs.vectors[b, start - 1]
         last = docs.vectors[b, end - 1]

@@ -124,7 +124,7 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
     if needs_vocabulary(config.encoder):
         vocab = Vocabulary.build((e.text for t in gold_train.values() for e in t.edus), config.min_count)
     model = build_model(spec, vocab).to(device)
-    train_docs = [prepare_training(t, model.encoder, relations) for t in gold_train.values()]
+    train_docs = [prepare_training(t, model.encoder, relations, model.context) for t in gold_train.values()]
     dev_docs = [prepare(d, t.edus, model.encoder) for d, t in gold_dev.items()]
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     steps_per_epoch = math.ceil(len(train_docs) / config.batch_docs) // world  # each process's batches

@@ -22,6 +22,8 @@ ACTIONS = (SHIFT, REDUCE)
 PAIRS = ("NS", "SN", "NN")
 
 Span = tuple[int, int]
+#: a state as a model sees it: (s2, s1, s0) stack spans, (q0, q1) queue EDUs
+View = tuple[Span | None, Span | None, Span | None, int | None, int | None]
 
 
 @dataclass(frozen=True)
@@ -70,11 +72,13 @@ class ParserState:
     def is_final(self) -> bool:
         return not self.can_shift and len(self.stack) == 1
 
-    def view(self) -> tuple[Span | None, Span | None, int | None]:
-        """What the model sees: spans of the second and first stack items, next EDU."""
-        s1 = self.stack[-2].span if len(self.stack) >= 2 else None
-        s0 = self.stack[-1].span if self.stack else None
-        return s1, s0, (self.next_edu if self.can_shift else None)
+    def view(self) -> "View":
+        """What a model may see: spans of the third, second and first stack items, and the
+        next two EDUs of the queue (None where there is no such item)."""
+        s2, s1, s0 = ([None] * 3 + [node.span for node in self.stack[-3:]])[-3:]
+        q0 = self.next_edu if self.next_edu <= self.n_edus else None
+        q1 = self.next_edu + 1 if self.next_edu + 1 <= self.n_edus else None
+        return s2, s1, s0, q0, q1
 
     def apply(self, action: Action) -> None:
         if action.kind == SHIFT:
@@ -133,7 +137,7 @@ def run_actions(actions: list[Action], edus: tuple[EDU, ...], doc_id: str = "") 
     return state.tree(edus, doc_id)
 
 
-def oracle_states(tree: RSTTree) -> list[tuple[tuple[Span | None, Span | None, int | None], Action]]:
+def oracle_states(tree: RSTTree) -> list[tuple[View, Action]]:
     """``(state view, gold action)`` for every step of the oracle (teacher forcing)."""
     state = ParserState(tree.n_edus)
     steps = []
