@@ -6,30 +6,10 @@ corpus is not timed: the target is "seconds, not minutes" for drawing all of it.
 """
 from __future__ import annotations
 
-import os
-import warnings
-from pathlib import Path
 
 import pytest
 
 from rstkit import draw
-from rstkit.corpus import gum_corpus
-from rstkit.errors import RSTKitWarning
-
-GUM = Path(os.environ.get("RSTKIT_GUM", Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "gum"))
-
-
-@pytest.fixture(scope="module")
-def gum_trees() -> dict:
-    if not (GUM / "lisp_nary").is_dir():
-        pytest.skip(f"GUM corpus not found at {GUM}")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)  # the one document with a bad extent
-        trees = gum_corpus(GUM).documents(lenient=True)
-    n_edus = sum(t.n_edus for t in trees.values())
-    print(f"\nGUM: {len(trees)} documents, {n_edus} EDUs")
-    return trees
-
 
 def _draw_all(trees: dict, render) -> int:
     return sum(len(render(tree)) for tree in trees.values())

@@ -7,31 +7,22 @@ parser's whole output for a corpus the size of GUM (35k EDUs) reads in seconds.
 """
 from __future__ import annotations
 
-import os
 import sys
 import warnings
 from pathlib import Path
 
 import pytest
 
-from rstkit.corpus import gum_corpus, read_documents
+from rstkit.corpus import read_documents
 from rstkit.errors import RSTKitWarning
 from rstkit.transform import binarize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from format_files import RENDERABLE, render  # noqa: E402
 
-GUM = Path(os.environ.get("RSTKIT_GUM", Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "gum"))
-
-
 @pytest.fixture(scope="module")
-def gum_binary() -> list:
-    if not (GUM / "lisp_nary").is_dir():
-        pytest.skip(f"GUM corpus not found at {GUM}")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)  # the one document with a bad extent
-        trees = gum_corpus(GUM).documents(lenient=True)
-    return [binarize(t, "right") for t in trees.values()]
+def gum_binary(gum_trees) -> list:
+    return [binarize(t, "right") for t in gum_trees.values()]
 
 
 @pytest.mark.parametrize("key", RENDERABLE)
