@@ -30,7 +30,7 @@ def test_edus() -> dict:
     if not (GUM / "dependencies").is_dir():
         pytest.skip(f"GUM corpus not found at {GUM}")
     if not (default_model_dir() / "config.json").is_file():
-        pytest.skip("no shipped model under parsers/rstkit")
+        pytest.skip("no shipped model under rstkit/data/models/gum")
     corpus = gum_corpus(GUM, "rsd")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -5,7 +5,7 @@ ignored), RST-DT ``.edus`` files or plain ``.txt`` files with one EDU per line; 
 ``--split``, a corpus directory (GUM checkout, RST-DT release, directory with
 ``splits.tsv``) of which that split is parsed, and ``--gold-out DIR`` copies the split's
 gold files there. One ``DOC_ID.dis`` per document is written to OUT_DIR, ready for
-``rstkit eval``. Without ``--model`` the shipped model (``parsers/rstkit/``, GUM classes)
+``rstkit eval``. Without ``--model`` the shipped model (``rstkit/data/models/gum``, GUM classes)
 is used. Needs the ``parser`` extra (torch, tqdm).
 
 Reproduce the shipped model's GUM test scores::

@@ -115,5 +115,6 @@ def load_model_dir(path: str | Path, device: torch.device, label_map: str | None
 
 
 def default_model_dir() -> Path:
-    """The shipped model: ``parsers/rstkit/`` of the rstkit source tree."""
-    return Path(__file__).resolve().parents[2] / "parsers" / "rstkit"
+    """The shipped model, installed with the package (``rstkit/data/models/gum``; its card is
+    ``parsers/rstkit/README.md`` in the source tree)."""
+    return Path(__file__).resolve().parents[1] / "data" / "models" / "gum"
