@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import oracle  # noqa: E402
 import synthetic  # noqa: E402

@@ -273,3 +273,28 @@ def test_per_relation_and_confusion(examples):
     # spans found in both trees: 1-3 (ex3), 1-5 and 4-5 (ex5)
     assert matrix.sum() == 3
     assert int(np.trace(matrix)) == 1
+
+
+def test_vectorised_scorer_agrees_with_oracle_on_thousands_of_pairs():
+    """3,000 seeded random binary tree pairs (2-60 EDUs), scored as one corpus: every
+    document's counts and every average equal the pure-Python oracle's."""
+    import random
+
+    from synthetic import random_tree
+
+    rng = random.Random(2024)
+    gold, pred = {}, {}
+    for i in range(3000):
+        n = rng.randint(2, 60)
+        gold[f"d{i}"] = random_tree(n, rng, f"d{i}")
+        pred[f"d{i}"] = random_tree(n, rng, f"d{i}")
+    for metric, extract in (("rst-parseval", oracle.marcu), ("parseval", oracle.attachments)):
+        g = [extract(gold[d]) for d in sorted(gold)]
+        p = [extract(pred[d]) for d in sorted(gold)]
+        for average in ("micro", "macro", "dplp"):
+            result = evaluate(gold, pred, EvalConfig(metric=metric, average=average))
+            assert result.scores == pytest.approx(oracle.score(g, p, average), abs=1e-9)
+        rows = result.document_counts()
+        for row, gt, pt in zip(rows, g, p):
+            assert row["F"]["matched"] == len(set(gt) & set(pt))
+            assert row["S"]["matched"] == len({t[:2] for t in gt} & {t[:2] for t in pt})
