@@ -113,12 +113,18 @@ def read_documents(path: str | Path, format: str | None = None, lenient: bool = 
                 continue
             documents[doc_id] = tree
             origin[doc_id] = str(file)
-    if failures:
-        if errors is not None:
-            errors.extend(failures)
-        if not skip_errors:
-            raise failures[0] if len(failures) == 1 else ManyErrors(failures)
+    _report(failures, skip_errors, errors)
     return dict(sorted(documents.items()))
+
+
+def _report(failures: list[RSTKitError], skip_errors: bool, errors: list[RSTKitError] | None) -> None:
+    """Hand the failures of a multi-file read to ``errors``; raise them unless ``skip_errors``."""
+    if not failures:
+        return
+    if errors is not None:
+        errors.extend(failures)
+    if not skip_errors:
+        raise failures[0] if len(failures) == 1 else ManyErrors(failures)
 
 
 # -- corpora with splits --------------------------------------------------------------
@@ -182,11 +188,7 @@ class Corpus:
                 failures.append(exc)
                 continue
             result[doc_id] = tree if tree.doc_id == doc_id else _with_id(tree, doc_id)
-        if failures:
-            if errors is not None:
-                errors.extend(failures)
-            if not skip_errors:
-                raise failures[0] if len(failures) == 1 else ManyErrors(failures)
+        _report(failures, skip_errors, errors)
         return result
 
 

@@ -169,7 +169,7 @@ def _register(label_map: LabelMap) -> None:
 
 _register(LabelMap("raw", "identity: labels scored exactly as written (case-sensitive)", None, lowercase=False))
 _register(LabelMap("rstdt18", "RST-DT fine labels to the 18 classes (educe rst_112to18, lowercased first)",
-                   _rstdt18_table(), aliases={"textual-organization": "textual", "same-unit": "same-unit"}))
+                   _rstdt18_table(), aliases={"textual-organization": "textual"}))
 _register(LabelMap("gum", "GUM fine labels to their classes (part before the first '-', same-unit kept)",
                    _gum_table()))
 

@@ -47,6 +47,7 @@ class EvalResult:
     gold: TupleArrays
     codec: KeyCodec
     relation_labels: list[str]
+    included: np.ndarray  # documents that enter the averages (1-EDU ones may be excluded)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -87,13 +88,7 @@ class EvalResult:
         return confusion(self.gold, self.systems[system].arrays, self.codec, self.relation_labels)
 
     def _scored(self, counts: Counts) -> Counts:
-        return counts.select(self._included)
-
-    @property
-    def _included(self) -> np.ndarray:
-        if self.config.exclude_single_edu:
-            return self.n_edus > 1
-        return np.ones(len(self.doc_ids), dtype=bool)
+        return counts.select(self.included)
 
     def bootstrap(self, confidence: float = 0.95, n_samples: int = 1000, seed: int = 12345,
                   system: int = 0) -> dict[str, tuple[float, float]]:
@@ -158,7 +153,7 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
         results.append(SystemResult(name, counts, aggregate(counts.select(included), config.average), arrays))
     for note in notes:
         warnings.warn(note, RSTKitWarning, stacklevel=2)
-    return EvalResult(config, doc_ids, n_edus, results, gold_arrays, codec, rel_vocab.labels(), notes)
+    return EvalResult(config, doc_ids, n_edus, results, gold_arrays, codec, rel_vocab.labels(), included, notes)
 
 
 def _paired_ids(gold: Mapping[str, RSTTree], systems: list[Mapping[str, RSTTree]], names: list[str],
