@@ -6,10 +6,10 @@ corpus is not timed: the target is "seconds, not minutes" for drawing all of it.
 """
 from __future__ import annotations
 
-
 import pytest
 
 from rstkit import draw
+
 
 def _draw_all(trees: dict, render) -> int:
     return sum(len(render(tree)) for tree in trees.values())

@@ -18,7 +18,8 @@ from rstkit.errors import RSTKitWarning
 from rstkit.transform import binarize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from format_files import RENDERABLE, render  # noqa: E402
+from format_files import RENDERABLE, render
+
 
 @pytest.fixture(scope="module")
 def gum_binary(gum_trees) -> list:

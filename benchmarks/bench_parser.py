@@ -16,10 +16,10 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("tqdm")
 
-from rstkit.corpus import gum_corpus  # noqa: E402
-from rstkit.parser.data import prepare  # noqa: E402
-from rstkit.parser.decode import decode  # noqa: E402
-from rstkit.parser.modeldir import default_model_dir, load_model_dir  # noqa: E402
+from rstkit.corpus import gum_corpus
+from rstkit.parser.data import prepare
+from rstkit.parser.decode import decode
+from rstkit.parser.modeldir import default_model_dir, load_model_dir
 
 GUM = Path(os.environ.get("RSTKIT_GUM", Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "gum"))
 DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])

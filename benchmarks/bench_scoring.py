@@ -17,13 +17,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-import oracle  # noqa: E402
-import synthetic  # noqa: E402
-from rstkit.metrics import EvalConfig, evaluate  # noqa: E402
-from rstkit.metrics.average import aggregate  # noqa: E402
-from rstkit.metrics.counts import TupleArrays, Vocabulary, codec_for, count_matches  # noqa: E402
-from rstkit.metrics.significance import bootstrap_ci  # noqa: E402
-from rstkit.transform import attachment_decisions, marcu_tuples  # noqa: E402
+import oracle
+import synthetic
+
+from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics.average import aggregate
+from rstkit.metrics.counts import TupleArrays, Vocabulary, codec_for, count_matches
+from rstkit.metrics.significance import bootstrap_ci
+from rstkit.transform import attachment_decisions, marcu_tuples
 
 N_DOCS = 10_000
 EXTRACT = {"rst-parseval": marcu_tuples, "parseval": attachment_decisions}

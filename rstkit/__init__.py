@@ -8,14 +8,30 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .corpus import read_documents, read_tree
 from .errors import RSTKitError, RSTKitWarning
 from .labels import LabelMap, canonical_label, get_label_map
 from .transform import attachment_decisions, binarize, from_attachment, marcu_tuples, to_attachment
 from .tree import EDU, Node, RSTTree, from_nltk, to_nltk, validate
-from .corpus import read_documents, read_tree
 
 __all__ = [
-    "__version__", "RSTKitError", "RSTKitWarning", "LabelMap", "canonical_label", "get_label_map",
-    "attachment_decisions", "binarize", "from_attachment", "marcu_tuples", "to_attachment",
-    "EDU", "Node", "RSTTree", "from_nltk", "to_nltk", "validate", "read_documents", "read_tree",
+    "EDU",
+    "LabelMap",
+    "Node",
+    "RSTKitError",
+    "RSTKitWarning",
+    "RSTTree",
+    "__version__",
+    "attachment_decisions",
+    "binarize",
+    "canonical_label",
+    "from_attachment",
+    "from_nltk",
+    "get_label_map",
+    "marcu_tuples",
+    "read_documents",
+    "read_tree",
+    "to_attachment",
+    "to_nltk",
+    "validate",
 ]

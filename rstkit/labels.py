@@ -18,10 +18,10 @@ label is kept).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
-from typing import Mapping
 
 from .errors import LabelError
 from .tree import SPAN, Node, RSTTree
@@ -106,7 +106,7 @@ class LabelMap:
         return tree.with_root(walk(tree.root))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rst_112to18() -> dict[str, str]:
     text = resources.files("rstkit.data").joinpath("rst_112to18.tsv").read_text(encoding="utf-8")
     table: dict[str, str] = {}

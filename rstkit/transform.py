@@ -26,8 +26,8 @@ Binarization modes (evaluation.md section 4):
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from .errors import BinarizationError, TreeStructureError
 from .tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf
@@ -151,13 +151,13 @@ class Attachment:
     end: int
     pair: str
     relation: str
-    children: tuple["Attachment", ...] = ()
+    children: tuple[Attachment, ...] = ()
 
     @property
     def is_leaf(self) -> bool:
         return not self.children
 
-    def nodes(self) -> Iterator["Attachment"]:
+    def nodes(self) -> Iterator[Attachment]:
         yield self
         for child in self.children:
             yield from child.nodes()

@@ -15,8 +15,9 @@ functions that return new trees.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .errors import TreeStructureError
 
@@ -67,7 +68,7 @@ class Node:
     end: int
     nuclearity: str
     relation: str | None
-    children: tuple["Node", ...] = ()
+    children: tuple[Node, ...] = ()
     line: int | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -87,7 +88,7 @@ class Node:
         """True when all children are nuclei (and there are at least two)."""
         return len(self.children) >= 2 and all(c.nuclearity == NUCLEUS for c in self.children)
 
-    def nodes(self) -> Iterator["Node"]:
+    def nodes(self) -> Iterator[Node]:
         """All nodes of this subtree in pre-order (this node first)."""
         stack = [self]
         while stack:
@@ -95,7 +96,7 @@ class Node:
             yield node
             stack.extend(reversed(node.children))
 
-    def postorder(self) -> Iterator["Node"]:
+    def postorder(self) -> Iterator[Node]:
         """All nodes of this subtree in post-order (children before parents)."""
         order = []
         stack = [self]
@@ -105,7 +106,7 @@ class Node:
             stack.extend(node.children)
         return reversed(order)
 
-    def leaves(self) -> Iterator["Node"]:
+    def leaves(self) -> Iterator[Node]:
         return (n for n in self.nodes() if n.is_leaf)
 
     def pattern(self) -> str:
@@ -141,7 +142,7 @@ class RSTTree:
     def is_binary(self) -> bool:
         return all(n.arity in (0, 2) for n in self.root.nodes())
 
-    def with_root(self, root: Node) -> "RSTTree":
+    def with_root(self, root: Node) -> RSTTree:
         return replace(self, root=root)
 
     def edu_texts(self) -> list[str]:
@@ -155,7 +156,7 @@ class RSTTree:
         raise KeyError(f"{self.doc_id}: no node spans {start}-{end}")
 
     # -- display ----------------------------------------------------------------------
-    def to_nltk(self) -> "nltk.Tree":
+    def to_nltk(self) -> nltk.Tree:
         return to_nltk(self)
 
     def _repr_svg_(self) -> str:
@@ -233,7 +234,7 @@ def validate(tree: RSTTree) -> None:
 
 
 # -- nltk interop ---------------------------------------------------------------------
-def to_nltk(tree: RSTTree) -> "nltk.Tree":
+def to_nltk(tree: RSTTree) -> nltk.Tree:
     """Convert to an ``nltk.Tree``.
 
     Internal labels are ``Nucleus:relation`` / ``Satellite:relation``, the top is
@@ -254,7 +255,7 @@ def to_nltk(tree: RSTTree) -> "nltk.Tree":
     return build(tree.root)
 
 
-def from_nltk(t: "nltk.Tree", doc_id: str = "") -> RSTTree:
+def from_nltk(t: nltk.Tree, doc_id: str = "") -> RSTTree:
     """Inverse of :func:`to_nltk`. Spans are recomputed from the leaves."""
     import nltk
 

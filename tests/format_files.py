@@ -7,8 +7,8 @@ format needs one).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from rstkit.formats import all_formats, get_format
 from rstkit.formats.braud_eacl import dumps_run

@@ -9,11 +9,23 @@ import warnings
 from pathlib import Path
 
 import pytest
+from conftest import PROJECT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import tree_pairs
 
-from rstkit.audit import (GOLD_BINARIZATIONS, Published, Variant, audit, load_paper, parse_published, rank,
-                          recompute_row, score_variants, variants)
+from rstkit.audit import (
+    GOLD_BINARIZATIONS,
+    Published,
+    Variant,
+    audit,
+    load_paper,
+    parse_published,
+    rank,
+    recompute_row,
+    score_variants,
+    variants,
+)
 from rstkit.cli import main
 from rstkit.corpus import read_documents, read_tree
 from rstkit.errors import RSTKitError
@@ -21,9 +33,6 @@ from rstkit.formats.dis import loads_dis
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.transform import binarize
 from rstkit.tree import NUCLEUS, SATELLITE, SPAN, Node, RSTTree
-
-from conftest import PROJECT
-from strategies import tree_pairs
 
 SAMPLE = PROJECT / "corpora" / "sample"
 TABLES_MD = PROJECT.parent / "shared" / "docs" / "morey2017-tables.md"

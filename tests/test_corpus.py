@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from rstkit.corpus import (open_corpus, read_documents, rstdt_corpus, rstdt_dev_ids, rstdt_double_corpus,
-                           rstdt_test_ids)
+from rstkit.corpus import open_corpus, read_documents, rstdt_corpus, rstdt_dev_ids, rstdt_double_corpus, rstdt_test_ids
 from rstkit.errors import CorpusError, ManyErrors
 from rstkit.formats import doc_id_from_path
 

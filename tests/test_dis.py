@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from strategies import rst_trees
 
 from rstkit.errors import FormatError, TreeStructureError
 from rstkit.formats.dis import dumps_dis, loads_dis, read_dis
 from rstkit.tree import from_nltk, to_nltk
-from strategies import rst_trees
 
 EX3 = """( Root (span 1 3)
   ( Nucleus (span 1 2) (rel2par span)

@@ -12,6 +12,7 @@ import warnings
 from dataclasses import replace
 
 import pytest
+from format_files import RENDERABLE, render
 
 from rstkit.corpus import gum_corpus, read_documents
 from rstkit.errors import RSTKitWarning, TreeStructureError
@@ -21,8 +22,6 @@ from rstkit.labels import gum_class
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.transform import Attachment, AttachmentTree, binarize, from_attachment, to_attachment
 from rstkit.tree import SPAN, Node
-
-from format_files import RENDERABLE, render
 
 PART_A = ["dis", "hilda", "surdeanu", "codra", "feng", "braud_coling", "li_qi", "braud_eacl", "dplp"]
 PART_B = ["dmrst", "isanlp", "surdeanu_native", "feng_dis", "hilda_orig"]

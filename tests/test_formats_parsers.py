@@ -6,6 +6,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from format_files import FILE_NAMES, TEXTLESS, WRITERS
 
 from rstkit.corpus import read_documents, read_file, rstdt_test_ids
 from rstkit.errors import FormatError, MissingDocumentError, RSTKitError, RSTKitWarning, TreeStructureError
@@ -15,8 +16,6 @@ from rstkit.formats.dis import loads_dis
 from rstkit.formats.docmap import load_doc_map
 from rstkit.labels import get_label_map
 from rstkit.tree import EDU, ROOT, Node, RSTTree
-
-from format_files import FILE_NAMES, TEXTLESS, WRITERS
 
 # The running example of parser-formats.md (4 EDUs) with RST-DT classes.
 EXAMPLE = loads_dis("""( Root (span 1 4)
@@ -425,10 +424,10 @@ def test_lenient_renumbers_declared_edus_with_a_warning(tmp_path):
 
 
 def test_rstdt18_knows_every_class_in_every_parser_spelling():
-    from rstkit.formats.build import RSTDT_CLASSES
-    from rstkit.formats.codra import SPELLING as codra
     from rstkit.formats.braud_coling import SPELLING as braud_coling
     from rstkit.formats.braud_eacl import SPELLING as braud_eacl
+    from rstkit.formats.build import RSTDT_CLASSES
+    from rstkit.formats.codra import SPELLING as codra
     from rstkit.formats.dplp import SPELLING as dplp
     from rstkit.formats.feng import SPELLING as feng
 

@@ -6,6 +6,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from format_files import RENDERABLE, TEXTLESS, render
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +16,6 @@ from rstkit.formats import all_formats, get_format
 from rstkit.formats.build import canonical_relations
 from rstkit.formats.detect import detect_format
 from rstkit.tree import EDU, ROOT, Node, RSTTree
-
-from format_files import RENDERABLE, TEXTLESS, render
 
 PROJECT = Path(__file__).resolve().parent.parent
 PARSERS = PROJECT / "parsers"

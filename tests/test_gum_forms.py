@@ -22,10 +22,10 @@ import pytest
 
 from rstkit.corpus import gum_corpus
 from rstkit.errors import TreeStructureError
+from rstkit.formats import read_text
 from rstkit.formats.dis import loads_dis
 from rstkit.formats.rs3 import dumps_rs3, loads_rs3
 from rstkit.formats.rsd import dumps_rsd, read_rsd
-from rstkit.formats import read_text
 from rstkit.tree import Node
 
 pytestmark = pytest.mark.gum

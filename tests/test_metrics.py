@@ -2,16 +2,17 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
-from hypothesis import given, settings, strategies as st
-
 import oracle
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import tree_pairs
+
 from rstkit.corpus import read_documents, read_tree
 from rstkit.errors import EDUMismatchError, LabelError, MissingDocumentError
 from rstkit.formats.dis import loads_dis
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.transform import binarize
-from strategies import tree_pairs
 
 
 def scores(gold, pred, **settings):

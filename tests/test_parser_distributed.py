@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("tqdm")
 
-from rstkit.parser.modeldir import read_config  # noqa: E402
+from rstkit.parser.modeldir import read_config
 
 TINY = {"model": {"hidden": 16, "span_dim": 16, "mlp_dim": 16}, "encoder": {"embedding_dim": 16, "hidden": 16}}
 

@@ -12,15 +12,15 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("tqdm")
 
-from rstkit.cli import main  # noqa: E402
-from rstkit.corpus import gum_corpus, read_documents  # noqa: E402
-from rstkit.errors import FormatError, RSTKitError  # noqa: E402
-from rstkit.metrics import EvalConfig, evaluate  # noqa: E402
-from rstkit.parser.data import prepare, read_parse_inputs  # noqa: E402
-from rstkit.parser.decode import decode  # noqa: E402
-from rstkit.parser.modeldir import ModelDirError, load_model_dir, read_config  # noqa: E402
-from rstkit.parser.train import TrainConfig, train  # noqa: E402
-from rstkit.tree import EDU, ROOT, validate  # noqa: E402
+from rstkit.cli import main
+from rstkit.corpus import gum_corpus, read_documents
+from rstkit.errors import FormatError, RSTKitError
+from rstkit.metrics import EvalConfig, evaluate
+from rstkit.parser.data import prepare, read_parse_inputs
+from rstkit.parser.decode import decode
+from rstkit.parser.modeldir import ModelDirError, load_model_dir, read_config
+from rstkit.parser.train import TrainConfig, train
+from rstkit.tree import EDU, ROOT, validate
 
 TINY = ('{"model": {"hidden": 16, "span_dim": 16, "mlp_dim": 16, "span_diff": true}, '
         '"encoder": {"embedding_dim": 16, "hidden": 16}}')

@@ -10,11 +10,11 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("tqdm")
 
-from rstkit.corpus import gum_corpus  # noqa: E402
-from rstkit.parser import train as training  # noqa: E402
-from rstkit.parser.encoders import MiniLMEncoder  # noqa: E402
-from rstkit.parser.model import EncodedDocuments, ParserModel  # noqa: E402
-from rstkit.parser.train import TrainConfig, lr_factor, train  # noqa: E402
+from rstkit.corpus import gum_corpus
+from rstkit.parser import train as training
+from rstkit.parser.encoders import MiniLMEncoder
+from rstkit.parser.model import EncodedDocuments, ParserModel
+from rstkit.parser.train import TrainConfig, lr_factor, train
 
 SIZES = {"model": {"hidden": 8, "span_dim": 8, "mlp_dim": 8}, "encoder": {"embedding_dim": 8, "hidden": 8}}
 

@@ -11,8 +11,7 @@ from rstkit.corpus import gum_corpus
 from rstkit.errors import BinarizationError, TreeStructureError
 from rstkit.labels import get_label_map
 from rstkit.parser.features import N_STATE_FEATURES, Boundaries, guess_sentences
-from rstkit.parser.transition import (REDUCE, SHIFT, Action, ParserState, oracle_actions, oracle_states,
-                                      run_actions)
+from rstkit.parser.transition import REDUCE, SHIFT, Action, ParserState, oracle_actions, oracle_states, run_actions
 from rstkit.transform import binarize
 from rstkit.tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf, validate
 

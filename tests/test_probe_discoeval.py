@@ -115,7 +115,7 @@ def test_cli_text_report(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[2].split() == ["dev", "3", "6", "3", "100.00"]
     assert lines[3].split() == ["test", "5", "10", "5", "60.00"]
-    assert "NS-Purpose 0 - 1 0.0".split() in [line.split() for line in lines]
+    assert ["NS-Purpose", "0", "-", "1", "0.0"] in [line.split() for line in lines]
     assert lines[-1].startswith("rstkit:task=discoeval-rst|")
 
 

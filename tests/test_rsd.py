@@ -5,8 +5,10 @@ from dataclasses import replace
 
 import networkx as nx
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from strategies import rst_trees
+from test_rs3 import RUNNING_DIS
 
 from rstkit.corpus import read_tree
 from rstkit.dependency import VIRTUAL_ROOT, from_dependencies, to_dependencies
@@ -15,8 +17,6 @@ from rstkit.formats import get_format
 from rstkit.formats.dis import loads_dis
 from rstkit.formats.rsd import dumps_rsd, loads_rsd, rsd_normal_form
 from rstkit.tree import EDU, NUCLEUS, SPAN, Node, RSTTree
-
-from test_rs3 import RUNNING_DIS
 
 # parser-formats.md B4
 RUNNING_RSD = """1	Analysts said	1	_	_	_	2	attribution_r	_	_

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from strategies import rst_trees
 
 from rstkit.errors import BinarizationError
 from rstkit.formats.dis import loads_dis
-from rstkit.transform import (attachment_decisions, binarize, from_attachment, marcu_tuples, nary_nodes,
-                              to_attachment)
-from strategies import rst_trees
+from rstkit.transform import attachment_decisions, binarize, from_attachment, marcu_tuples, nary_nodes, to_attachment
 
 
 def dis(body: str, n: int) -> str:

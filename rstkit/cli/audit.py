@@ -13,8 +13,22 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ..audit import (DISTANCE, GOLD_BINARIZATIONS, LABEL_COLUMN, Audit, Match, Paper, PaperTable, Published,
-                     Recomputed, audit, load_paper, paper_keys, parse_published, recompute_row)
+from ..audit import (
+    DISTANCE,
+    GOLD_BINARIZATIONS,
+    LABEL_COLUMN,
+    Audit,
+    Match,
+    Paper,
+    PaperTable,
+    Published,
+    Recomputed,
+    audit,
+    load_paper,
+    paper_keys,
+    parse_published,
+    recompute_row,
+)
 from ..errors import RSTKitError
 from ..labels import label_map_names
 from ..metrics.config import MISSING_POLICIES

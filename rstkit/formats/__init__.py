@@ -7,9 +7,9 @@ a writer turns one tree into text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from ..errors import FormatError
 from ..tree import RSTTree

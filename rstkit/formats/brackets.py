@@ -24,7 +24,7 @@ class Atom:
 class Bracket:
     """A parenthesised group: its items (atoms and nested groups) and its opening line."""
 
-    items: tuple["Atom | Bracket", ...]
+    items: tuple[Atom | Bracket, ...]
     line: int
 
     @property
@@ -32,7 +32,7 @@ class Bracket:
         return [i for i in self.items if isinstance(i, Atom)]
 
     @property
-    def groups(self) -> list["Bracket"]:
+    def groups(self) -> list[Bracket]:
         return [i for i in self.items if isinstance(i, Bracket)]
 
     @property
@@ -44,7 +44,7 @@ class Bracket:
 def _tokenizer(protect: str | None) -> re.Pattern[str]:
     parts = ([f"(?P<protected>{protect})"] if protect else []) + [
         r"(?P<open>\()", r"(?P<close>\))", r"(?P<atom>[^\s()]+)", r"(?P<space>\s+)"]
-    return re.compile("|".join(parts), re.S)
+    return re.compile("|".join(parts), re.DOTALL)
 
 
 def parse_brackets(text: str, fmt: str, source: str | None, protect: str | None = None,

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
 
 from ..errors import BinarizationError, FormatError, LabelError, RSTKitWarning, TreeStructureError
 from ..labels import canonical_label

@@ -20,7 +20,7 @@ KEY = "codra"
 _ESCAPED_QUOTE = '\\\\\\"'  # the four characters \\\"
 SPELLING = Spelling(KEY, "title", exceptions={"textual-organization": "TextualOrganization"})
 _DUMMY = re.compile(r"^\s*\(\s*Root\s*\(\s*span\s+1\s+1\s*\)\s*\(\s*DUMMY\s*\(\s*leaf\s+1\s*\)\s*"
-                    r"\(\s*rel2par\s+DUMMY\s*\)\s*\(\s*text\s+_!(.*)_!\s*\)\s*\)\s*\)\s*$", re.S)
+                    r"\(\s*rel2par\s+DUMMY\s*\)\s*\(\s*text\s+_!(.*)_!\s*\)\s*\)\s*\)\s*$", re.DOTALL)
 _SENTENCE_END = re.compile(r"[.!?]\W*$")
 
 

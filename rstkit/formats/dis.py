@@ -15,7 +15,8 @@ import re
 import warnings
 from pathlib import Path
 
-from lark import Lark, Token, Tree as LarkTree
+from lark import Lark, Token
+from lark import Tree as LarkTree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError
@@ -39,7 +40,7 @@ INT: /\d+/
 """
 
 _PARSER = Lark(_GRAMMAR, parser="lalr", maybe_placeholders=False)
-_TEXT_BODY = re.compile(r"^\(\s*text\s+(?:_!(.*)_!|<EDU>(.*)</EDU>)\s*\)$", re.S)
+_TEXT_BODY = re.compile(r"^\(\s*text\s+(?:_!(.*)_!|<EDU>(.*)</EDU>)\s*\)$", re.DOTALL)
 _PARAGRAPH_END = re.compile(r"\s*<P>\s*$")
 
 

@@ -9,9 +9,10 @@ line order). Blank lines and ``#`` comments are skipped. Ids lose RST-DT's ``.ou
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Sequence, Union
+from typing import Union
 
 from ..errors import FormatError, MissingDocumentError, RSTKitWarning
 from . import read_text

@@ -25,7 +25,7 @@ KEY = "feng"
 SPELLING = Spelling(KEY, "title", exceptions={"same-unit": "same-unit",
                                               "textual-organization": "textual-organization"})
 _EDU = r"_!.*?!_"
-_EDU_BODY = re.compile(r"^_!(.*)!_$", re.S)
+_EDU_BODY = re.compile(r"^_!(.*)!_$", re.DOTALL)
 _MARKER = re.compile(r"\s*<([sp])>\s*$")
 _LABEL = re.compile(r"^(.+)\[([NS])\]\[([NS])\]$")
 _MARGIN = 70
@@ -131,7 +131,7 @@ def dumps_feng(tree: RSTTree) -> str:
 
 
 def _sniff(text: str) -> bool:
-    return bool(re.match(r"\s*\(\S+\[[NS]\]\[[NS]\]\s", text)) or bool(re.match(r"\s*_!.*!_\s*$", text, re.S))
+    return bool(re.match(r"\s*\(\S+\[[NS]\]\[[NS]\]\s", text)) or bool(re.match(r"\s*_!.*!_\s*$", text, re.DOTALL))
 
 
 register(Format(KEY, "Feng & Hirst gCRF .tree files (nltk trees, Rel[N][S] labels, _!EDU!_ leaves)",

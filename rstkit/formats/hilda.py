@@ -19,7 +19,7 @@ from .brackets import Atom, Bracket, parse_one
 from .build import LeafCounter, Spelling, doc_id_from_name, finish, relabel
 
 KEY = "hilda"
-_LEAF = re.compile(r"^leaf(\d+)_(\d+)_(\d+)$", re.I)
+_LEAF = re.compile(r"^leaf(\d+)_(\d+)_(\d+)$", re.IGNORECASE)
 SPELLING = Spelling(KEY, "title")
 
 
@@ -96,7 +96,7 @@ def dumps_hilda(tree: RSTTree) -> str:
 
 
 def _sniff(text: str) -> bool:
-    return bool(re.match(r"\s*\(\s*Root\s+(\(\s*(Nucleus|Satellite):|leaf\d)", text, re.I))
+    return bool(re.match(r"\s*\(\s*Root\s+(\(\s*(Nucleus|Satellite):|leaf\d)", text, re.IGNORECASE))
 
 
 register(Format(KEY, "HHN16 HILDA bracketed trees (Nucleus:Rel labels, leafN_S_P tokens; named *.dis)",

@@ -27,7 +27,7 @@ from .rs3 import loads_rs3
 
 KEY = "isanlp"
 SPELLING = Spelling(KEY, "lower")
-_SEGMENT = re.compile(r"(<segment\b[^>]*>)(.*?)(</segment>)", re.S)
+_SEGMENT = re.compile(r"(<segment\b[^>]*>)(.*?)(</segment>)", re.DOTALL)
 _ENTITY = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9A-Fa-f]+);)")
 _LINK = re.compile(r"""<(?:segment|group)\b[^>]*?\bparent\s*=\s*["']([^"']+)["'][^>]*?\brelname\s*=\s*["']([^"']+)["']""")
 

@@ -61,7 +61,7 @@ class _Element:
     relname: str | None
     line: int | None
     text: str = ""
-    children: list["_Element"] = field(default_factory=list)
+    children: list[_Element] = field(default_factory=list)
 
 
 def loads_rs3(text: str, path: str | Path | None = None, doc_id: str | None = None,
@@ -103,7 +103,7 @@ def read_rs3(path: str | Path, lenient: bool = False) -> list[RSTTree]:
 class _ElementLines:
     """Line numbers of segments and groups (ElementTree does not record them)."""
 
-    _TAG = re.compile(r"<(segment|group)\b[^>]*?\bid\s*=\s*([\"'])(.*?)\2", re.S)
+    _TAG = re.compile(r"<(segment|group)\b[^>]*?\bid\s*=\s*([\"'])(.*?)\2", re.DOTALL)
 
     def __init__(self, text: str):
         newlines = [m.start() for m in re.finditer("\n", text)]
@@ -429,7 +429,7 @@ def _check_unambiguous(tree: RSTTree, links: dict[int, tuple[int, str]], declare
 
 
 # -- registration -------------------------------------------------------------------------
-_RSTWEB = re.compile(r"\A(?:\ufeff)?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<rst[\s>]", re.S)
+_RSTWEB = re.compile(r"\A(?:\ufeff)?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<rst[\s>]", re.DOTALL)
 _RS4_ONLY = re.compile(r"<(sigtypes|signals|secedges)[\s>/]")
 
 

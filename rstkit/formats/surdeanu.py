@@ -158,7 +158,7 @@ def dumps_log(trees: list[RSTTree]) -> str:
 
 
 def _sniff(text: str) -> bool:
-    return bool(re.search(r"^Documents\s*$", text, re.M)) and "System tree:" in text
+    return bool(re.search(r"^Documents\s*$", text, re.MULTILINE)) and "System tree:" in text
 
 
 register(Format(KEY, "processors RST parser test log (Documents list, System tree: blocks)",

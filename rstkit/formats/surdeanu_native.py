@@ -24,7 +24,7 @@ SPELLING = Spelling(KEY, "lower")
 #: direction word of processors -> nuclearity pair, and back
 DIRECTIONS = {"LeftToRight": "NS", "RightToLeft": "SN"}
 PAIR_DIRECTION = {pair: word for word, pair in DIRECTIONS.items()}
-_TEXT = re.compile(r"^TEXT(?:\(\s*\d+\s*,\s*\d+\s*\))?:(.*)$", re.S)
+_TEXT = re.compile(r"^TEXT(?:\(\s*\d+\s*,\s*\d+\s*\))?:(.*)$", re.DOTALL)
 _INTERNAL = re.compile(r"^(\S+)(?:\s+\((LeftToRight|RightToLeft)\))?$")
 
 

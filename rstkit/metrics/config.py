@@ -69,12 +69,12 @@ class EvalConfig:
         get_label_map(self.labels)
 
     @classmethod
-    def rst_eval(cls, **settings) -> "EvalConfig":
+    def rst_eval(cls, **settings) -> EvalConfig:
         """The reference preset: rst-eval's behaviour, bugs included (evaluation.md section 8)."""
         settings.setdefault("unknown_labels", "keep")
         return cls(compat="rst-eval", **settings)
 
-    def with_(self, **changes) -> "EvalConfig":
+    def with_(self, **changes) -> EvalConfig:
         return replace(self, **changes)
 
     # -- derived settings ------------------------------------------------------------

@@ -10,9 +10,9 @@ matches are label comparisons of aligned rows. Counts follow educe: matched =
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -54,7 +54,7 @@ class TupleArrays:
 
     @classmethod
     def from_tuples(cls, per_doc: Sequence[Sequence[tuple[int, int, str, str]]],
-                    nuc_vocab: Vocabulary, rel_vocab: Vocabulary) -> "TupleArrays":
+                    nuc_vocab: Vocabulary, rel_vocab: Vocabulary) -> TupleArrays:
         lengths = np.fromiter((len(t) for t in per_doc), dtype=np.int64, count=len(per_doc))
         flat = [row for rows in per_doc for row in rows]
 
@@ -83,7 +83,7 @@ class Counts:
     def n_docs(self) -> int:
         return self.matched.shape[1]
 
-    def select(self, mask: np.ndarray) -> "Counts":
+    def select(self, mask: np.ndarray) -> Counts:
         """Counts of the documents where ``mask`` is true."""
         return Counts(self.matched[:, mask], self.gold[:, mask], self.pred[:, mask])
 

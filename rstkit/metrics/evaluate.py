@@ -7,8 +7,8 @@ arrays, and matched corpus-wide (:mod:`rstkit.metrics.counts`).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import numpy as np
 

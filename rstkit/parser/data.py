@@ -11,8 +11,8 @@ release, or a directory with ``splits.tsv``).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 from torch import nn

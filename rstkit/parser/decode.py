@@ -8,7 +8,7 @@ states, so choosing them greedily loses nothing). With ``beam=1`` this is greedy
 from __future__ import annotations
 
 import contextlib
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import torch

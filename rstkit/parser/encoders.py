@@ -20,8 +20,9 @@ import hashlib
 import os
 import re
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 import torch
@@ -48,7 +49,7 @@ class Vocabulary:
         self.index = {t: i for i, t in enumerate(self.tokens)}
 
     @classmethod
-    def build(cls, texts: Iterable[str], min_count: int = 2, max_size: int = 20000) -> "Vocabulary":
+    def build(cls, texts: Iterable[str], min_count: int = 2, max_size: int = 20000) -> Vocabulary:
         counts = Counter(t for text in texts for t in tokenize(text))
         frequent = [t for t, c in counts.most_common(max_size) if c >= min_count]
         return cls(frequent)

@@ -36,7 +36,7 @@ class Boundaries:
     paragraphs: list[int] | None
 
     @classmethod
-    def of(cls, edus: tuple[EDU, ...]) -> "Boundaries":
+    def of(cls, edus: tuple[EDU, ...]) -> Boundaries:
         if edus and all(e.sentence is not None for e in edus):
             sentences = [int(e.sentence) for e in edus]  # type: ignore[arg-type]
         else:

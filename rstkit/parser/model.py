@@ -13,8 +13,9 @@ NS elaboration call for different evidence), the same for all pairs otherwise.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import torch
@@ -43,7 +44,7 @@ class StateArrays:
     features: np.ndarray
 
     @classmethod
-    def of(cls, boundaries: Boundaries, views: Sequence[View], context: int = 3) -> "StateArrays":
+    def of(cls, boundaries: Boundaries, views: Sequence[View], context: int = 3) -> StateArrays:
         k, slots = len(views), CONTEXT_SLOTS[context]
         spans = np.ones((k, context, 2), dtype=np.int64)
         present = np.zeros((k, context), dtype=np.float32)

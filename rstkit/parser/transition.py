@@ -46,7 +46,7 @@ def _labelled(node: Node, nuclearity: str, relation: str | None) -> Node:
 class ParserState:
     """Stack and queue of one document (EDUs ``1..n``)."""
 
-    __slots__ = ("n_edus", "stack", "next_edu")
+    __slots__ = ("n_edus", "next_edu", "stack")
 
     def __init__(self, n_edus: int):
         if n_edus < 1:
@@ -55,7 +55,7 @@ class ParserState:
         self.stack: list[Node] = []
         self.next_edu = 1
 
-    def copy(self) -> "ParserState":
+    def copy(self) -> ParserState:
         other = ParserState.__new__(ParserState)
         other.n_edus, other.stack, other.next_edu = self.n_edus, list(self.stack), self.next_edu
         return other
@@ -72,7 +72,7 @@ class ParserState:
     def is_final(self) -> bool:
         return not self.can_shift and len(self.stack) == 1
 
-    def view(self) -> "View":
+    def view(self) -> View:
         """What a model may see: spans of the third, second and first stack items, and the
         next two EDUs of the queue (None where there is no such item)."""
         s2, s1, s0 = ([None] * 3 + [node.span for node in self.stack[-3:]])[-3:]
