@@ -22,8 +22,8 @@ from format_files import RENDERABLE, render
 
 
 @pytest.fixture(scope="module")
-def gum_binary(gum_trees) -> list:
-    return [binarize(t, "right") for t in gum_trees.values()]
+def gum_binary(gum_nary) -> list:
+    return [binarize(t, "right") for t in gum_nary.values()]
 
 
 @pytest.mark.parametrize("key", RENDERABLE)

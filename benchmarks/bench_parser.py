@@ -6,10 +6,8 @@ greedy on CUDA when a GPU is present. Reading and preparing the documents is not
 """
 from __future__ import annotations
 
-import os
 import time
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -21,17 +19,14 @@ from rstkit.parser.data import prepare
 from rstkit.parser.decode import decode
 from rstkit.parser.modeldir import default_model_dir, load_model_dir
 
-GUM = Path(os.environ.get("RSTKIT_GUM", Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "gum"))
 DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 
 
 @pytest.fixture(scope="module")
-def test_edus() -> dict:
-    if not (GUM / "dependencies").is_dir():
-        pytest.skip(f"GUM corpus not found at {GUM}")
+def test_edus(gum_dir) -> dict:
     if not (default_model_dir() / "config.json").is_file():
         pytest.skip("no shipped model under rstkit/data/models/gum")
-    corpus = gum_corpus(GUM, "rsd")
+    corpus = gum_corpus(gum_dir, "rsd")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return {d: t.edus for d, t in corpus.documents("test").items()}

@@ -9,9 +9,7 @@ encoding is the cost, reported as EDUs/s.
 from __future__ import annotations
 
 import importlib.util
-import os
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -22,21 +20,18 @@ from rstkit.probe.classifier import ClassifierConfig, fit_probe, subtree_feature
 from rstkit.probe.encoders import get_encoder
 from rstkit.probe.task import ProbeTask, build_task
 
-GUM = Path(os.environ.get("RSTKIT_GUM", Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "gum"))
 MINILM_SAMPLE = 2000
 
 
-def _build() -> ProbeTask:
+def _build(gum_dir) -> ProbeTask:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RSTKitWarning)  # the reddit documents are left out
-        return build_task(gum_corpus(GUM), get_label_map("gum"))
+        return build_task(gum_corpus(gum_dir), get_label_map("gum"))
 
 
 @pytest.fixture(scope="module")
-def gum_task() -> ProbeTask:
-    if not (GUM / "lisp_nary").is_dir():
-        pytest.skip(f"GUM corpus not found at {GUM}")
-    return _build()
+def gum_task(gum_dir) -> ProbeTask:
+    return _build(gum_dir)
 
 
 def _distinct_texts(task: ProbeTask) -> list[str]:
@@ -50,8 +45,8 @@ def _report(benchmark, what: str, n: int) -> float:
     return rate
 
 
-def test_build_gum_task(benchmark, gum_task: ProbeTask) -> None:
-    task = benchmark.pedantic(_build, rounds=1, iterations=1)
+def test_build_gum_task(benchmark, gum_dir) -> None:
+    task = benchmark.pedantic(_build, args=(gum_dir,), rounds=1, iterations=1)
     n = sum(len(s.instances) for s in task.splits.values())
     assert n == 22836 + 3604 + 3488
     _report(benchmark, "instances", n)

@@ -9,7 +9,6 @@ import warnings
 from pathlib import Path
 
 import pytest
-from conftest import PROJECT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import tree_pairs
@@ -34,6 +33,7 @@ from rstkit.metrics import EvalConfig, evaluate
 from rstkit.transform import binarize
 from rstkit.tree import NUCLEUS, SATELLITE, SPAN, Node, RSTTree
 
+PROJECT = Path(__file__).resolve().parent.parent
 SAMPLE = PROJECT / "corpora" / "sample"
 TABLES_MD = PROJECT.parent / "shared" / "docs" / "morey2017-tables.md"
 EVAL = PROJECT / "eval"

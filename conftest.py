@@ -1,12 +1,17 @@
-"""Shared fixtures: paths of the GUM corpus (../shared/corpora/gum) and of the sample corpus."""
+"""Fixtures shared by tests/ and benchmarks/: where the GUM corpus and the worked examples are.
+
+GUM is read from ``$RSTKIT_GUM`` (default ``../shared/corpora/gum``), evaluation.md's examples
+from ``$RSTKIT_EXAMPLES`` (default ``../shared/docs/examples``); fixtures skip when absent.
+"""
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 import pytest
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parent
 GUM = Path(os.environ.get("RSTKIT_GUM", PROJECT.parent / "shared" / "corpora" / "gum"))
 EXAMPLES = Path(os.environ.get("RSTKIT_EXAMPLES", PROJECT.parent / "shared" / "docs" / "examples"))
 
@@ -20,20 +25,18 @@ def gum_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def examples_dir() -> Path:
-    """evaluation.md's worked-example files (gold/, pred/, one_edu/, nested_sns/)."""
-    if not (EXAMPLES / "gold").is_dir():
-        pytest.skip(f"evaluation.md examples not found at {EXAMPLES}")
-    return EXAMPLES
-
-
-@pytest.fixture(scope="session")
-def gum_nary(gum_dir):
+def gum_nary(gum_dir) -> dict:
     """All 281 lisp_nary trees, read once per session (leniently: one GUM file has a bad extent)."""
-    import warnings
-
     from rstkit.corpus import read_documents
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return read_documents(gum_dir / "lisp_nary", lenient=True)
+
+
+@pytest.fixture(scope="session")
+def examples_dir() -> Path:
+    """evaluation.md's worked-example files (gold/, pred/, one_edu/, nested_sns/)."""
+    if not (EXAMPLES / "gold").is_dir():
+        pytest.skip(f"evaluation.md examples not found at {EXAMPLES}")
+    return EXAMPLES
