@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from ..errors import FormatError
+from ..tree import Node
 
 
 @dataclass(frozen=True)
@@ -87,3 +89,25 @@ def parse_one(text: str, fmt: str, source: str | None, protect: str | None = Non
         raise FormatError(f"malformed {fmt} file: a second tree starts here (one tree expected)",
                           source, groups[1].line)
     return groups[0]
+
+
+def dumps_indented(root: Node, head: Callable[[Node], str], leaf: Callable[[Node], str]) -> str:
+    """Write a tree one node per line, two-space indent, closing brackets at line ends.
+
+    ``head(node)`` is the label opening an internal node's bracket; ``leaf(node)`` is an
+    EDU's whole bracket.
+    """
+    lines: list[str] = []
+
+    def emit(node: Node, depth: int) -> None:
+        pad = "  " * depth
+        if node.is_leaf:
+            lines.append(pad + leaf(node))
+            return
+        lines.append(f"{pad}({head(node)}")
+        for child in node.children:
+            emit(child, depth + 1)
+        lines[-1] += ")"
+
+    emit(root, 0)
+    return "\n".join(lines) + "\n"

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..errors import FormatError
 from ..tree import Node, RSTTree, nuclearity_from_word, nuclearity_word
 from . import Format, read_text, register
-from .brackets import Atom, Bracket, parse_one
+from .brackets import Atom, Bracket, dumps_indented, parse_one
 from .build import LeafCounter, Spelling, doc_id_from_name, finish, relabel
 
 KEY = "hilda"
@@ -74,25 +74,15 @@ def read_hilda(path: str | Path, lenient: bool = False) -> list[RSTTree]:
 
 def dumps_hilda(tree: RSTTree) -> str:
     """Write a tree in HHN16 layout (one node per line, closing brackets at line ends)."""
-    lines: list[str] = []
 
-    def emit(node: Node, depth: int) -> None:
-        label = "Root" if node is tree.root else f"{nuclearity_word(node.nuclearity)}:{SPELLING(node.relation)}"
-        pad = "  " * depth
-        if node.is_leaf:
-            edu = tree.edus[node.start - 1]
-            lines.append(f"{pad}({label} leaf{node.start}_{edu.sentence or 0}_{edu.paragraph or 0})")
-            return
-        lines.append(f"{pad}({label}")
-        for child in node.children:
-            emit(child, depth + 1)
-        lines[-1] += ")"
+    def label(node: Node) -> str:
+        return "Root" if node is tree.root else f"{nuclearity_word(node.nuclearity)}:{SPELLING(node.relation)}"
 
-    if tree.root.is_leaf:
-        edu = tree.edus[0]
-        return f"(Root leaf1_{edu.sentence or 0}_{edu.paragraph or 0})\n"
-    emit(tree.root, 0)
-    return "\n".join(lines) + "\n"
+    def leaf(node: Node) -> str:
+        edu = tree.edus[node.start - 1]
+        return f"({label(node)} leaf{node.start}_{edu.sentence or 0}_{edu.paragraph or 0})"
+
+    return dumps_indented(tree.root, label, leaf)
 
 
 def _sniff(text: str) -> bool:

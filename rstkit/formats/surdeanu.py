@@ -20,7 +20,7 @@ from pathlib import Path
 from ..errors import FormatError, MissingDocumentError, RSTKitWarning
 from ..tree import Node, RSTTree
 from . import Format, read_text, register
-from .brackets import Atom, Bracket, parse_one
+from .brackets import Atom, Bracket, dumps_indented, parse_one
 from .build import PAIRS, LeafCounter, attach, doc_id_from_name, finish, ptb_escape_parentheses, ptb_unescape
 from .surdeanu_native import DIRECTIONS, internal_label
 
@@ -128,20 +128,8 @@ def _tree_blocks(lines: list[str], start: int) -> list[tuple[int, str]]:
 
 def dumps_surdeanu_tree(tree: RSTTree) -> str:
     """One bracketed tree as it appears in the log."""
-    lines: list[str] = []
-
-    def emit(node: Node, depth: int) -> None:
-        pad = "  " * depth
-        if node.is_leaf:
-            lines.append(f"{pad}(TEXT:{ptb_escape_parentheses(tree.edus[node.start - 1].text)})")
-            return
-        lines.append(f"{pad}({internal_label(node, tree, KEY)}")
-        for child in node.children:
-            emit(child, depth + 1)
-        lines[-1] += ")"
-
-    emit(tree.root, 0)
-    return "\n".join(lines) + "\n"
+    return dumps_indented(tree.root, lambda node: internal_label(node, tree, KEY),
+                          lambda node: f"(TEXT:{ptb_escape_parentheses(tree.edus[node.start - 1].text)})")
 
 
 def dumps_log(trees: list[RSTTree]) -> str:
