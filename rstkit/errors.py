@@ -2,17 +2,48 @@
 
 Every error names where the problem is (file and, when known, line) and what it is, so
 the CLI can print it as one line: ``path:line: problem``.
+
+An error that a setting would get past carries that setting's name in ``fixes`` (names from
+:data:`FIXES`, e.g. ``"lenient"``). Library messages never mention command-line flags: the CLI
+turns ``fixes`` into a hint naming its own flags, and Python users read ``error.fixes``.
 """
 from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: settings an error can point to as its fix, with what each does (library wording, no CLI flags)
+FIXES = {
+    "lenient": "repair extents / score mismatched EDUs as the reference does (lenient=True)",
+    "keep_unknown_labels": "let unknown labels pass through, lowercased (unknown_labels='keep')",
+    "labels": "choose another label map",
+    "missing": "score gold documents without prediction anyway (missing='skip' or 'zero')",
+    "pred_format": "name the prediction format explicitly",
+    "force": "overwrite existing output files",
+    "edus_aligned": "score predictions whose EDUs differ from the gold by aligning characters",
+}
+
+
+def printable(text: str, limit: int | None = 40) -> str:
+    """``text`` for an error message: unprintable characters escaped (``\\x00``, ``\\n``, ``\\u200b``),
+    cut to ``limit`` characters with ``...``; the same rendering in every reader."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if limit is not None and len(shown) > limit:
+        shown = shown[:limit] + "..."
+    return shown
 
 
 class RSTKitError(Exception):
     """Base class of all rstkit errors."""
 
-    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+    def __init__(self, message: str, path: str | None = None, line: int | None = None, *,
+                 fixes: Sequence[str] = ()):
         self.message = message
         self.path = str(path) if path is not None else None
         self.line = line
+        unknown = [f for f in fixes if f not in FIXES]
+        if unknown:
+            raise ValueError(f"unknown fix name(s) {unknown}; known: {', '.join(FIXES)}")
+        self.fixes = tuple(fixes)
         super().__init__(self.__str__())
 
     def __str__(self) -> str:
@@ -56,7 +87,9 @@ class ManyErrors(RSTKitError):
 
     def __init__(self, errors: list[RSTKitError]):
         self.errors = list(errors)
-        super().__init__(f"{len(self.errors)} input(s) failed:\n" + "\n".join(str(e) for e in self.errors))
+        fixes = dict.fromkeys(f for e in self.errors for f in e.fixes)
+        super().__init__(f"{len(self.errors)} input(s) failed:\n" + "\n".join(str(e) for e in self.errors),
+                         fixes=tuple(fixes))
 
 
 class RSTKitWarning(UserWarning):

@@ -88,8 +88,8 @@ class LabelMap:
             return mapped
         if passthrough:
             return label.lower() if self.lowercase else label
-        raise LabelError(f"relation label {label!r} is unknown to label map {self.name!r} "
-                         f"(use pass-through, or another --labels map)", path, line)
+        raise LabelError(f"relation label {label!r} is unknown to label map {self.name!r}", path, line,
+                         fixes=("keep_unknown_labels", "labels"))
 
     def apply(self, tree: RSTTree, passthrough: bool = False) -> RSTTree:
         """A copy of ``tree`` with every relation label mapped."""

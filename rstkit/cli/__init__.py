@@ -15,6 +15,23 @@ from importlib import import_module
 from .. import __version__
 from ..errors import ManyErrors, RSTKitError
 
+#: how the command line spells the fix of an error (``RSTKitError.fixes``, library names)
+FIX_FLAGS = {
+    "lenient": "--lenient",
+    "keep_unknown_labels": "--keep-unknown-labels",
+    "labels": "another --labels map",
+    "missing": "--missing skip or --missing zero",
+    "pred_format": "--pred-format KEY",
+    "force": "--force",
+    "edus_aligned": "--edus aligned",
+}
+
+
+def error_line(error: RSTKitError) -> str:
+    """One line for an error, with the flags that would get past it (``error.fixes``)."""
+    hint = " or ".join(FIX_FLAGS[f] for f in error.fixes if f in FIX_FLAGS)
+    return f"rstkit: error: {error}" + (f" (use {hint})" if hint else "")
+
 #: subcommand modules of rstkit.cli, in the order ``rstkit --help`` lists them
 SUBCOMMANDS = ["eval", "convert", "stats", "train", "parse", "draw", "discoeval", "audit"]
 
@@ -45,10 +62,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.run(args) or 0)
     except ManyErrors as exc:
         for error in exc.errors:
-            print(f"rstkit: error: {error}", file=sys.stderr)
+            print(error_line(error), file=sys.stderr)
         return 2
     except RSTKitError as exc:
-        print(f"rstkit: error: {exc}", file=sys.stderr)
+        print(error_line(exc), file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `rstkit stats ... | head`
         return 0

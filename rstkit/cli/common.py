@@ -9,6 +9,41 @@ from ..labels import label_map_names
 from ..tree import RSTTree
 
 
+def _number(kind: type, text: str, check, expected: str) -> int | float:
+    try:
+        value = kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}") from None
+    if not check(value):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected {expected}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    return int(_number(int, text, lambda v: v >= 1, "an integer >= 1"))
+
+
+def nonnegative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    return int(_number(int, text, lambda v: v >= 0, "an integer >= 0"))
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite number > 0."""
+    return float(_number(float, text, lambda v: 0 < v < float("inf"), "a number > 0"))
+
+
+def nonnegative_float(text: str) -> float:
+    """argparse type: a finite number >= 0."""
+    return float(_number(float, text, lambda v: 0 <= v < float("inf"), "a number >= 0"))
+
+
+def open_unit_interval(text: str) -> float:
+    """argparse type: a number strictly between 0 and 1 (a confidence level, a ratio)."""
+    return float(_number(float, text, lambda v: 0 < v < 1, "a number strictly between 0 and 1"))
+
+
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from", dest="in_format", metavar="KEY", default=None,
                         help="input format (default: from the file extension)")

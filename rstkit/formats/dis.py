@@ -151,7 +151,7 @@ class _Builder:
 
     def _problem(self, message: str, line: int) -> None:
         if not self.lenient:
-            raise TreeStructureError(message, self.source, line)
+            raise TreeStructureError(message, self.source, line, fixes=("lenient",))
         warnings.warn(f"{self.source}:{line}: {message}; repaired from the leaves (lenient)",
                       RSTKitWarning, stacklevel=2)
 

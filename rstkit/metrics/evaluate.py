@@ -169,8 +169,8 @@ def _paired_ids(gold: Mapping[str, RSTTree], systems: list[Mapping[str, RSTTree]
             continue
         if config.missing == "error":
             raise MissingDocumentError(
-                f"{name}: {len(missing)} gold document(s) have no prediction: {_some(missing, 20)} "
-                "(use --missing skip or --missing zero to score anyway)")
+                f"{name}: {len(missing)} gold document(s) have no prediction: {_some(missing, 20)}",
+                fixes=("missing",))
         if config.missing == "skip":
             notes.append(f"{name}: {len(missing)} document(s) without prediction skipped: {_some(missing)}")
             doc_ids = [d for d in doc_ids if d in system]
@@ -189,7 +189,7 @@ def _check_edus(gold: RSTTree, pred: RSTTree, config: EvalConfig, notes: list[st
     message = (f"EDU count mismatch for document {gold.doc_id!r}: gold {gold.source or '?'} has "
                f"{gold.n_edus} EDUs, prediction {pred.source or '?'} has {pred.n_edus}")
     if not config.lenient:
-        raise EDUMismatchError(message + " (use --lenient to score by EDU numbers as the reference does)")
+        raise EDUMismatchError(message, fixes=("lenient",))
     notes.append(message + "; scored by EDU numbers (lenient)")
 
 
