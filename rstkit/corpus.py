@@ -15,12 +15,14 @@ Document ids are stable and format-independent: ``wsj_0600.out.dis`` -> ``wsj_06
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
-from .errors import CorpusError, FormatError, ManyErrors, RSTKitError
+from .errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning
 from .formats import Format, all_formats, doc_id_from_path, get_format
+from .formats.detect import describe_groups, regular_files, sniffed
 from .tree import RSTTree
 
 
@@ -55,15 +57,18 @@ def read_tree(path: str | Path, format: str | None = None, lenient: bool = False
 
 
 def list_files(directory: str | Path, format: str | None = None) -> list[Path]:
-    """Files of one format under ``directory`` (recursively), sorted.
+    """The files of one format under ``directory`` (recursively, hidden ones left out), sorted.
 
-    Without ``format``, the directory must hold files of a single registered format.
+    Without ``format``, files are chosen by name and the directory must hold a single
+    format. With ``format``, the files named like that format are read (``*.tree`` for
+    ``feng``); when none is, every file whose content fits the format is (DMRST strings saved
+    as ``*.txt``), with an :class:`RSTKitWarning` naming them and the files left out. Files of
+    another format are then an error naming both formats.
     """
     directory = Path(directory)
-    files = sorted(p for p in directory.rglob("*") if p.is_file() and not p.name.startswith("."))
+    files = regular_files(directory)
     if format:
-        fmt = get_format(format)
-        return [p for p in files if fmt.claims(p.name)]
+        return _files_of_format(directory, files, get_format(format))
     by_format: dict[str, list[Path]] = {}
     for p in files:
         try:
@@ -71,9 +76,46 @@ def list_files(directory: str | Path, format: str | None = None) -> list[Path]:
         except CorpusError:
             continue
     if len(by_format) > 1:
-        raise CorpusError(f"directory holds files of several formats ({', '.join(sorted(by_format))}); "
-                          "name the one to read", str(directory))
+        found = {p: {key} for key, paths in by_format.items() for p in paths}
+        raise CorpusError(f"directory holds files of several formats ({describe_groups(found)}); name the one "
+                          "to read", str(directory))
     return next(iter(by_format.values()), [])
+
+
+def _files_of_format(directory: Path, files: list[Path], fmt: Format) -> list[Path]:
+    """Files named like ``fmt``; if there are none, the files whose content fits it (noted)."""
+    named = [p for p in files if fmt.claims(p.name)]
+    if named:
+        return named
+    chosen: list[Path] = []
+    others: dict[Path, set[str]] = {}
+    skipped: list[Path] = []
+    for p in files:
+        keys = sniffed(p)
+        if fmt.key in keys or p.stat().st_size == 0:  # an empty file is for the format's reader to judge
+            chosen.append(p)
+        elif keys:
+            others[p] = keys
+        else:
+            skipped.append(p)
+    if others and chosen:
+        found = {**{p: {fmt.key} for p in chosen}, **others}
+        raise CorpusError(f"directory holds files of two formats ({describe_groups(found)}); put each format in "
+                          "its own directory", str(directory))
+    if others:
+        raise CorpusError(f"no file is in format {fmt.key!r}: the files look like another format "
+                          f"({describe_groups(others)})", str(directory))
+    if chosen:
+        note = f"read {len(chosen)} file(s) as {fmt.key} by their content: {_names(chosen, directory)}"
+        if skipped:
+            note += f"; left out {len(skipped)} that fit no format: {_names(skipped, directory)}"
+        warnings.warn(f"{directory}: {note}", RSTKitWarning, stacklevel=3)
+    return chosen
+
+
+def _names(paths: list[Path], directory: Path, shown: int = 10) -> str:
+    names = [str(p.relative_to(directory)) for p in paths]
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
 
 
 def read_documents(path: str | Path, format: str | None = None, lenient: bool = False,
@@ -94,6 +136,7 @@ def read_documents(path: str | Path, format: str | None = None, lenient: bool = 
     files = list_files(path, format) if path.is_dir() else [path]
     if path.is_dir() and not files:
         raise CorpusError("no documents found" + (f" in format {format!r}" if format else ""), str(path))
+    doc_id = get_format(format).doc_id if format else doc_id_from_path
     documents: dict[str, RSTTree] = {}
     origin: dict[str, str] = {}
     failures: list[RSTKitError] = []
@@ -107,12 +150,12 @@ def read_documents(path: str | Path, format: str | None = None, lenient: bool = 
             failures.append(exc)
             continue
         for tree in trees:
-            doc_id = tree.doc_id or doc_id_from_path(file)
-            if doc_id in documents:
-                failures.append(CorpusError(f"document id {doc_id!r} also read from {origin[doc_id]}", str(file)))
+            name = tree.doc_id or doc_id(file)
+            if name in documents:
+                failures.append(CorpusError(f"document id {name!r} also read from {origin[name]}", str(file)))
                 continue
-            documents[doc_id] = tree
-            origin[doc_id] = str(file)
+            documents[name] = tree
+            origin[name] = str(file)
     _report(failures, skip_errors, errors)
     return dict(sorted(documents.items()))
 
@@ -196,10 +239,11 @@ def _with_id(tree: RSTTree, doc_id: str) -> RSTTree:
     return replace(tree, doc_id=doc_id)
 
 
-def _index(files: list[Path]) -> dict[str, Path]:
+def _index(files: list[Path], fmt: Format | None = None) -> dict[str, Path]:
+    """``{document id: file}``; an id given by two files is an error."""
     index: dict[str, Path] = {}
     for f in files:
-        doc_id = doc_id_from_path(f)
+        doc_id = fmt.doc_id(f) if fmt else doc_id_from_path(f)
         if doc_id in index:
             raise CorpusError(f"document id {doc_id!r} appears twice ({index[doc_id]})", str(f))
         index[doc_id] = f
@@ -298,7 +342,7 @@ def rstdt_double_corpus(root: str | Path) -> Corpus:
 def directory_corpus(root: str | Path, format: str | None = None) -> Corpus:
     """Any directory of documents; splits from an optional ``splits.tsv`` (``doc_id<TAB>split``)."""
     root = Path(root)
-    files = _index(list_files(root, format))
+    files = _index(list_files(root, format), get_format(format) if format else None)
     if not files:
         raise CorpusError("no documents found", str(root))
     splits: dict[str, list[str]] = {}

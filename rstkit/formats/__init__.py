@@ -6,8 +6,9 @@ a writer turns one tree into text.
 """
 from __future__ import annotations
 
+import codecs
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +50,10 @@ class Format:
         name = name.lower()
         return name.endswith(self.extensions) or name.startswith(self.prefixes)
 
+    def doc_id(self, path: str | Path) -> str:
+        """The document id of a file of this format (see :func:`doc_id_from_path`)."""
+        return doc_id_from_path(path, self.extensions, self.prefixes)
+
 
 _REGISTRY: dict[str, Format] = {}
 
@@ -73,26 +78,57 @@ def all_formats() -> dict[str, Format]:
     return dict(_REGISTRY)
 
 
-def read_text(path: str | Path) -> str:
-    """A file's text (UTF-8, falling back to Latin-1); a clear error if it cannot be read."""
+def read_text(path: str | Path, fallback: str = "latin-1") -> str:
+    """A file's text, the one way every reader gets it: UTF-8 (a byte-order mark is dropped; UTF-16
+    with a byte-order mark is decoded too), else ``fallback`` (Latin-1, or a producer's own, such as
+    isanlp's cp1251); a clear error if the file cannot be read."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise FormatError(f"cannot read file: {exc.strerror or exc}", str(path)) from None
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise FormatError("file starts with a UTF-16 byte-order mark but is not valid UTF-16",
+                              str(path)) from None
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return data.decode(fallback, errors="replace")
 
 
-_DOC_SUFFIXES = re.compile(r"(\.out)?\.(dis|rs3|rs4|rsd|edus)$", re.IGNORECASE)
+_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
 
 
-def doc_id_from_path(path: str | Path) -> str:
-    """Stable document id from a file name: ``wsj_0600.out.dis`` -> ``wsj_0600``,
-    ``GUM_news_iodine.rs4`` -> ``GUM_news_iodine``, ``file1.dis`` -> ``file1``."""
-    return _DOC_SUFFIXES.sub("", Path(path).name)
+def doc_id_from_path(path: str | Path, suffixes: Iterable[str] | None = None, prefixes: Iterable[str] = ()) -> str:
+    """The document id of a file, the one rule for every format and corpus: the file name minus the
+    longest of ``suffixes`` it ends with (default: every registered format's extensions) and the first
+    of ``prefixes`` it starts with, then minus one remaining extension (``.out``, ``.txt``, ...).
+
+    ``wsj_0600.out.dis`` -> ``wsj_0600``, ``GUM_news_iodine.rs4`` -> ``GUM_news_iodine``,
+    ``ferry.txt.tree`` -> ``ferry``, ``a.txt`` -> ``a``, ``parsed_wsj_0602.out`` (prefix ``parsed_``)
+    -> ``wsj_0602``. An "extension" starts with a letter, so ``doc.1`` keeps its ``.1``.
+    """
+    name = Path(path).name
+    if suffixes is None:
+        suffixes = known_suffixes()
+    lower = name.lower()
+    for suffix in sorted(suffixes, key=len, reverse=True):
+        if lower.endswith(suffix.lower()) and len(suffix) < len(name):
+            name = name[:-len(suffix)]
+            break
+    for prefix in prefixes:
+        if name.lower().startswith(prefix.lower()) and len(prefix) < len(name):
+            name = name[len(prefix):]
+            break
+    return _EXTENSION.sub("", name) or name
+
+
+def known_suffixes() -> set[str]:
+    """Every file-name ending a registered format claims, plus RST-DT's ``.edus``."""
+    return {ext for fmt in all_formats().values() for ext in fmt.extensions} | {".edus"}
 
 
 _loaded = False

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
 
-from ..errors import FormatError
+from ..errors import FormatError, printable
 from ..tree import Node
 
 
@@ -71,7 +71,7 @@ def parse_brackets(text: str, fmt: str, source: str | None, protect: str | None 
             (stack[-1][0] if stack else top).append(group)
         elif kind != "space":
             if not stack:
-                raise FormatError(f"malformed {fmt} file: text {value[:30]!r} outside brackets", source, line)
+                raise FormatError(f"malformed {fmt} file: text '{printable(value, 30)}' outside brackets", source, line)
             stack[-1][0].append(Atom(value, line))
         line += value.count("\n")
     if stack:
@@ -91,6 +91,34 @@ def parse_one(text: str, fmt: str, source: str | None, protect: str | None = Non
     return groups[0]
 
 
+T = TypeVar("T")
+
+
+def fold(top: Bracket, on_group: Callable[[Bracket, list], T], on_atom: Callable[[Atom], object] = lambda a: a) -> T:
+    """Evaluate a bracketed tree bottom-up without recursion (any depth).
+
+    Items are visited in document order: ``on_atom(atom)`` for each atom, ``on_group(group,
+    values)`` once all of a group's items have values (``values[i]`` belongs to ``group.items[i]``).
+    """
+    stack: list[list] = [[top, 0, []]]
+    while True:
+        frame = stack[-1]
+        group, position, values = frame
+        if position == len(group.items):
+            stack.pop()
+            value = on_group(group, values)
+            if not stack:
+                return value
+            stack[-1][2].append(value)
+            continue
+        frame[1] = position + 1
+        item = group.items[position]
+        if isinstance(item, Bracket):
+            stack.append([item, 0, []])
+        else:
+            values.append(on_atom(item))
+
+
 def dumps_indented(root: Node, head: Callable[[Node], str], leaf: Callable[[Node], str]) -> str:
     """Write a tree one node per line, two-space indent, closing brackets at line ends.
 
@@ -98,16 +126,35 @@ def dumps_indented(root: Node, head: Callable[[Node], str], leaf: Callable[[Node
     EDU's whole bracket.
     """
     lines: list[str] = []
-
-    def emit(node: Node, depth: int) -> None:
+    stack: list[tuple[Node, int, bool]] = [(root, 0, False)]
+    while stack:
+        node, depth, closing = stack.pop()
+        if closing:
+            lines[-1] += ")"
+            continue
         pad = "  " * depth
         if node.is_leaf:
             lines.append(pad + leaf(node))
-            return
+            continue
         lines.append(f"{pad}({head(node)}")
-        for child in node.children:
-            emit(child, depth + 1)
-        lines[-1] += ")"
-
-    emit(root, 0)
+        stack.append((node, depth, True))
+        stack.extend((child, depth + 1, False) for child in reversed(node.children))
     return "\n".join(lines) + "\n"
+
+
+def one_line_brackets(root: Node, head: Callable[[Node], str], leaf: Callable[[Node], str]) -> str:
+    """Write a tree on one line, ``(head child child)``, without recursion (any depth)."""
+    out: list[str] = []
+    stack: list[Node | str] = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif item.is_leaf:
+            out.append(leaf(item))
+        else:
+            out.append(f"({head(item)}")
+            stack.append(")")
+            for child in reversed(item.children):
+                stack.extend((child, " "))
+    return "".join(out)

@@ -16,10 +16,10 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from ..errors import FormatError
+from ..errors import FormatError, printable
 from ..tree import Node, RSTTree
 from . import Format, read_text, register
-from .brackets import Bracket, parse_one
+from .brackets import Bracket, fold, one_line_brackets, parse_one
 from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label
 from .docmap import DocMap, DocMapSpec, load_doc_map, warn_unnamed
 
@@ -45,23 +45,23 @@ def loads_braud_coling(text: str, path: str | Path | None = None, doc_id: str = 
     source = str(path) if path is not None else "<string>"
     counter = LeafCounter(KEY, source, lenient)
 
-    def build(group: Bracket) -> Node:
+    def build(group: Bracket, values: list) -> Node:
         atoms = [a.text for a in group.atoms]
         if len(group.items) == len(atoms) and (atoms[-1:] and _INT.match(atoms[-1])) and \
                 atoms[:-1] in ([], ["EDU"]):
             return counter.add(int(atoms[-1]), "", group.line)
-        pair, _, relation = (group.head or "").partition("-")
-        body = group.items[1:]
+        head = group.head or ""
+        pair, _, relation = head.partition("-")
+        body = values[1:]
         if pair not in PAIRS or not relation:
             raise FormatError(f"malformed {KEY} file: expected a label like 'NS-Elaboration' or a leaf "
-                              f"'(3)', found {group.head!r}", source, group.line)
-        if len(body) != 2 or not all(isinstance(i, Bracket) for i in body):
-            raise FormatError(f"malformed {KEY} file: node {group.head} must have two subtrees",
+                              f"'(3)', found '{printable(head, 30)}'", source, group.line)
+        if len(body) != 2 or not all(isinstance(v, Node) for v in body):
+            raise FormatError(f"malformed {KEY} file: node {printable(head, 30)} must have two subtrees",
                               source, group.line)
-        left, right = (build(i) for i in body)  # type: ignore[arg-type]
-        return attach(pair, relation, left, right, group.line)
+        return attach(pair, relation, body[0], body[1], source, group.line)
 
-    root = build(parse_one(text, KEY, source))
+    root = fold(parse_one(text, KEY, source), build)
     return finish(root, counter.edus, doc_id, source)
 
 
@@ -78,13 +78,11 @@ def read_braud_coling(path: str | Path, lenient: bool = False, doc_map: DocMapSp
 
 def dumps_braud_coling(tree: RSTTree) -> str:
     """One line, ``(NS-Rel (1) (2))`` (file name: ``<k>.mrg.pred``)."""
-    def write(node: Node) -> str:
-        if node.is_leaf:
-            return f"({node.start})"
+    def label(node: Node) -> str:
         pair, relation = parent_label(node, KEY, tree.source)
-        return f"({pair}-{SPELLING(relation)} {' '.join(write(c) for c in node.children)})"
+        return f"{pair}-{SPELLING(relation)}"
 
-    return write(tree.root) + "\n"
+    return one_line_brackets(tree.root, label, lambda node: f"({node.start})") + "\n"
 
 
 def _sniff(text: str) -> bool:

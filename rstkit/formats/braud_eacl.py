@@ -18,10 +18,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..corpus import rstdt_test_ids
-from ..errors import FormatError
+from ..errors import FormatError, printable
 from ..tree import Node, RSTTree
 from . import Format, read_text, register
-from .brackets import Bracket, parse_one
+from .brackets import Bracket, fold, one_line_brackets, parse_one
 from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label, ptb_escape_parentheses, ptb_unescape
 from .docmap import DocMap, DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
 
@@ -39,24 +39,24 @@ def loads_braud_eacl_line(text: str, source: str = "<string>", line: int = 1, do
         raise FormatError(f"malformed {KEY} file: a line must be '(ROOT tree)'", source, line)
     counter = LeafCounter(KEY, source, lenient)
 
-    def build(group: Bracket) -> Node:
-        if group.head == "EDU":
+    def build(group: Bracket, values: list) -> Node:
+        label = group.head or ""
+        if label == "EDU":
             if group.groups:
                 raise FormatError(f"malformed {KEY} file: an EDU holds a subtree", source, line)
             words = " ".join(a.text for a in group.atoms[1:]).replace("_", " ")
             return counter.add(None, " ".join(ptb_unescape(words).split()), line)
-        label = group.head or ""
         pair, relation = label[:2], label[2:]
-        body = group.items[1:]
+        body = values[1:]
         if pair not in PAIRS or not relation:
             raise FormatError(f"malformed {KEY} file: expected a label like 'NSElaboration' or '(EDU ...)', "
-                              f"found {group.head!r}", source, line)
-        if len(body) != 2 or not all(isinstance(i, Bracket) for i in body):
-            raise FormatError(f"malformed {KEY} file: node {label} must have two subtrees", source, line)
-        left, right = (build(i) for i in body)  # type: ignore[arg-type]
-        return attach(pair, relation, left, right, line)
+                              f"found '{printable(label, 30)}'", source, line)
+        if len(body) != 2 or not all(isinstance(v, Node) for v in body):
+            raise FormatError(f"malformed {KEY} file: node {printable(label, 30)} must have two subtrees",
+                              source, line)
+        return attach(pair, relation, body[0], body[1], source, line)
 
-    root = build(top.items[1])  # type: ignore[arg-type]
+    root = fold(top.items[1], build)  # type: ignore[arg-type]
     return finish(root, counter.edus, doc_id, source)
 
 
@@ -80,14 +80,15 @@ def read_braud_eacl(path: str | Path, lenient: bool = False, doc_map: DocMapSpec
 
 def dumps_braud_eacl(tree: RSTTree) -> str:
     """One line of a run file."""
-    def write(node: Node) -> str:
-        if node.is_leaf:
-            token = "_".join(ptb_escape_parentheses(tree.edus[node.start - 1].text).split())
-            return f"(EDU {token or '_'})"
+    def label(node: Node) -> str:
         pair, relation = parent_label(node, KEY, tree.source)
-        return f"({pair}{SPELLING(relation)} {' '.join(write(c) for c in node.children)})"
+        return f"{pair}{SPELLING(relation)}"
 
-    return f"(ROOT {write(tree.root)})\n"
+    def leaf(node: Node) -> str:
+        token = "_".join(ptb_escape_parentheses(tree.edus[node.start - 1].text).split())
+        return f"(EDU {token or '_'})"
+
+    return f"(ROOT {one_line_brackets(tree.root, label, leaf)})\n"
 
 
 def dumps_run(trees: list[RSTTree]) -> str:

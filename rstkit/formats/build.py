@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import BinarizationError, FormatError, LabelError, RSTKitWarning, TreeStructureError
+from ..errors import BinarizationError, FormatError, LabelError, RSTKitWarning, TreeStructureError, printable
 from ..labels import canonical_label
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, validate
 
@@ -35,15 +35,17 @@ def relabel(node: Node, nuclearity: str, relation: str | None) -> Node:
     return replace(node, nuclearity=nuclearity, relation=relation)
 
 
-def attach(pair: str, relation: str, left: Node, right: Node, line: int | None = None) -> Node:
+def attach(pair: str, relation: str, left: Node, right: Node, source: str | None, line: int | None) -> Node:
     """The binary node over ``left`` and ``right`` whose relation is written on the parent.
 
     ``NS``: left ``N``/``span``, right ``S``/relation; ``SN``: the mirror image; ``NN``:
     both ``N``/relation. The new node's own nuclearity is ``Root`` until its parent says
-    otherwise (see :func:`relabel`).
+    otherwise (see :func:`relabel`). Any other pair (``SS``) is a :class:`FormatError` at
+    ``source``:``line``.
     """
     if pair not in PAIRS:
-        raise ValueError(f"not a nuclearity pair: {pair!r}")
+        raise FormatError(f"node '{printable(relation, 30)}' gives its children the nuclearity {pair}: a node needs a "
+                          "nucleus (expected NS, SN or NN)", source, line)
     kids = []
     for code, child in zip(pair, (left, right)):
         nuclearity = NUCLEUS if code == "N" else SATELLITE
@@ -55,11 +57,19 @@ def attach(pair: str, relation: str, left: Node, right: Node, line: int | None =
 _canonical = lru_cache(maxsize=4096)(canonical_label)  # a corpus uses few distinct labels
 
 
+def relabel_all(root: Node, spell: Callable[[str], str]) -> Node:
+    """``root``'s subtree with every relation passed through ``spell`` (iterative: any depth)."""
+    done: dict[int, Node] = {}
+    for node in root.postorder():
+        relation = spell(node.relation) if node.relation is not None else None
+        children = tuple([done.pop(id(c)) for c in node.children])
+        done[id(node)] = Node(node.start, node.end, node.nuclearity, relation, children, node.line)
+    return done[id(root)]
+
+
 def canonical_relations(node: Node) -> Node:
     """``node``'s subtree with every relation in canonical spelling (section 0.2)."""
-    relation = _canonical(node.relation) if node.relation is not None else None
-    children = tuple([canonical_relations(c) for c in node.children])
-    return Node(node.start, node.end, node.nuclearity, relation, children, node.line)
+    return relabel_all(node, _canonical)
 
 
 def finish(root: Node, edus: list[EDU], doc_id: str, source: str | None) -> RSTTree:
@@ -179,25 +189,10 @@ class Spelling:
 
 def respell(tree: RSTTree, spell: Spelling) -> RSTTree:
     """``tree`` with every relation in a parser's spelling (for writers built on dis's)."""
-    def walk(node: Node) -> Node:
-        relation = spell(node.relation) if node.relation is not None else None
-        return replace(node, relation=relation, children=tuple(walk(c) for c in node.children))
-
-    return tree.with_root(walk(tree.root))
+    return tree.with_root(relabel_all(tree.root, spell))
 
 
-# -- document ids and text ---------------------------------------------------------------
-def doc_id_from_name(name: str, suffixes: tuple[str, ...] = ()) -> str:
-    """Document id from a file name: drop the first of ``suffixes`` that ends the name, then
-    RST-DT's ``.out`` (rstkit ids are ``wsj_0602``, not ``wsj_0602.out``)."""
-    name = Path(name).name
-    for suffix in suffixes:
-        if name.lower().endswith(suffix.lower()):
-            name = name[:-len(suffix)]
-            break
-    return name[:-4] if name.lower().endswith(".out") else name
-
-
+# -- text ------------------------------------------------------------------------------
 _PTB_BRACKETS = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
 _PTB_PATTERN = re.compile("|".join(re.escape(k) for k in _PTB_BRACKETS))
 

@@ -13,8 +13,8 @@ import re
 from pathlib import Path
 
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_word
-from . import Format, read_text, register
-from .build import Spelling, doc_id_from_name, finish, loads_dis_syntax, looks_like_dis, respell
+from . import Format, doc_id_from_path, read_text, register
+from .build import Spelling, finish, loads_dis_syntax, looks_like_dis, respell
 
 KEY = "codra"
 _ESCAPED_QUOTE = '\\\\\\"'  # the four characters \\\"
@@ -29,7 +29,7 @@ def loads_codra(text: str, path: str | Path | None = None, doc_id: str | None = 
     """Parse the text of one CODRA ``.doc_dis`` file."""
     source = str(path) if path is not None else "<string>"
     if doc_id is None:
-        doc_id = doc_id_from_name(str(path), (".doc_dis",)) if path is not None else ""
+        doc_id = doc_id_from_path(path, (".doc_dis",)) if path is not None else ""
     text = text.replace(_ESCAPED_QUOTE, '"')
     dummy = _DUMMY.match(text)
     if dummy:

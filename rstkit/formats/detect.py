@@ -6,6 +6,9 @@ dialect whose sniff recognises its own marks beats the format it is a dialect of
 ``feng_dis``) are then told apart by file name: the format whose extension or prefix
 matches most specifically wins (``x.txt.dis`` is ``feng_dis``, ``x.dis`` is ``dis``). Whatever
 is still tied is an error listing the candidates; nothing is guessed silently.
+
+In a directory every file is detected on its own; files that fit no format (notes, document
+maps) are left out, and files of two formats are an error naming both, with example files.
 """
 from __future__ import annotations
 
@@ -17,41 +20,70 @@ from . import Format, all_formats, read_text
 #: dialect -> the format its files also look like; the dialect's sniff is specific to it
 DIALECTS = {"isanlp": "rs3"}
 _SNIFF_CHARS = 20_000
-_FILES_TO_SNIFF = 5
 
 
 def detect_format(path: str | Path) -> str:
     """The key of the one format ``path`` (a file, or a directory of files) is in.
 
-    In a directory, the first few non-empty files decide; files that match no format are
-    ignored. Raises :class:`FormatError` when no format, or more than one, fits.
+    Raises :class:`FormatError` when no format, or more than one, fits.
     """
     path = Path(path)
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
-        files = [p for p in files if p.stat().st_size > 0][:_FILES_TO_SNIFF]
-        if not files:
-            raise FormatError("cannot detect the format: no non-empty files", str(path))
-        found = {f.name: set(candidates(f)) for f in files}
-        matched = [keys for keys in found.values() if keys]  # other files (a doc map, notes) are ignored
-        if not matched:
-            raise FormatError("cannot detect the format: no file matches a known format", str(path))
-        common = set.intersection(*matched)
-        if len(common) == 1:
-            return common.pop()
-        if not common:
-            detail = "; ".join(f"{name}: {', '.join(sorted(k))}" for name, k in found.items() if k)
-            raise FormatError(f"cannot detect the format: files look like different formats ({detail})", str(path))
-        raise FormatError(f"ambiguous format: could be any of {', '.join(sorted(common))}; name one "
-                          "(--pred-format KEY)", str(path))
+        return _detect_directory(path)
     keys = candidates(path)
     if len(keys) == 1:
         return keys[0]
     if not keys:
         raise FormatError("cannot detect the format: the content matches no known format (known: "
                           f"{', '.join(sorted(all_formats()))})", str(path))
-    raise FormatError(f"ambiguous format: could be any of {', '.join(keys)}; name one (--pred-format KEY)",
-                      str(path))
+    raise FormatError(f"ambiguous format: could be any of {', '.join(keys)}; name one", str(path),
+                      fixes=("pred_format",))
+
+
+def _detect_directory(directory: Path) -> str:
+    found: dict[Path, set[str]] = {}
+    for file in regular_files(directory):
+        if file.stat().st_size > 0:
+            keys = set(candidates(file))
+            if keys:  # other files (a document map, notes) are left out
+                found[file] = keys
+    if not found:
+        raise FormatError("cannot detect the format: no file matches a known format", str(directory))
+    common = set.intersection(*found.values())
+    if len(common) == 1:
+        return common.pop()
+    if not common:
+        raise FormatError(f"cannot detect the format: files of different formats ({describe_groups(found)})",
+                          str(directory))
+    raise FormatError(f"ambiguous format: could be any of {', '.join(sorted(common))}; name one", str(directory),
+                      fixes=("pred_format",))
+
+
+def describe_groups(found: dict[Path, set[str]], examples: int = 3) -> str:
+    """``dmrst: a.txt, b.txt; dis: x.dis`` -- files grouped by the formats they fit."""
+    groups: dict[str, list[str]] = {}
+    for file, keys in found.items():
+        groups.setdefault(" or ".join(sorted(keys)), []).append(file.name)
+    return "; ".join(f"{keys}: {', '.join(names[:examples])}" + (f" and {len(names) - examples} more"
+                                                                 if len(names) > examples else "")
+                     for keys, names in sorted(groups.items()))
+
+
+def regular_files(directory: Path) -> list[Path]:
+    """Regular files under ``directory`` (recursively), sorted, leaving out hidden files and folders."""
+    return sorted(p for p in directory.rglob("*")
+                  if p.is_file() and not any(part.startswith(".") for part in p.relative_to(directory).parts))
+
+
+def sniffed(path: str | Path) -> set[str]:
+    """Keys of every format whose ``sniff`` accepts the beginning of ``path`` (no tie-breaking)."""
+    return _sniff_text(read_text(path)[:_SNIFF_CHARS])
+
+
+def _sniff_text(text: str) -> set[str]:
+    if not text.strip():
+        return set()
+    return {k for k, f in all_formats().items() if f.sniff is not None and f.sniff(text)}
 
 
 def candidates(path: str | Path) -> list[str]:
@@ -61,13 +93,13 @@ def candidates(path: str | Path) -> list[str]:
     if not text.strip():
         raise FormatError("cannot detect the format of an empty file", str(path))
     formats = all_formats()
-    keys = [k for k, f in formats.items() if f.sniff is not None and f.sniff(text)]
-    keys = [k for k in keys if not any(DIALECTS.get(other) == k for other in keys)]
+    keys = _sniff_text(text)
+    keys = {k for k in keys if not any(DIALECTS.get(other) == k for other in keys)}
     if len(keys) > 1:
         scores = {k: _claim_length(formats[k], path.name) for k in keys}
         best = max(scores.values())
         if best > 0:
-            keys = [k for k in keys if scores[k] == best]
+            keys = {k for k in keys if scores[k] == best}
     return sorted(keys)
 
 

@@ -16,10 +16,10 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from ..errors import BinarizationError, FormatError, TreeStructureError
+from ..errors import BinarizationError, FormatError, TreeStructureError, printable
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word
-from . import Format, read_text, register
-from .build import Spelling, doc_id_from_name, finish
+from . import Format, doc_id_from_path, read_text, register
+from .build import Spelling, finish
 from .docmap import DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
 
 KEY = "dmrst"
@@ -44,36 +44,48 @@ def loads_dmrst_line(text: str, source: str = "<string>", line: int = 1, doc_id:
         if not match:
             raise FormatError(f"malformed {KEY} file: expected a descriptor like "
                               f"'(1:Nucleus=span:3,4:Satellite=Elaboration:4)' at column {position + 1}, found "
-                              f"{text[position:position + 30]!r}", source, line)
+                              f"'{printable(text[position:position + 30])}'", source, line)
         descriptors.append(match)
         position = match.end()
     if not descriptors:
         raise FormatError(f"malformed {KEY} file: empty line (a one-EDU document is 'NONE')", source, line)
     queue = iter(descriptors)
 
-    def build(start: int, end: int, nuclearity: str, relation: str | None) -> Node:
-        if start == end:
-            return Node(start, end, nuclearity, relation, (), line)
-        d = next(queue, None)
-        if d is None:
-            raise TreeStructureError(f"{KEY}: no descriptor for EDUs {start}-{end} (pre-order expected)",
-                                     source, line)
-        a, split, right_start, b = int(d.group(1)), int(d.group(4)), int(d.group(5)), int(d.group(8))
-        if (a, b) != (start, end) or not a <= split < b or right_start != split + 1:
-            raise TreeStructureError(f"{KEY}: descriptor {d.group().strip()} found where a node over EDUs "
-                                     f"{start}-{end} is expected (pre-order)", source, line)
-        left = build(a, split, nuclearity_from_word(d.group(2)), d.group(3))
-        right = build(right_start, b, nuclearity_from_word(d.group(6)), d.group(7))
-        return Node(start, end, nuclearity, relation, (left, right), line)
+    def build(n: int) -> Node:
+        """The tree over EDUs 1..n from the pre-order descriptors (iterative: any depth)."""
+        # frame: start, end, nuclearity, relation, the two children's (start, end, nuc, rel), children built
+        stack: list[list] = [[1, n, ROOT, None, None, []]]
+        while True:
+            frame = stack[-1]
+            start, end, nuclearity, relation, halves, children = frame
+            if start == end or len(children) == 2:
+                stack.pop()
+                node = Node(start, end, nuclearity, relation, tuple(children), line)
+                if not stack:
+                    return node
+                stack[-1][5].append(node)
+                continue
+            if halves is None:
+                d = next(queue, None)
+                if d is None:
+                    raise TreeStructureError(f"{KEY}: no descriptor for EDUs {start}-{end} (pre-order expected)",
+                                             source, line)
+                a, split, right_start, b = int(d.group(1)), int(d.group(4)), int(d.group(5)), int(d.group(8))
+                if (a, b) != (start, end) or not a <= split < b or right_start != split + 1:
+                    raise TreeStructureError(f"{KEY}: descriptor {printable(d.group().strip())} found where a node over EDUs "
+                                             f"{start}-{end} is expected (pre-order)", source, line)
+                halves = frame[4] = ((a, split, nuclearity_from_word(d.group(2)), d.group(3)),
+                                     (right_start, b, nuclearity_from_word(d.group(6)), d.group(7)))
+            stack.append([*halves[len(children)], None, []])
 
     first = descriptors[0]
     if int(first.group(1)) != 1:
         raise TreeStructureError(f"{KEY}: the first descriptor must start at EDU 1", source, line)
     n = int(first.group(8))
-    root = build(1, n, ROOT, None)
+    root = build(n)
     extra = next(queue, None)
     if extra is not None:
-        raise TreeStructureError(f"{KEY}: descriptor {extra.group().strip()} is not part of the tree", source, line)
+        raise TreeStructureError(f"{KEY}: descriptor {printable(extra.group().strip())} is not part of the tree", source, line)
     return finish(root, [EDU(i, "") for i in range(1, n + 1)], doc_id, source)
 
 
@@ -87,7 +99,7 @@ def read_dmrst(path: str | Path, lenient: bool = False, doc_map: DocMapSpec | No
     if doc_map is not None:
         ids = ids_in_line_order(load_doc_map(doc_map), [n for n, _ in lines], KEY, source, lenient)
     elif len(lines) == 1:
-        ids = [doc_id_from_name(source, (EXTENSION,))]
+        ids = [doc_id_from_path(path, (EXTENSION,))]
     else:
         warn_unnamed(KEY + " (several lines)", "<file name>#<line>")
         return trees

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Union
 
-from ..errors import FormatError, MissingDocumentError, RSTKitWarning
-from . import read_text
-from .build import doc_id_from_name
+from ..errors import FormatError, MissingDocumentError, RSTKitWarning, printable
+from . import doc_id_from_path, read_text
 
 
 @dataclass(frozen=True)
@@ -79,11 +78,11 @@ def ids_in_line_order(doc_map: DocMap, line_numbers: Sequence[int], fmt: str, so
 def warn_unnamed(fmt: str, fallback: str) -> None:
     """Warn that documents of ``fmt`` get placeholder ids because no map was given."""
     warnings.warn(f"{fmt} files do not name their documents and no document map was given: ids are "
-                  f"{fallback}, which match no corpus (pass doc_map, --doc-map FILE)", RSTKitWarning, stacklevel=3)
+                  f"{fallback}, which match no corpus (give a document map: doc_map)", RSTKitWarning, stacklevel=3)
 
 
 def _clean(doc_id: str) -> str:
-    return doc_id_from_name(doc_id.strip(), (".dis",))
+    return doc_id_from_path(doc_id.strip())
 
 
 def _read_map_file(path: Path) -> DocMap:
@@ -118,5 +117,5 @@ def _check_unique(values: tuple[str, ...], source: str, lines: list[int | None])
     seen: set[str] = set()
     for value, line in zip(values, lines):
         if value in seen:
-            raise FormatError(f"document map names {value!r} twice", source, line)
+            raise FormatError(f"document map names '{printable(value)}' twice", source, line)
         seen.add(value)

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..errors import FormatError, TreeStructureError
+from ..errors import FormatError, TreeStructureError, printable
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word
-from . import Format, read_text, register
-from .build import Spelling, doc_id_from_name, finish
+from . import Format, doc_id_from_path, read_text, register
+from .build import Spelling, finish
 
 KEY = "dplp"
 SPELLING = Spelling(KEY, "lower", drop_hyphens=True)
@@ -30,7 +30,7 @@ def loads_dplp(text: str, path: str | Path | None = None, doc_id: str | None = N
     """Parse the text of one ``.brackets`` file."""
     source = str(path) if path is not None else "<string>"
     if doc_id is None:
-        doc_id = doc_id_from_name(str(path), (".brackets",)) if path is not None else ""
+        doc_id = doc_id_from_path(path, (".brackets",)) if path is not None else ""
     spans: dict[tuple[int, int], tuple[str, str, int]] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -38,7 +38,7 @@ def loads_dplp(text: str, path: str | Path | None = None, doc_id: str | None = N
         match = _LINE.match(line.strip())
         if not match:
             raise FormatError(f"malformed {KEY} file: expected a line like ((2, 3), 'Nucleus', 'span'), "
-                              f"found {line.strip()[:40]!r}", source, number)
+                              f"found '{printable(line.strip(), 40)}'", source, number)
         start, end = int(match.group(1)), int(match.group(2))
         if not 1 <= start <= end:
             raise TreeStructureError(f"{KEY}: bad span ({start}, {end})", source, number)
@@ -50,41 +50,50 @@ def loads_dplp(text: str, path: str | Path | None = None, doc_id: str | None = N
     if (1, n) in spans and n > 1:
         raise TreeStructureError(f"{KEY}: the root span (1, {n}) is listed (the root is implicit)",
                                  source, spans[1, n][2])
-    root = _Rebuilder(spans, source).build(1, n, ROOT, None, None)
+    root = _Rebuilder(spans, source).build(n)
     edus = [EDU(i, "") for i in range(1, n + 1)]
     return finish(root, edus, doc_id, source)
 
 
 class _Rebuilder:
+    """The tree whose constituents are the listed spans, built top-down without recursion."""
+
     def __init__(self, spans: dict[tuple[int, int], tuple[str, str, int]], source: str):
         self.spans = spans
         self.source = source
         self.ends: dict[int, list[int]] = {}
         for start, end in sorted(spans, key=lambda s: -s[1]):
             self.ends.setdefault(start, []).append(end)  # largest end first
-        self.used: set[tuple[int, int]] = set()
 
-    def build(self, start: int, end: int, nuclearity: str, relation: str | None, line: int | None) -> Node:
-        if start == end:
-            return Node(start, end, nuclearity, relation, (), line)
-        children, position = [], start
-        while position <= end:
+    def build(self, n: int) -> Node:
+        used: set[tuple[int, int]] = set()
+        # frame: start, end, nuclearity, relation, line, next EDU to cover, children so far
+        stack: list[list] = [[1, n, ROOT, None, None, 1, []]]
+        while True:
+            frame = stack[-1]
+            start, end, nuclearity, relation, line, position, children = frame
+            if start == end or position > end:
+                stack.pop()
+                node = Node(start, end, nuclearity, relation, tuple(children), line)
+                if not stack:
+                    break
+                stack[-1][6].append(node)
+                continue
             child_end = next((e for e in self.ends.get(position, ()) if e <= end and (position, e) != (start, end)),
                              None)
             if child_end is None:
                 raise TreeStructureError(f"{KEY}: no listed span starts at EDU {position} inside "
                                          f"({start}, {end})", self.source, line)
-            nuc, rel, child_line = self.spans[position, child_end]
-            self.used.add((position, child_end))
-            children.append(self.build(position, child_end, nuc, rel, child_line))
-            position = child_end + 1
-        if nuclearity == ROOT:
-            unused = sorted(set(self.spans) - self.used, key=lambda s: self.spans[s][2])
-            if unused:
-                s = unused[0]
-                raise TreeStructureError(f"{KEY}: span ({s[0]}, {s[1]}) crosses the tree built from the other "
-                                         "spans", self.source, self.spans[s][2])
-        return Node(start, end, nuclearity, relation, tuple(children), line)
+            child_nuclearity, child_relation, child_line = self.spans[position, child_end]
+            used.add((position, child_end))
+            frame[5] = child_end + 1
+            stack.append([position, child_end, child_nuclearity, child_relation, child_line, position, []])
+        unused = sorted(set(self.spans) - used, key=lambda s: self.spans[s][2])
+        if unused:
+            s = unused[0]
+            raise TreeStructureError(f"{KEY}: span ({s[0]}, {s[1]}) crosses the tree built from the other spans",
+                                     self.source, self.spans[s][2])
+        return node
 
 
 def read_dplp(path: str | Path, lenient: bool = False) -> list[RSTTree]:

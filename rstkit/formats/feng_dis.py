@@ -10,8 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..tree import RSTTree
-from . import Format, read_text, register
-from .build import doc_id_from_name, loads_dis_syntax, looks_like_dis, respell
+from . import Format, doc_id_from_path, read_text, register
+from .build import loads_dis_syntax, looks_like_dis, respell
 from .dis import dumps_dis
 from .feng import SPELLING
 
@@ -22,7 +22,7 @@ def loads_feng_dis(text: str, path: str | Path | None = None, doc_id: str | None
                    lenient: bool = False) -> RSTTree:
     """Parse the text of one gSVM ``.txt.dis`` file."""
     if doc_id is None:
-        doc_id = doc_id_from_name(str(path), (".txt.dis", ".dis")) if path is not None else ""
+        doc_id = doc_id_from_path(path, (".dis",)) if path is not None else ""
     return loads_dis_syntax(KEY, text, path, doc_id, lenient)
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..errors import FormatError
-from ..tree import Node, RSTTree, nuclearity_from_word, nuclearity_word
-from . import Format, read_text, register
-from .brackets import Atom, Bracket, dumps_indented, parse_one
-from .build import LeafCounter, Spelling, doc_id_from_name, finish, relabel
+from ..errors import FormatError, printable
+from ..tree import NUCLEUS, ROOT, SATELLITE, Node, RSTTree, nuclearity_from_word, nuclearity_word
+from . import Format, doc_id_from_path, read_text, register
+from .brackets import Atom, Bracket, dumps_indented, fold, parse_one
+from .build import LeafCounter, Spelling, finish, relabel
 
 KEY = "hilda"
 _LEAF = re.compile(r"^leaf(\d+)_(\d+)_(\d+)$", re.IGNORECASE)
@@ -32,39 +32,39 @@ def loads_hilda(text: str, path: str | Path | None = None, doc_id: str | None = 
         raise FormatError(f"malformed {KEY} file: the tree must start with '(Root'", source, top.line)
     counter = LeafCounter(KEY, source, lenient)
 
-    def build(group: Bracket) -> Node:
-        body = group.items[1:]
+    def build(group: Bracket, values: list) -> Node:
+        head, body = group.head or "", values[1:]
+        if group is not top:
+            word, sep, relation = head.partition(":")
+            try:
+                nuclearity = nuclearity_from_word(word)
+            except ValueError:
+                nuclearity = None
+            if not sep or not relation or nuclearity not in (NUCLEUS, SATELLITE):
+                raise FormatError(f"malformed {KEY} file: expected a 'Nucleus:relation' or 'Satellite:relation' "
+                                  f"label, found '{printable(head, 30)}'", source, group.line)
         if len(body) == 1 and isinstance(body[0], Atom):
-            return leaf(body[0])
-        stray = next((i for i in body if isinstance(i, Atom)), None)
-        if stray is not None or len(body) < 2:
-            what = f"unexpected {stray.text!r}" if stray else "a node needs a leaf token or two subtrees"
-            raise FormatError(f"malformed {KEY} file: {what}", source, stray.line if stray else group.line)
-        kids = [labelled(g) for g in body]  # type: ignore[arg-type]
-        return Node(kids[0].start, kids[-1].end, "Root", None, tuple(kids), group.line)
-
-    def labelled(group: Bracket) -> Node:
-        word, sep, relation = (group.head or "").partition(":")
-        try:
-            nuclearity = nuclearity_from_word(word)
-        except ValueError:
-            nuclearity = None
-        if not sep or not relation or nuclearity not in ("N", "S"):
-            raise FormatError(f"malformed {KEY} file: expected a 'Nucleus:relation' or 'Satellite:relation' "
-                              f"label, found {group.head!r}", source, group.line)
-        return relabel(build(group), nuclearity, relation)
+            node = leaf(body[0])
+        else:
+            stray = next((v for v in body if isinstance(v, Atom)), None)
+            if stray is not None or len(body) < 2:
+                what = (f"unexpected '{printable(stray.text, 30)}'" if stray
+                        else "a node needs a leaf token or two subtrees")
+                raise FormatError(f"malformed {KEY} file: {what}", source, stray.line if stray else group.line)
+            node = Node(body[0].start, body[-1].end, ROOT, None, tuple(body), group.line)
+        return node if group is top else relabel(node, nuclearity, relation)
 
     def leaf(atom: Atom) -> Node:
         match = _LEAF.match(atom.text)
         if not match:
             raise FormatError(f"malformed {KEY} file: expected a leaf token like 'leaf3_1_1', found "
-                              f"{atom.text!r}", source, atom.line)
+                              f"'{printable(atom.text, 30)}'", source, atom.line)
         edu, sentence, paragraph = (int(g) for g in match.groups())
         return counter.add(edu, "", atom.line, sentence or None, paragraph or None)
 
-    root = build(top)
+    root = fold(top, build)
     if doc_id is None:
-        doc_id = doc_id_from_name(str(path), (".dis",)) if path is not None else ""
+        doc_id = doc_id_from_path(path, (".dis",)) if path is not None else ""
     return finish(root, counter.edus, doc_id, source)
 
 

@@ -14,15 +14,16 @@ import ast
 import re
 from pathlib import Path
 
-from ..errors import FormatError
+from ..errors import FormatError, printable
 from ..tree import Node, RSTTree
-from . import Format, read_text, register
-from .build import LeafCounter, attach, doc_id_from_name, finish, parent_label
+from . import Format, doc_id_from_path, read_text, register
+from .build import LeafCounter, attach, finish, parent_label
 from .feng import SPELLING
 
 KEY = "hilda_orig"
 EXTENSION = ".parsetree"
 _LABEL = re.compile(r"^(.+)\[([NS])\]\[([NS])\]$")
+_WORDS = {"name": "ParseTree(", "string": "a string literal"}
 _TOKENS = re.compile(r"""(?P<name>ParseTree)|(?P<punct>[()\[\],])|(?P<space>\s+)"""
                      r"""|(?P<string>[uU]?(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))""")
 
@@ -33,7 +34,7 @@ def _tokens(text: str, source: str) -> list[tuple[str, str, int]]:
     while position < len(text):
         match = _TOKENS.match(text, position)
         if not match:
-            raise FormatError(f"malformed {KEY} file: unexpected {text[position:position + 20]!r} (only "
+            raise FormatError(f"malformed {KEY} file: unexpected '{printable(text[position:position + 20])}' (only "
                               "ParseTree(...), lists and string literals are allowed)", source, line)
         kind = match.lastgroup or ""
         if kind != "space":
@@ -48,7 +49,7 @@ def loads_hilda_orig(text: str, path: str | Path | None = None, doc_id: str | No
     """Parse one ``.parsetree`` expression (without evaluating it)."""
     source = str(path) if path is not None else "<string>"
     if doc_id is None:
-        doc_id = doc_id_from_name(str(path), (EXTENSION,)) if path is not None else ""
+        doc_id = doc_id_from_path(path, (EXTENSION,)) if path is not None else ""
     tokens = _tokens(text, source)
     counter = LeafCounter(KEY, source, lenient)
     position = 0
@@ -60,36 +61,53 @@ def loads_hilda_orig(text: str, path: str | Path | None = None, doc_id: str | No
                               tokens[-1][2] if tokens else 1)
         token = tokens[position]
         if what not in (token[0], token[1]):
-            raise FormatError(f"malformed {KEY} file: expected {what}, found {token[1][:30]!r}", source, token[2])
+            raise FormatError(f"malformed {KEY} file: expected {_WORDS.get(what, what)}, found "
+                              f"'{printable(token[1], 30)}'", source, token[2])
         position += 1
         return token
 
-    def build() -> Node:
-        if position < len(tokens) and tokens[position][0] == "string":
-            _, literal, line = expect("string")
-            return counter.add(None, ast.literal_eval(literal).strip(), line)
-        _, _, line = expect("name")
-        expect("(")
-        label_text = ast.literal_eval(expect("string")[1])
-        label = _LABEL.match(label_text)
-        if not label:
-            raise FormatError(f"malformed {KEY} file: expected a label like 'Contrast[S][N]', found "
-                              f"{label_text!r}", source, line)
-        expect(",")
-        expect("[")
-        left = build()
-        expect(",")
-        right = build()
-        if position < len(tokens) and tokens[position][1] == ",":
-            expect(",")
-        expect("]")
-        expect(")")
-        return attach(label.group(2) + label.group(3), label.group(1), left, right, line)
+    def literal(token: tuple[str, str, int]) -> str:
+        try:
+            return ast.literal_eval(token[1])
+        except (ValueError, SyntaxError):
+            raise FormatError(f"malformed {KEY} file: bad string literal '{printable(token[1], 30)}'",
+                              source, token[2]) from None
 
-    root = build()
+    # a node is ParseTree('label', [child, child]); open nodes wait for their second child
+    open_nodes: list[tuple[re.Match[str], int, list[Node]]] = []
+    while True:
+        if position < len(tokens) and tokens[position][0] == "string":
+            token = expect("string")
+            node = counter.add(None, literal(token).strip(), token[2])
+        else:
+            line = expect("name")[2]
+            expect("(")
+            token = expect("string")
+            label = _LABEL.match(literal(token))
+            if not label:
+                raise FormatError(f"malformed {KEY} file: expected a label like 'Contrast[S][N]', found "
+                                  f"'{printable(literal(token), 30)}'", source, line)
+            expect(",")
+            expect("[")
+            open_nodes.append((label, line, []))
+            continue
+        while open_nodes:  # a finished node completes the open nodes it finishes
+            label, line, kids = open_nodes[-1]
+            kids.append(node)
+            if len(kids) == 1:
+                expect(",")
+                break
+            if position < len(tokens) and tokens[position][1] == ",":
+                expect(",")
+            expect("]")
+            expect(")")
+            open_nodes.pop()
+            node = attach(label.group(2) + label.group(3), label.group(1), kids[0], kids[1], source, line)
+        else:
+            break
     if position < len(tokens):
         raise FormatError(f"malformed {KEY} file: text after the tree", source, tokens[position][2])
-    return finish(root, counter.edus, doc_id, source)
+    return finish(node, counter.edus, doc_id, source)
 
 
 def read_hilda_orig(path: str | Path, lenient: bool = False) -> list[RSTTree]:
@@ -97,13 +115,19 @@ def read_hilda_orig(path: str | Path, lenient: bool = False) -> list[RSTTree]:
 
 
 def dumps_hilda_orig(tree: RSTTree) -> str:
-    def write(node: Node) -> str:
-        if node.is_leaf:
-            return repr(tree.edus[node.start - 1].text)
-        pair, relation = parent_label(node, KEY, tree.source)
-        return f"ParseTree({SPELLING(relation) + f'[{pair[0]}][{pair[1]}]'!r}, [{', '.join(write(c) for c in node.children)}])"
-
-    return write(tree.root) + "\n"
+    out: list[str] = []
+    stack: list[Node | str] = [tree.root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif item.is_leaf:
+            out.append(repr(tree.edus[item.start - 1].text))
+        else:
+            pair, relation = parent_label(item, KEY, tree.source)
+            out.append(f"ParseTree({SPELLING(relation) + f'[{pair[0]}][{pair[1]}]'!r}, [")
+            stack.extend(("])", item.children[1], ", ", item.children[0]))
+    return "".join(out) + "\n"
 
 
 def _sniff(text: str) -> bool:

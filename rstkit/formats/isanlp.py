@@ -21,8 +21,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError
 from ..tree import RSTTree
-from . import Format, register
-from .build import Spelling, canonical_relations, doc_id_from_name, parent_label
+from . import Format, doc_id_from_path, read_text, register
+from .build import Spelling, canonical_relations, parent_label
 from .rs3 import loads_rs3
 
 KEY = "isanlp"
@@ -46,7 +46,7 @@ def loads_isanlp(text: str, path: str | Path | None = None, doc_id: str | None =
     """Parse the text of one rs3 file written by isanlp_rst."""
     source = str(path) if path is not None else "<string>"
     if doc_id is None:
-        doc_id = doc_id_from_name(str(path), (".rs3",)) if path is not None else ""
+        doc_id = doc_id_from_path(path, (".rs3",)) if path is not None else ""
     repaired = repair_text(text)
     try:
         tree = loads_rs3(repaired, path, doc_id, lenient)
@@ -66,15 +66,7 @@ def _warn_ambiguous(text: str, source: str) -> None:
 
 
 def read_isanlp(path: str | Path, lenient: bool = False) -> list[RSTTree]:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise FormatError(f"cannot read file: {exc.strerror or exc}", str(path)) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:  # isanlp's Exporter defaults to cp1251
-        text = data.decode("cp1251", errors="replace")
-    return [loads_isanlp(text, path, lenient=lenient)]
+    return [loads_isanlp(read_text(path, fallback="cp1251"), path, lenient=lenient)]  # the Exporter's default
 
 
 def dumps_isanlp(tree: RSTTree) -> str:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..tree import RSTTree
-from . import Format, read_text, register
-from .build import Spelling, doc_id_from_name, loads_dis_syntax, looks_like_dis, respell
+from . import Format, doc_id_from_path, read_text, register
+from .build import Spelling, loads_dis_syntax, looks_like_dis, respell
 from .dis import dumps_dis
 
 KEY = "li_qi"
@@ -24,7 +24,7 @@ def loads_li_qi(text: str, path: str | Path | None = None, doc_id: str | None = 
                 lenient: bool = False) -> RSTTree:
     """Parse the text of one LLC16 output file."""
     if doc_id is None:
-        doc_id = doc_id_from_name(Path(path).name.partition("_")[2], ()) if path is not None else ""
+        doc_id = doc_id_from_path(path, (), (PREFIX,)) if path is not None else ""
     return loads_dis_syntax(KEY, text, path, doc_id, lenient)
 
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import FormatError, MissingDocumentError, RSTKitWarning
+from ..errors import FormatError, MissingDocumentError, RSTKitWarning, printable
 from ..tree import Node, RSTTree
-from . import Format, read_text, register
-from .brackets import Atom, Bracket, dumps_indented, parse_one
-from .build import PAIRS, LeafCounter, attach, doc_id_from_name, finish, ptb_escape_parentheses, ptb_unescape
+from . import Format, doc_id_from_path, read_text, register
+from .brackets import Bracket, dumps_indented, fold, parse_one
+from .build import LeafCounter, attach, finish, ptb_escape_parentheses, ptb_unescape
 from .surdeanu_native import DIRECTIONS, internal_label
 
 KEY = "surdeanu"
@@ -30,42 +31,43 @@ _SUFFIXED = re.compile(r"^(.+):(NS|SN|NN)$")
 _TEXT_ATOM = r"TEXT:[^()]*"  # an EDU's words are one atom (up to the next bracket)
 
 
+@dataclass(frozen=True)
+class _Direction:
+    """A ``(LeftToRight)``/``(RightToLeft)`` group: the nuclearity pair of its parent."""
+
+    pair: str
+
+
 def loads_surdeanu_tree(text: str, source: str = "<string>", first_line: int = 1, doc_id: str = "",
                         lenient: bool = False) -> RSTTree:
     """Parse one bracketed tree of the log."""
     counter = LeafCounter(KEY, source, lenient)
 
-    def build(group: Bracket) -> Node:
+    def build(group: Bracket, values: list) -> Node | _Direction:
         head = group.head or ""
         if head.startswith("TEXT:"):
             if group.groups:
                 raise FormatError(f"malformed {KEY} file: brackets inside EDU text (expected -LRB-/-RRB-)",
                                   source, group.groups[0].line)
             return counter.add(None, " ".join(ptb_unescape(head[5:]).split()), group.line)
-        body = list(group.items[1:])
+        if len(values) == 1 and head in DIRECTIONS:
+            return _Direction(DIRECTIONS[head])
+        body = list(values[1:])
         pair, relation = "NN", head
-        direction = _direction(body[0]) if body else None
-        if direction:
-            pair = direction
-            body.pop(0)
+        if body and isinstance(body[0], _Direction):
+            pair = body.pop(0).pair
         elif _SUFFIXED.match(head):
             relation, pair = _SUFFIXED.match(head).groups()  # type: ignore[union-attr]
-        if not relation or pair not in PAIRS or len(body) != 2 or not all(isinstance(i, Bracket) for i in body):
+        if not relation or len(body) != 2 or not all(isinstance(v, Node) for v in body):
             raise FormatError(f"malformed {KEY} file: expected '(relation [(LeftToRight)|(RightToLeft)] tree "
-                              f"tree)' or '(TEXT:...)', found a node {head!r} with {len(body)} items",
-                              source, group.line)
-        left, right = (build(i) for i in body)  # type: ignore[arg-type]
-        return attach(pair, relation, left, right, group.line)
+                              f"tree)' or '(TEXT:...)', found a node '{printable(head, 30)}' with {len(body)} "
+                              "items", source, group.line)
+        return attach(pair, relation, body[0], body[1], source, group.line)
 
-    root = build(parse_one(text, KEY, source, protect=_TEXT_ATOM, first_line=first_line))
+    root = fold(parse_one(text, KEY, source, protect=_TEXT_ATOM, first_line=first_line), build)
+    if not isinstance(root, Node):
+        raise FormatError(f"malformed {KEY} file: a tree cannot be only a direction", source, first_line)
     return finish(root, counter.edus, doc_id, source)
-
-
-def _direction(item: Atom | Bracket) -> str | None:
-    """``NS``/``SN`` for a ``(LeftToRight)``/``(RightToLeft)`` group, else None."""
-    if isinstance(item, Bracket) and len(item.items) == 1 and isinstance(item.items[0], Atom):
-        return DIRECTIONS.get(item.items[0].text)
-    return None
 
 
 def read_surdeanu(path: str | Path, lenient: bool = False) -> list[RSTTree]:
@@ -101,9 +103,10 @@ def _document_list(lines: list[str], source: str) -> tuple[list[str], int]:
             return names, i + 1
         if not name or len(name.split()) != 1:
             raise FormatError(f"malformed {KEY} log: expected a document name or 'end Documents'", source, i + 1)
-        if doc_id_from_name(name, (".dis",)) in names:
-            raise FormatError(f"malformed {KEY} log: document {name!r} listed twice", source, i + 1)
-        names.append(doc_id_from_name(name, (".dis",)))
+        doc_id = doc_id_from_path(name)
+        if doc_id in names:
+            raise FormatError(f"malformed {KEY} log: document '{printable(name)}' listed twice", source, i + 1)
+        names.append(doc_id)
     raise FormatError(f"malformed {KEY} log: 'Documents' list has no 'end Documents'", source, start + 1)
 
 

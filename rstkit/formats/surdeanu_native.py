@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import FormatError
+from ..errors import FormatError, printable
 from ..tree import Node, RSTTree
-from . import Format, read_text, register
-from .build import LeafCounter, Spelling, attach, doc_id_from_name, finish, parent_label, ptb_unescape
+from . import Format, doc_id_from_path, read_text, register
+from .build import LeafCounter, Spelling, attach, finish, parent_label, ptb_unescape
 
 KEY = "surdeanu_native"
 EXTENSION = ".dtree"
@@ -40,7 +40,7 @@ def loads_surdeanu_native(text: str, path: str | Path | None = None, doc_id: str
     """Parse one indented tree as processors prints it."""
     source = str(path) if path is not None else "<string>"
     if doc_id is None:
-        doc_id = doc_id_from_name(str(path), (EXTENSION, ".txt")) if path is not None else ""
+        doc_id = doc_id_from_path(path, (EXTENSION,)) if path is not None else ""
     lines = []
     for number, raw in enumerate(text.splitlines(), 1):
         if not raw.strip() or (not lines and raw.strip() == "Discourse tree:"):
@@ -53,35 +53,46 @@ def loads_surdeanu_native(text: str, path: str | Path | None = None, doc_id: str
     if not lines:
         raise FormatError(f"malformed {KEY} file: no tree", source, 1)
     counter = LeafCounter(KEY, source, lenient)
-    position = 0
+    open_nodes: list[tuple[_Line, re.Match[str], list[Node]]] = []  # internal nodes awaiting children
+    root: Node | None = None
 
-    def build(level: int) -> Node:
-        nonlocal position
-        line = lines[position]
+    def close() -> None:
+        line, internal, kids = open_nodes.pop()
+        if len(kids) != 2:
+            raise FormatError(f"malformed {KEY} file: node '{printable(internal.group(1), 30)}' has {len(kids)} "
+                              "children, expected 2", source, line.number)
+        pair = DIRECTIONS.get(internal.group(2) or "", "NN")
+        done(attach(pair, internal.group(1), kids[0], kids[1], source, line.number))
+
+    def done(node: Node) -> None:
+        nonlocal root
+        if open_nodes:
+            open_nodes[-1][2].append(node)
+        else:
+            root = node
+
+    for line in lines:
+        while open_nodes and open_nodes[-1][0].level >= line.level:
+            close()
+        if root is not None:
+            raise FormatError(f"malformed {KEY} file: text after the end of the tree", source, line.number)
+        level = open_nodes[-1][0].level + 1 if open_nodes else 0
         if line.level != level:
             raise FormatError(f"malformed {KEY} file: expected a node indented at level {level}, found "
                               f"level {line.level}", source, line.number)
-        position += 1
         leaf = _TEXT.match(line.content)
         if leaf:
-            return counter.add(None, ptb_unescape(leaf.group(1)).strip(), line.number)
+            done(counter.add(None, ptb_unescape(leaf.group(1)).strip(), line.number))
+            continue
         internal = _INTERNAL.match(line.content)
         if not internal:
             raise FormatError(f"malformed {KEY} file: expected 'relation (LeftToRight)', 'relation "
-                              f"(RightToLeft)', 'relation' or 'TEXT:...', found {line.content[:40]!r}",
+                              f"(RightToLeft)', 'relation' or 'TEXT:...', found '{printable(line.content, 40)}'",
                               source, line.number)
-        kids = []
-        while position < len(lines) and lines[position].level > level:
-            kids.append(build(level + 1))
-        if len(kids) != 2:
-            raise FormatError(f"malformed {KEY} file: node {internal.group(1)!r} has {len(kids)} children, "
-                              "expected 2", source, line.number)
-        pair = DIRECTIONS.get(internal.group(2) or "", "NN")
-        return attach(pair, internal.group(1), kids[0], kids[1], line.number)
-
-    root = build(0)
-    if position < len(lines):
-        raise FormatError(f"malformed {KEY} file: text after the end of the tree", source, lines[position].number)
+        open_nodes.append((line, internal, []))
+    while open_nodes:
+        close()
+    assert root is not None  # lines is not empty
     return finish(root, counter.edus, doc_id, source)
 
 
@@ -98,17 +109,15 @@ def internal_label(node: Node, tree: RSTTree, fmt: str = KEY) -> str:
 
 def dumps_surdeanu_native(tree: RSTTree) -> str:
     lines: list[str] = []
-
-    def emit(node: Node, depth: int) -> None:
+    stack: list[tuple[Node, int]] = [(tree.root, 0)]
+    while stack:
+        node, depth = stack.pop()
         pad = "  " * depth
         if node.is_leaf:
             lines.append(f"{pad}TEXT:{tree.edus[node.start - 1].text}")
-            return
+            continue
         lines.append(pad + internal_label(node, tree))
-        for child in node.children:
-            emit(child, depth + 1)
-
-    emit(tree.root, 0)
+        stack.extend((child, depth + 1) for child in reversed(node.children))
     return "\n".join(lines) + "\n"
 
 
