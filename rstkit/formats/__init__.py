@@ -99,6 +99,16 @@ def read_text(path: str | Path, fallback: str = "latin-1") -> str:
         return data.decode(fallback, errors="replace")
 
 
+def split_lines(text: str) -> list[str]:
+    """The lines of a file's text as editors number them: split at ``\\n`` (a ``\\r`` before it is
+    dropped) and nowhere else -- unlike ``str.splitlines``, which also breaks at form feeds,
+    ``\\x1c``-``\\x1e``, ``\\x85`` and U+2028/U+2029 that EDU text may hold."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
 
 

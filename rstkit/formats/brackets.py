@@ -9,8 +9,9 @@ unbalance the tree. Every item remembers its line, so format modules can report
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 from ..errors import FormatError, printable
 from ..tree import Node

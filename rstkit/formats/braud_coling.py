@@ -36,7 +36,7 @@ RSTDT_TEST_ORDER = (
     "wsj_1354", "wsj_1142", "wsj_1148", "wsj_1126", "wsj_1307", "wsj_0667",
 )
 BUILTIN_MAPS = {"rstdt-test": lambda: DocMap(RSTDT_TEST_ORDER, None, "rstdt-test (built-in)")}
-_INT = re.compile(r"^\d+$")
+_INT = re.compile(r"^\d{1,9}$")
 
 
 def loads_braud_coling(text: str, path: str | Path | None = None, doc_id: str = "",
@@ -72,7 +72,7 @@ def read_braud_coling(path: str | Path, lenient: bool = False, doc_map: DocMapSp
     if doc_map is None:
         warn_unnamed(KEY, "the file indices k of k.mrg.pred")
         return [tree]
-    position = int(index) if index.isdigit() else None
+    position = int(index) if index.isdecimal() and len(index) < 10 else None
     return [replace(tree, doc_id=load_doc_map(doc_map, BUILTIN_MAPS).resolve((name, index), position, name))]
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from ..corpus import rstdt_test_ids
 from ..errors import FormatError, printable
 from ..tree import Node, RSTTree
-from . import Format, read_text, register
+from . import Format, read_text, register, split_lines
 from .brackets import Bracket, fold, one_line_brackets, parse_one
 from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label, ptb_escape_parentheses, ptb_unescape
 from .docmap import DocMap, DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
@@ -63,9 +63,11 @@ def loads_braud_eacl_line(text: str, source: str = "<string>", line: int = 1, do
 def read_braud_eacl(path: str | Path, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
     """All documents of a run file, named from ``doc_map``."""
     source, name = str(path), Path(path).name
-    lines = read_text(path).splitlines()
+    lines = split_lines(read_text(path))
     while lines and not lines[-1].strip():
         lines.pop()
+    if not lines:
+        raise FormatError(f"malformed {KEY} file: no tree (one tree per line expected)", source, 1)
     blank = next((n for n, text in enumerate(lines, 1) if not text.strip()), None)
     if blank is not None:
         raise FormatError(f"malformed {KEY} file: blank line (one tree per line; a blank line would shift "

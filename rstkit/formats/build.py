@@ -73,7 +73,12 @@ def canonical_relations(node: Node) -> Node:
 
 
 def finish(root: Node, edus: list[EDU], doc_id: str, source: str | None) -> RSTTree:
-    """The validated tree of one document, relations in canonical spelling."""
+    """The validated tree of one document, relations in canonical spelling; a relation label with
+    an unprintable character (a control character, a line separator) is a :class:`FormatError`."""
+    for node in root.nodes():
+        if node.relation is not None and not node.relation.isprintable():
+            raise FormatError(f"relation label '{printable(node.relation)}' holds an unprintable character",
+                              source, node.line)
     tree = RSTTree(canonical_relations(root), tuple(edus), doc_id, source)
     validate(tree)
     return tree
@@ -88,7 +93,8 @@ def loads_dis_syntax(fmt: str, text: str, path: str | Path | None, doc_id: str,
     try:
         tree = loads_dis(text, path, doc_id, lenient)
     except FormatError as exc:
-        raise FormatError(f"not a valid {fmt} file (dis syntax): {exc.message}", exc.path, exc.line) from None
+        message = printable(exc.message, limit=None)  # the same escaping as every reader, whatever dis's does
+        raise FormatError(f"not a valid {fmt} file (dis syntax): {message}", exc.path, exc.line) from None
     return tree.with_root(canonical_relations(tree.root))
 
 

@@ -18,15 +18,15 @@ from pathlib import Path
 
 from ..errors import BinarizationError, FormatError, TreeStructureError, printable
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word
-from . import Format, doc_id_from_path, read_text, register
+from . import Format, doc_id_from_path, read_text, register, split_lines
 from .build import Spelling, finish
 from .docmap import DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
 
 KEY = "dmrst"
 EXTENSION = ".dmrst"
 SPELLING = Spelling(KEY, "title", exceptions={"textual-organization": "TextualOrganization"})
-_DESCRIPTOR = re.compile(r"\s*\((\d+):(Nucleus|Satellite)=([^:,()\s]+):(\d+),(\d+):(Nucleus|Satellite)=([^:,()\s]+)"
-                         r":(\d+)\)\s*")
+_DESCRIPTOR = re.compile(r"\s*\((\d{1,9}):(Nucleus|Satellite)=([^:,()\s]+):(\d{1,9}),(\d{1,9}):(Nucleus|Satellite)=([^:,()\s]+)"
+                         r":(\d{1,9})\)\s*")
 _WRAPPED = re.compile(r"""^\[\s*(['"])(.*)\1\s*,?\s*\]$""")
 
 
@@ -91,7 +91,7 @@ def loads_dmrst_line(text: str, source: str = "<string>", line: int = 1, doc_id:
 
 def read_dmrst(path: str | Path, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
     source = str(path)
-    lines = [(n, text) for n, text in enumerate(read_text(path).splitlines(), 1) if text.strip()]
+    lines = [(n, text) for n, text in enumerate(split_lines(read_text(path)), 1) if text.strip()]
     if not lines:
         raise FormatError(f"malformed {KEY} file: empty file", source, 1)
     name = Path(path).name

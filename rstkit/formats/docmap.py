@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Union
 
 from ..errors import FormatError, MissingDocumentError, RSTKitWarning, printable
-from . import doc_id_from_path, read_text
+from . import doc_id_from_path, read_text, split_lines
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def _read_map_file(path: Path) -> DocMap:
     if not path.is_file():
         raise FormatError("document map file not found", source)
     rows: list[tuple[int, list[str]]] = []
-    for number, line in enumerate(read_text(path).splitlines(), 1):
+    for number, line in enumerate(split_lines(read_text(path)), 1):
         if line.strip() and not line.lstrip().startswith("#"):
             rows.append((number, [field.strip() for field in line.rstrip("\r\n").split("\t")]))
     if not rows:

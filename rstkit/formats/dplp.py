@@ -17,12 +17,12 @@ from pathlib import Path
 
 from ..errors import FormatError, TreeStructureError, printable
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word
-from . import Format, doc_id_from_path, read_text, register
+from . import Format, doc_id_from_path, read_text, register, split_lines
 from .build import Spelling, finish
 
 KEY = "dplp"
 SPELLING = Spelling(KEY, "lower", drop_hyphens=True)
-_LINE = re.compile(r"""^\(\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*,\s*(['"])(Nucleus|Satellite)\3\s*,\s*(['"])([^'"]+)\5\s*\)$""")
+_LINE = re.compile(r"""^\(\(\s*(\d{1,9})\s*,\s*(\d{1,9})\s*\)\s*,\s*(['"])(Nucleus|Satellite)\3\s*,\s*(['"])([^'"]+)\5\s*\)$""")
 
 
 def loads_dplp(text: str, path: str | Path | None = None, doc_id: str | None = None,
@@ -32,7 +32,7 @@ def loads_dplp(text: str, path: str | Path | None = None, doc_id: str | None = N
     if doc_id is None:
         doc_id = doc_id_from_path(path, (".brackets",)) if path is not None else ""
     spans: dict[tuple[int, int], tuple[str, str, int]] = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(split_lines(text), 1):
         if not line.strip():
             continue
         match = _LINE.match(line.strip())

@@ -19,7 +19,7 @@ from .brackets import Atom, Bracket, dumps_indented, fold, parse_one
 from .build import LeafCounter, Spelling, finish, relabel
 
 KEY = "hilda"
-_LEAF = re.compile(r"^leaf(\d+)_(\d+)_(\d+)$", re.IGNORECASE)
+_LEAF = re.compile(r"^leaf(\d{1,9})_(\d{1,9})_(\d{1,9})$", re.IGNORECASE)
 SPELLING = Spelling(KEY, "title")
 
 

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from ..errors import FormatError, RSTKitWarning, TreeStructureError
+from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import RSTTree
 from . import Format, doc_id_from_path, read_text, register
 from .build import Spelling, canonical_relations, parent_label
@@ -51,7 +51,8 @@ def loads_isanlp(text: str, path: str | Path | None = None, doc_id: str | None =
     try:
         tree = loads_rs3(repaired, path, doc_id, lenient)
     except FormatError as exc:
-        raise FormatError(f"not a valid {KEY} file (rs3 syntax): {exc.message}", exc.path, exc.line) from None
+        raise FormatError(f"not a valid {KEY} file (rs3 syntax): {printable(exc.message, limit=None)}", exc.path,
+                          exc.line) from None
     _warn_ambiguous(repaired, source)
     return tree.with_root(canonical_relations(tree.root))
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import FormatError, MissingDocumentError, RSTKitWarning, printable
 from ..tree import Node, RSTTree
-from . import Format, doc_id_from_path, read_text, register
+from . import Format, doc_id_from_path, read_text, register, split_lines
 from .brackets import Bracket, dumps_indented, fold, parse_one
 from .build import LeafCounter, attach, finish, ptb_escape_parentheses, ptb_unescape
 from .surdeanu_native import DIRECTIONS, internal_label
@@ -73,10 +73,13 @@ def loads_surdeanu_tree(text: str, source: str = "<string>", first_line: int = 1
 def read_surdeanu(path: str | Path, lenient: bool = False) -> list[RSTTree]:
     """The documents of one log, gold-EDU trees only."""
     source = str(path)
-    lines = read_text(path).splitlines()
+    lines = split_lines(read_text(path))
     names, after = _document_list(lines, source)
     blocks = _tree_blocks(lines, after)
     trees = blocks[0::2]
+    if not trees:
+        raise MissingDocumentError(f"{KEY} log holds no tree (no 'System tree:' line after the document list)",
+                                   source, after + 1)
     if len(blocks) > 2 * len(names):
         raise FormatError(f"{KEY} log holds {len(blocks)} trees for {len(names)} documents (expected two per "
                           "document)", source, blocks[2 * len(names)][0])

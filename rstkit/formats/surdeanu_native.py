@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import FormatError, printable
 from ..tree import Node, RSTTree
-from . import Format, doc_id_from_path, read_text, register
+from . import Format, doc_id_from_path, read_text, register, split_lines
 from .build import LeafCounter, Spelling, attach, finish, parent_label, ptb_unescape
 
 KEY = "surdeanu_native"
@@ -42,7 +42,7 @@ def loads_surdeanu_native(text: str, path: str | Path | None = None, doc_id: str
     if doc_id is None:
         doc_id = doc_id_from_path(path, (EXTENSION,)) if path is not None else ""
     lines = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(split_lines(text), 1):
         if not raw.strip() or (not lines and raw.strip() == "Discourse tree:"):
             continue
         indent = len(raw) - len(raw.lstrip(" "))
@@ -122,7 +122,7 @@ def dumps_surdeanu_native(tree: RSTTree) -> str:
 
 
 def _sniff(text: str) -> bool:
-    head = [line for line in text[:5000].splitlines() if line.strip()][:3]
+    head = [line for line in split_lines(text[:5000]) if line.strip()][:3]
     if head and head[0].strip() == "Discourse tree:":
         head = head[1:]
     if not head or head[0].startswith(" "):
