@@ -123,3 +123,28 @@ def test_eval_reads_real_feng_files_saved_without_their_extension(tmp_path, caps
         warnings.simplefilter("ignore", RSTKitWarning)
         for scores in _scores(capsys, str(FENG), str(pred), "--gold-format", "feng", "--pred-format", "feng"):
             assert all(value == 100.0 for value in scores.values())
+
+
+# -- isanlp: rs3 written by isanlp's own exporter from the Feng trees (tests/data/real/isanlp/README.md) --
+ISANLP = REAL / "isanlp"
+
+
+def test_real_isanlp_rs3_reads_back_the_trees_given_to_the_exporter(feng_docs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RSTKitWarning)  # nothing to repair or flag in these
+        documents = read_documents(ISANLP, "isanlp")
+    assert sorted(documents) == sorted(feng_docs)
+    for doc_id, tree in documents.items():
+        assert tree.root == feng_docs[doc_id].root
+        assert tree.edu_texts() == feng_docs[doc_id].edu_texts()
+
+
+@pytest.mark.parametrize("doc", ["market", "short"])
+def test_real_isanlp_file_is_detected(doc):
+    assert detect_format(ISANLP / f"{doc}.rs3") == "isanlp"
+
+
+def test_isanlp_span_strings_with_entropy_read_as_dmrst(feng_docs):
+    """The span strings given to isanlp_rst's DUConverter carry ';entropy=' scores, which are dropped."""
+    documents = read_documents(ISANLP / "spans", "dmrst")
+    assert {d: t.root for d, t in documents.items()} == {d: t.root for d, t in feng_docs.items()}

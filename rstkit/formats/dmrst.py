@@ -4,7 +4,9 @@ One tree per line (parser-formats.md B1): ``(1:Nucleus=span:3,4:Satellite=Elabor
 (1:Satellite=Attribution:1,2:Nucleus=span:3) ...`` -- each descriptor is a binary node
 over EDUs ``a..b`` split after ``k``, with the nuclearity and rel2par relation of both
 children; descriptors in pre-order; ``NONE`` is a one-EDU document. A line may be wrapped
-as a one-element Python list (``['...']``). No text.
+as a one-element Python list (``['...']``). No text. The DMRST code maintained in isanlp_rst
+(3.2.2) appends ``;entropy=0.12345`` (and may append ``;prob=0.9``) to a label
+(``(1:Nucleus=span;entropy=0.00000:3,...)``); such scores are dropped.
 
 DMRST writes no files; rstkit reads ``<doc>.dmrst`` files. A file with several lines
 holds several documents, named in line order by ``doc_map`` (as for ``braud_eacl``); a
@@ -25,8 +27,9 @@ from .docmap import DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
 KEY = "dmrst"
 EXTENSION = ".dmrst"
 SPELLING = Spelling(KEY, "title", exceptions={"textual-organization": "TextualOrganization"})
-_DESCRIPTOR = re.compile(r"\s*\((\d{1,9}):(Nucleus|Satellite)=([^:,()\s]+):(\d{1,9}),(\d{1,9}):(Nucleus|Satellite)=([^:,()\s]+)"
-                         r":(\d{1,9})\)\s*")
+_LABEL = r"([^:,;()\s]+)(?:;(?:entropy|prob)=[^:,;()\s]*)*"  # a relation, scores dropped
+_DESCRIPTOR = re.compile(r"\s*\((\d{1,9}):(Nucleus|Satellite)=" + _LABEL + r":(\d{1,9}),(\d{1,9}):(Nucleus|Satellite)="
+                         + _LABEL + r":(\d{1,9})\)\s*")
 _WRAPPED = re.compile(r"""^\[\s*(['"])(.*)\1\s*,?\s*\]$""")
 
 
@@ -124,7 +127,8 @@ def dumps_dmrst(tree: RSTTree) -> str:
 def _sniff(text: str) -> bool:
     first = text.lstrip()[:300]
     wrapped = re.match(r"""\[\s*['"]""", first)
-    return bool(_DESCRIPTOR.match(first[wrapped.end():] if wrapped else first))
+    first = first[wrapped.end():] if wrapped else first
+    return bool(_DESCRIPTOR.match(first) or re.match(r"""NONE(['"]\s*,?\s*\])?\s*(\n|$)""", first))
 
 
 register(Format(KEY, "DMRST span-descriptor strings, one tree per line (.dmrst)", read_dmrst, dumps_dmrst,
