@@ -10,6 +10,7 @@ file name minus ``.doc_dis`` (``wsj_0602.doc_dis`` -> ``wsj_0602``). The sentenc
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_word
@@ -64,13 +65,20 @@ def dumps_codra(tree: RSTTree) -> str:
     spelled = respell(tree, SPELLING)
     lines: list[str] = []
 
+    sizes = Counter(sentence)
+
     def inside_sentence(node: Node) -> bool:
         first, last = sentence[node.start - 1], sentence[node.end - 1]
-        whole = sentence.count(first) == node.end - node.start + 1
+        whole = sizes[first] == node.end - node.start + 1
         return first == last and not whole
 
-    def emit(node: Node, depth: int) -> None:
+    stack: list[tuple[Node, int, bool]] = [(spelled.root, 0, False)]  # node, depth, closing?
+    while stack:
+        node, depth, closing = stack.pop()
         pad = "  " * depth
+        if closing:
+            lines.append(pad + (" )" if inside_sentence(node) else ")"))
+            continue
         if node.nuclearity == ROOT:
             head = f"( Root (span {node.start} {node.end})"
         else:
@@ -78,13 +86,10 @@ def dumps_codra(tree: RSTTree) -> str:
             head = f"( {nuclearity_word(node.nuclearity)} {extent} (rel2par {node.relation})"
         if node.is_leaf:
             lines.append(f"{pad}{head} (text _!{text_of(node.start)}_!) )")
-            return
+            continue
         lines.append(pad + head)
-        for child in node.children:
-            emit(child, depth + 1)
-        lines.append(pad + (" )" if inside_sentence(node) else ")"))
-
-    emit(spelled.root, 0)
+        stack.append((node, depth, True))
+        stack.extend((child, depth + 1, False) for child in reversed(node.children))
     return "\n".join(lines) + "\n"
 
 
