@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning
-from .formats import Format, all_formats, doc_id_from_path, get_format
+from .formats import Format, all_formats, doc_id_from_path, get_format, read_text, split_lines
 from .formats.detect import describe_groups, regular_files, sniffed
 from .tree import RSTTree
 
@@ -259,7 +259,7 @@ def parse_gum_splits(text: str) -> dict[str, list[str]]:
     """Splits of GUM's ``splits.md``: ``## name`` headings followed by ``* doc_id`` items."""
     splits: dict[str, list[str]] = {}
     current = None
-    for line in text.splitlines():
+    for line in split_lines(text):
         heading = re.match(r"^#{2,}\s*(\S+)\s*$", line)
         if heading:
             current = heading.group(1)
@@ -285,7 +285,7 @@ def gum_corpus(root: str | Path, form: str = "dis") -> Corpus:
     if not splits_md.is_file() or not (root / folder).is_dir():
         raise CorpusError(f"not a GUM checkout: needs splits.md and {folder}/", str(root))
     files = _index(sorted((root / folder).glob(f"*.{fmt}")))
-    return Corpus(f"gum/{folder}", root, files, parse_gum_splits(splits_md.read_text(encoding="utf-8")), fmt)
+    return Corpus(f"gum/{folder}", root, files, parse_gum_splits(read_text(splits_md)), fmt)
 
 
 def _find_dir(root: Path, name: str) -> Path | None:
@@ -348,7 +348,7 @@ def directory_corpus(root: str | Path, format: str | None = None) -> Corpus:
     splits: dict[str, list[str]] = {}
     split_file = root / "splits.tsv"
     if split_file.is_file():
-        for number, line in enumerate(split_file.read_text(encoding="utf-8").splitlines(), 1):
+        for number, line in enumerate(split_lines(read_text(split_file)), 1):
             if not line.strip() or line.startswith("#"):
                 continue
             parts = line.split("\t")
