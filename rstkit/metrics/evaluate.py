@@ -131,9 +131,10 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
 
     gold_trees = [prepare(gold[d], config.gold_binarization) for d in doc_ids]
     n_edus = np.array([t.n_edus for t in gold_trees], dtype=np.int64)
-    _note_gold(gold_trees, config, notes)
+    gold_tuples = [metric.tuples(t, config) for t in gold_trees]
+    _note_gold(gold_trees, gold_tuples, config, notes)
     nuc_vocab, rel_vocab = Vocabulary(), Vocabulary()
-    gold_arrays = TupleArrays.from_tuples([metric.tuples(t, config) for t in gold_trees], nuc_vocab, rel_vocab)
+    gold_arrays = TupleArrays.from_tuples(gold_tuples, nuc_vocab, rel_vocab)
     pred_arrays = []
     for system in systems:
         per_doc = []
@@ -193,16 +194,28 @@ def _check_edus(gold: RSTTree, pred: RSTTree, config: EvalConfig, notes: list[st
     notes.append(message + "; scored by EDU numbers (lenient)")
 
 
-def _note_gold(gold_trees: list[RSTTree], config: EvalConfig, notes: list[str]) -> None:
+def _note_gold(gold_trees: list[RSTTree], gold_tuples: list[list[tuple[int, int, str, str]]],
+               config: EvalConfig, notes: list[str]) -> None:
     singles = [t.doc_id for t in gold_trees if t.n_edus == 1]
     if singles:
         what = ("excluded from the averages" if config.exclude_single_edu
                 else "scored with 0 tuples (F1 = 0 in macro averages, as the reference does)")
         notes.append(f"{len(singles)} one-EDU document(s) {what}: {_some(singles)}")
-    if config.gold_binarization in ("rst-eval", "right_mixed"):
+    if config.metric == parseval.NAME:
+        if config.attachment_rebinarization:
+            affected = {t.doc_id: parseval.nary_decisions(d) for t, d in zip(gold_trees, gold_tuples)}
+            _note_nary(affected, " after educe's right_mixed pass",
+                       "each gives one original-Parseval tuple with a k-letter nuclearity, so those documents "
+                       "have fewer than n-1 gold tuples", notes)
+    elif config.gold_binarization in ("rst-eval", "right_mixed"):
         affected = {t.doc_id: len(nary_nodes(t)) for t in gold_trees}
-        affected = {d: n for d, n in affected.items() if n}
-        if affected:
-            notes.append(f"bug B1 of the reference binarization left {sum(affected.values())} gold node(s) n-ary in "
-                         f"{len(affected)} document(s) ({_some([f'{d}: {n}' for d, n in affected.items()])}); "
-                         "RST-Parseval supports fall below 2n-2")
+        _note_nary(affected, "", "RST-Parseval supports fall below 2n-2", notes)
+
+
+def _note_nary(per_document: dict[str, int], when: str, consequence: str, notes: list[str]) -> None:
+    """The warning on gold nodes that bug B1 left n-ary, with their count per document."""
+    affected = {d: n for d, n in per_document.items() if n}
+    if affected:
+        counts = _some([f"{d}: {n}" for d, n in affected.items()])
+        notes.append(f"bug B1 of the reference binarization left {sum(affected.values())} gold node(s) n-ary"
+                     f"{when} in {len(affected)} document(s) ({counts}); {consequence}")
