@@ -29,7 +29,7 @@ bounded by memory, not by Python's recursion limit.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -40,52 +40,54 @@ BINARIZATIONS = ("right", "rst-eval", "right_mixed", "none")
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
-_END = object()
 
 
-def _rebuild(root: _Item, enter: Callable[[_Item], Iterable[_Item]],
+def _rebuild(root: _Item, enter: Callable[[_Item], Sequence[_Item]],
              leave: Callable[[_Item, list[_Result]], _Result]) -> _Result:
     """Structural recursion without Python recursion.
 
-    ``enter(item)`` is called top-down, in document order (it may raise), and names the
-    children to descend into; ``leave(item, results)`` is called once those children are
-    done, with their results in order. The calls happen in exactly the order of the
-    equivalent recursive function.
+    ``enter(item)`` is called top-down, in document order (pre-order), and returns the
+    children to descend into; it is where problems are detected, so the first one reported
+    is the first in the file. ``leave(item, results)`` builds an item's result from its
+    children's results (in order); it is called for children before their parents.
     """
-    stack: list[tuple[_Item, Iterator[_Item], list[_Result]]] = [(root, iter(enter(root)), [])]
-    while True:
-        item, pending, done = stack[-1]
-        child = next(pending, _END)
-        if child is not _END:
-            stack.append((child, iter(enter(child)), []))
-            continue
-        stack.pop()
-        result = leave(item, done)
-        if not stack:
-            return result
-        stack[-1][2].append(result)
+    order: list[tuple[_Item, int]] = []
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        children = enter(item)
+        order.append((item, len(children)))
+        if children:
+            stack.extend(reversed(children))
+    results: list[_Result] = []
+    for item, k in reversed(order):  # right subtrees first: a node's children's results are on top, reversed
+        if k:
+            done = results[-k:]
+            del results[-k:]
+            done.reverse()
+            results.append(leave(item, done))
+        else:
+            results.append(leave(item, []))
+    return results[0]
 
 
 def binarize(tree: RSTTree, mode: str = "right") -> RSTTree:
-    """Binarize a tree (see the module docstring for the modes)."""
-    if mode == "none":
+    """Binarize a tree (see the module docstring for the modes). A binary tree is returned as it is:
+    every mode leaves binary nodes unchanged."""
+    if mode not in BINARIZATIONS:
+        raise RSTKitError(f"unknown binarization {mode!r}; choose from {', '.join(BINARIZATIONS)}")
+    if mode == "none" or tree.is_binary():
         return tree
     if mode == "right":
-        return tree.with_root(_rebuild(tree.root, _children, lambda node, kids: _right_heavy(node, kids, tree.source)))
-    if mode in ("rst-eval", "right_mixed"):
-        branching = "right" if mode == "rst-eval" else "right_mixed"
-        return tree.with_root(_rebuild(tree.root, lambda node: _educe_enter(node, branching, tree.source),
-                                       lambda node, done: _educe_leave(node, done, branching)))
-    raise RSTKitError(f"unknown binarization {mode!r}; choose from {', '.join(BINARIZATIONS)}")
+        return _right_heavy(tree)
+    branching = "right" if mode == "rst-eval" else "right_mixed"
+    return tree.with_root(_rebuild(tree.root, lambda node: _educe_enter(node, branching, tree.source),
+                                   lambda node, done: _educe_leave(node, done, branching)))
 
 
 def nary_nodes(tree: RSTTree) -> list[Node]:
     """Internal nodes with more than two children (after rst-eval binarization: B1 leftovers)."""
     return [n for n in tree.nodes() if n.arity > 2]
-
-
-def _children(node: Node) -> tuple[Node, ...]:
-    return node.children
 
 
 def _relabel(node: Node, children: tuple[Node, ...]) -> Node:
@@ -101,25 +103,45 @@ def _cascade(nodes: list[Node], relation: str | None, line: int | None) -> Node:
     return result
 
 
-def _right_heavy(node: Node, kids: list[Node], path: str | None) -> Node:
-    """One node of the ``right`` binarization, its children already binarized (``kids``)."""
-    if node.is_leaf:
-        return node
+def _right_heavy(tree: RSTTree) -> RSTTree:
+    """The ``right`` binarization: checks in document order, then one post-order pass."""
+    for node in tree.nodes():
+        if node.arity == 1 or node.arity > 2:
+            _right_heavy_check(node, tree.source)
+    built: list[Node] = []
+    for node in tree.root.postorder():  # left to right: a node's binarized children are on top, in order
+        k = node.arity
+        if k:
+            kids = built[-k:]
+            del built[-k:]
+            built.append(_right_heavy_node(node, kids))
+        else:
+            built.append(node)
+    return tree.with_root(built[0])
+
+
+def _right_heavy_check(node: Node, path: str | None) -> None:
+    """Raise BinarizationError if the ``right`` binarization does not define ``node``'s pattern."""
+    kids = node.children
     if len(kids) == 1:
         raise BinarizationError(f"unary node {node.start}-{node.end}", path, node.line)
-    if len(kids) == 2:
-        unchanged = kids[0] is node.children[0] and kids[1] is node.children[1]
-        return node if unchanged else _relabel(node, tuple(kids))
     nuclei = [i for i, c in enumerate(kids) if c.nuclearity == NUCLEUS]
     if not nuclei:
         raise BinarizationError(f"node {node.start}-{node.end} has no nucleus ({node.pattern()})", path, node.line)
-    if len(nuclei) == len(kids):
-        return _relabel(node, (kids[0], _cascade(kids[1:], kids[0].relation, node.line)))
-    first, last = nuclei[0], nuclei[-1]
-    if last - first + 1 != len(nuclei):
+    if nuclei[-1] - nuclei[0] + 1 != len(nuclei):
         raise BinarizationError(
             f"node {node.start}-{node.end} has nuclei separated by satellites ({node.pattern()}); "
             "no binarization is defined for it", path, node.line)
+
+
+def _right_heavy_node(node: Node, kids: list[Node]) -> Node:
+    """One checked node of the ``right`` binarization, its children already binarized (``kids``)."""
+    if len(kids) == 2:
+        return node if kids[0] is node.children[0] and kids[1] is node.children[1] else _relabel(node, tuple(kids))
+    nuclei = [i for i, c in enumerate(kids) if c.nuclearity == NUCLEUS]
+    if len(nuclei) == len(kids):
+        return _relabel(node, (kids[0], _cascade(kids[1:], kids[0].relation, node.line)))
+    first, last = nuclei[0], nuclei[-1]
     group = kids[first:last + 1]
     if len(group) == 1:
         nucleus = group[0]
@@ -250,19 +272,25 @@ def to_attachment(tree: RSTTree, nary: bool = False) -> AttachmentTree:
     relation follows the same rule on its first two children, and whose children are
     converted in turn. Otherwise an n-ary node is a BinarizationError.
     """
-    def build(node: Node, kids: list[Attachment]) -> Attachment:
-        if node.is_leaf:
-            return Attachment(node.start, node.end, LEAF, LEAF)
-        if node.arity != 2 and not nary:
+    built: list[Attachment] = []
+    for node in tree.root.postorder():  # left to right: a node's converted children are on top, in order
+        children = node.children
+        k = len(children)
+        if k == 0:
+            built.append(Attachment(node.start, node.end, LEAF, LEAF))
+            continue
+        if k == 1 or (k > 2 and not nary):
+            first = next(n for n in tree.nodes() if n.arity == 1 or (n.arity > 2 and not nary))  # first in the file
             raise BinarizationError(
-                f"node {node.start}-{node.end} has {node.arity} children: attachment decisions need a "
-                "binary tree (binarize it first)", tree.source, node.line)
-        first, second = node.children[:2]
-        pair = "".join(c.nuclearity[0] for c in node.children)
-        relation = second.relation if second.nuclearity == SATELLITE else first.relation
-        return Attachment(node.start, node.end, pair, relation, tuple(kids))
-
-    return AttachmentTree(_rebuild(tree.root, _children, build), tree.edus, tree.doc_id)
+                f"node {first.start}-{first.end} has {first.arity} children: attachment decisions need a "
+                "binary tree (binarize it first)", tree.source, first.line)
+        kids = tuple(built[-k:])
+        del built[-k:]
+        left, right = children[0], children[1]
+        pair = left.nuclearity[0] + right.nuclearity[0] if k == 2 else "".join(c.nuclearity[0] for c in children)
+        relation = right.relation if right.nuclearity == SATELLITE else left.relation
+        built.append(Attachment(node.start, node.end, pair, relation, kids))
+    return AttachmentTree(built[0], tree.edus, tree.doc_id)
 
 
 def attachment_decisions(tree: RSTTree, nary: bool = False) -> list[tuple[int, int, str, str]]:

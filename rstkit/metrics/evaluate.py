@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import EDUMismatchError, MissingDocumentError, RSTKitError, RSTKitWarning
+from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..labels import get_label_map
 from ..transform import binarize, nary_nodes
 from ..tree import RSTTree
@@ -20,6 +20,7 @@ from . import parseval, rst_parseval
 from .average import Scores, aggregate, per_document
 from .config import EvalConfig
 from .counts import Counts, KeyCodec, TupleArrays, Vocabulary, codec_for, count_matches
+from .edus import check_edus
 from .relations import Confusion, RelationReport, confusion, relation_report
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 
@@ -143,7 +144,7 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
             if tree is None:  # missing == "zero": an empty prediction
                 per_doc.append([])
                 continue
-            _check_edus(gold[doc_id], tree, config, notes)
+            check_edus(gold[doc_id], tree, config, notes)
             per_doc.append(metric.tuples(prepare(tree, config.pred_binarization), config))
         pred_arrays.append(TupleArrays.from_tuples(per_doc, nuc_vocab, rel_vocab))
     codec = codec_for([gold_arrays, *pred_arrays], nuc_vocab, rel_vocab)
@@ -182,16 +183,6 @@ def _paired_ids(gold: Mapping[str, RSTTree], systems: list[Mapping[str, RSTTree]
 
 def _some(ids: Sequence[str], k: int = 10) -> str:
     return ", ".join(ids[:k]) + (f" ... (+{len(ids) - k})" if len(ids) > k else "")
-
-
-def _check_edus(gold: RSTTree, pred: RSTTree, config: EvalConfig, notes: list[str]) -> None:
-    if gold.n_edus == pred.n_edus:
-        return
-    message = (f"EDU count mismatch for document {gold.doc_id!r}: gold {gold.source or '?'} has "
-               f"{gold.n_edus} EDUs, prediction {pred.source or '?'} has {pred.n_edus}")
-    if not config.lenient:
-        raise EDUMismatchError(message, fixes=("lenient",))
-    notes.append(message + "; scored by EDU numbers (lenient)")
 
 
 def _note_gold(gold_trees: list[RSTTree], gold_tuples: list[list[tuple[int, int, str, str]]],
