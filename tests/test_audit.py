@@ -472,7 +472,7 @@ def test_cli_json_contract(capsys, sample):
     assert (best["metric"], best["average"], best["labels"], best["binarization"]) == (
         "rst-parseval", "macro", "rstdt18", "none")
     assert best["exact"] and best["scores"]["S"] == pytest.approx(scores["S"])
-    assert "bin.gold=none" in best["signature"] and "avg=macro" in best["signature"]
+    assert "|bin=none|" in best["signature"] and "avg=macro" in best["signature"]
     assert payload["exact_matches"] == [m["variant"] for m in matches if m["exact"]]
 
 

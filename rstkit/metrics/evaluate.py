@@ -91,18 +91,37 @@ class EvalResult:
     def _scored(self, counts: Counts) -> Counts:
         return counts.select(self.included)
 
-    def bootstrap(self, confidence: float = 0.95, n_samples: int = 1000, seed: int = 12345,
+    def bootstrap(self, confidence: float | None = None, n_samples: int | None = None, seed: int | None = None,
                   system: int = 0) -> dict[str, tuple[float, float]]:
-        return bootstrap_ci(self._scored(self.systems[system].counts), self.config.average,
-                            confidence, n_samples, seed)
+        """Bootstrap intervals of F1; settings not given come from ``config.statistics`` (what the
+        signature pins), else 0.95, 1000 resamples, seed 12345."""
+        stats = self.config.statistics
+        return bootstrap_ci(self._scored(self._system(system).counts), self.config.average,
+                            _first(confidence, stats.confidence, 0.95), _first(n_samples, stats.n_bootstrap, 1000),
+                            _first(seed, stats.seed, 12345))
 
-    def paired_tests(self, system: int, baseline: int = 0, n_samples: int = 1000, n_trials: int = 10000,
-                     seed: int = 12345) -> dict[str, dict[str, float]]:
-        """p-values of system vs baseline: ``{"bootstrap": {...}, "randomization": {...}}``."""
-        a = self._scored(self.systems[baseline].counts)
-        b = self._scored(self.systems[system].counts)
+    def paired_tests(self, system: int, baseline: int = 0, n_samples: int | None = None,
+                     n_trials: int | None = None, seed: int | None = None) -> dict[str, dict[str, float]]:
+        """p-values of system vs baseline: ``{"bootstrap": {...}, "randomization": {...}}``; settings
+        not given come from ``config.statistics``, else 1000 resamples, 10000 trials, seed 12345."""
+        stats = self.config.statistics
+        a = self._scored(self._system(baseline).counts)
+        b = self._scored(self._system(system).counts)
+        n_samples = _first(n_samples, stats.n_bootstrap, 1000)
+        seed = _first(seed, stats.seed, 12345)
         return {"bootstrap": paired_bootstrap(a, b, self.config.average, n_samples, seed),
-                "randomization": approximate_randomization(a, b, self.config.average, n_trials, seed)}
+                "randomization": approximate_randomization(a, b, self.config.average,
+                                                           _first(n_trials, stats.n_trials, 10000), seed)}
+
+    def _system(self, index: int) -> SystemResult:
+        if not 0 <= index < len(self.systems):
+            raise RSTKitError(f"no system {index}: this result has {len(self.systems)} (numbered from 0)")
+        return self.systems[index]
+
+
+def _first(*values):
+    """The first value that is not None."""
+    return next(v for v in values if v is not None)
 
 
 def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence[Mapping[str, RSTTree]],
