@@ -47,8 +47,8 @@ def check_edus(gold: RSTTree, pred: RSTTree, config: EvalConfig, notes: list[str
         return
     first = differing[0]
     message = (f"EDU text mismatch for document {gold.doc_id!r}: {len(differing)} of {gold.n_edus} EDUs differ, "
-               f"the first is EDU {first}: {printable(gold.edus[first - 1].text, 60)!r} in gold "
-               f"{gold.source or '?'}, {printable(pred.edus[first - 1].text, 60)!r} in prediction "
+               f"the first is EDU {first}: '{printable(gold.edus[first - 1].text, 60)}' in gold "
+               f"{gold.source or '?'}, '{printable(pred.edus[first - 1].text, 60)}' in prediction "
                f"{pred.source or '?'} (compared without whitespace, PTB bracket and quote escapes undone)")
     if not config.lenient:
         raise EDUMismatchError(message, fixes=("lenient",))
