@@ -71,6 +71,10 @@ def _is_real(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
+#: what intervals and paired tests use where neither the caller nor the configuration says
+DEFAULT_STATISTICS = Statistics(confidence=0.95, n_bootstrap=1000, n_trials=10000, seed=12345)
+
+
 @dataclass(frozen=True)
 class EvalConfig:
     """Settings of one evaluation.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from ..transform import binarize, nary_nodes
 from ..tree import RSTTree
 from . import parseval, rst_parseval
 from .average import Scores, aggregate, per_document
-from .config import EvalConfig
+from .config import DEFAULT_STATISTICS, EvalConfig, Statistics
 from .counts import Counts, KeyCodec, TupleArrays, Vocabulary, codec_for, count_matches
 from .edus import check_edus
 from .relations import Confusion, RelationReport, confusion, relation_report
@@ -93,35 +93,32 @@ class EvalResult:
 
     def bootstrap(self, confidence: float | None = None, n_samples: int | None = None, seed: int | None = None,
                   system: int = 0) -> dict[str, tuple[float, float]]:
-        """Bootstrap intervals of F1; settings not given come from ``config.statistics`` (what the
-        signature pins), else 0.95, 1000 resamples, seed 12345."""
-        stats = self.config.statistics
+        """Bootstrap intervals of F1. Settings not given come from ``config.statistics`` (what the
+        signature pins), else from DEFAULT_STATISTICS."""
+        stats = self._statistics(confidence=confidence, n_bootstrap=n_samples, seed=seed)
         return bootstrap_ci(self._scored(self._system(system).counts), self.config.average,
-                            _first(confidence, stats.confidence, 0.95), _first(n_samples, stats.n_bootstrap, 1000),
-                            _first(seed, stats.seed, 12345))
+                            stats.confidence, stats.n_bootstrap, stats.seed)
 
     def paired_tests(self, system: int, baseline: int = 0, n_samples: int | None = None,
                      n_trials: int | None = None, seed: int | None = None) -> dict[str, dict[str, float]]:
-        """p-values of system vs baseline: ``{"bootstrap": {...}, "randomization": {...}}``; settings
-        not given come from ``config.statistics``, else 1000 resamples, 10000 trials, seed 12345."""
-        stats = self.config.statistics
+        """p-values of system vs baseline: ``{"bootstrap": {...}, "randomization": {...}}``. Settings
+        not given come from ``config.statistics``, else from DEFAULT_STATISTICS."""
+        stats = self._statistics(n_bootstrap=n_samples, n_trials=n_trials, seed=seed)
         a = self._scored(self._system(baseline).counts)
         b = self._scored(self._system(system).counts)
-        n_samples = _first(n_samples, stats.n_bootstrap, 1000)
-        seed = _first(seed, stats.seed, 12345)
-        return {"bootstrap": paired_bootstrap(a, b, self.config.average, n_samples, seed),
-                "randomization": approximate_randomization(a, b, self.config.average,
-                                                           _first(n_trials, stats.n_trials, 10000), seed)}
+        return {"bootstrap": paired_bootstrap(a, b, self.config.average, stats.n_bootstrap, stats.seed),
+                "randomization": approximate_randomization(a, b, self.config.average, stats.n_trials, stats.seed)}
+
+    def _statistics(self, **given: float | None) -> Statistics:
+        """Each setting from ``given``, else from the configuration, else the default."""
+        sources = (given, asdict(self.config.statistics), asdict(DEFAULT_STATISTICS))
+        return Statistics(**{name: next(s[name] for s in sources if s.get(name) is not None)
+                             for name in ("confidence", "n_bootstrap", "n_trials", "seed")})
 
     def _system(self, index: int) -> SystemResult:
         if not 0 <= index < len(self.systems):
             raise RSTKitError(f"no system {index}: this result has {len(self.systems)} (numbered from 0)")
         return self.systems[index]
-
-
-def _first(*values):
-    """The first value that is not None."""
-    return next(v for v in values if v is not None)
 
 
 def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence[Mapping[str, RSTTree]],
