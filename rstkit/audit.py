@@ -112,6 +112,18 @@ class Published:
     values: dict[str, float]
     tolerances: dict[str, float]
 
+    def __post_init__(self) -> None:
+        """Scores are percentages: each must be a number from 0 to 100."""
+        for measure, value in self.values.items():
+            problem = _not_a_percentage(value)
+            if problem:
+                raise RSTKitError(f"published {measure}={value!r} {problem}: scores are percentages, from 0 to 100")
+        for measure, tolerance in self.tolerances.items():
+            if not tolerance > 0.0 or not math.isfinite(tolerance):
+                raise RSTKitError(f"published {measure}: rounding tolerance {tolerance!r} must be positive")
+        if set(self.tolerances) != set(self.values):
+            raise RSTKitError("published scores: every measure needs a rounding tolerance, and no other")
+
     def __str__(self) -> str:
         return " ".join(f"{m}={self.text(m)}" for m in self.values)
 
@@ -122,15 +134,25 @@ class Published:
 
     @classmethod
     def from_values(cls, values: Mapping[str, float | None], decimals: int) -> Published:
-        kept = {m: float(v) for m, v in values.items() if v is not None}
+        kept = {m: v if _not_a_percentage(v) else float(v) for m, v in values.items() if v is not None}
         if not kept:
             raise RSTKitError("no published score to audit")
         return cls(kept, {m: 0.5 * 10.0 ** -decimals for m in kept})
 
 
+def _not_a_percentage(value: object) -> str | None:
+    """What is wrong with ``value`` as a score in percent, or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        return "is not a number"
+    if value < 0:
+        return "is negative"
+    return "is above 100" if value > 100 else None
+
+
 def parse_published(text: str) -> Published:
     """Parse ``"S=85.0 N=71.6 F=61.9"`` (commas or semicolons also separate; ``R/F`` is a label
-    column that may be R or F; ``-`` marks a score the paper does not give)."""
+    column that may be R or F; ``-`` marks a score the paper does not give). Every score is a
+    percentage from 0 to 100."""
     values: dict[str, float] = {}
     tolerances: dict[str, float] = {}
     for item in re.split(r"[\s,;]+", text.strip()):
@@ -138,21 +160,22 @@ def parse_published(text: str) -> Published:
             continue
         match = re.fullmatch(r"([A-Za-z/|]+)[=:](.+)", item)
         if not match or match.group(1).upper() not in _KEYS:
-            raise RSTKitError(f"--published: cannot read {item!r}; write MEASURE=VALUE with MEASURE one of "
+            raise RSTKitError(f"published scores: cannot read {item!r}; write MEASURE=VALUE with MEASURE one of "
                               "S, N, R, F, R/F (e.g. \"S=85.0 N=71.6 F=61.9\")")
         key, raw = _KEYS[match.group(1).upper()], match.group(2).rstrip("%")
         if key in values or (key == LABEL_COLUMN and {"R", "F"} & set(values)) or (
                 key in ("R", "F") and LABEL_COLUMN in values):
-            raise RSTKitError(f"--published: {key} is given twice (R/F stands for R or F)")
+            raise RSTKitError(f"published scores: {key} is given twice (R/F stands for R or F)")
         if raw.lower() in _NOT_REPORTED:
             continue
-        if not re.fullmatch(r"\d+(\.\d+)?", raw):
-            raise RSTKitError(f"--published: {match.group(1)} has no number: {match.group(2)!r}")
+        if not re.fullmatch(r"[-+]?\d+(\.\d+)?", raw):
+            raise RSTKitError(f"published scores: {match.group(1)} has no number: {match.group(2)!r} "
+                              "(write a percentage such as 61.9)")
         decimals = len(raw.split(".")[1]) if "." in raw else 0
         values[key] = float(raw)
         tolerances[key] = 0.5 * 10.0 ** -decimals
     if not values:
-        raise RSTKitError("--published gives no score")
+        raise RSTKitError("published scores: no score given")
     return Published(values, tolerances)
 
 
@@ -335,7 +358,11 @@ class PaperTable:
     matches_table1: dict[str, tuple[str, ...]]
 
     def row(self, parser: str) -> PaperRow:
-        return next(r for r in self.rows if r.parser == parser)
+        for row in self.rows:
+            if row.parser == parser:
+                return row
+        raise RSTKitError(f"Table {self.number} has no row for parser {parser!r}; "
+                          f"it has {', '.join(r.parser for r in self.rows)}")
 
 
 @dataclass(frozen=True)
@@ -362,7 +389,11 @@ class Paper:
                 for t in self.data["tables"]]
 
     def table(self, number: int) -> PaperTable:
-        return next(t for t in self.tables if t.number == number)
+        for table in self.tables:
+            if table.number == number:
+                return table
+        raise RSTKitError(f"paper {self.key} has no Table {number}; "
+                          f"it has {', '.join(str(t.number) for t in self.tables)}")
 
     def parser(self, name: str) -> PaperParser:
         """A parser by key or name (case-insensitive, marks ignored)."""

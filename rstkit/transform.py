@@ -23,29 +23,66 @@ Binarization modes (evaluation.md section 4):
     ``S N S`` becomes ``(M(S, N), S)`` with the same B1 bug; multinuclear as ``right``.
 ``none``
     the tree unchanged.
+
+Every walk here is iterative (:func:`_rebuild` keeps its own stack), so tree depth is
+bounded by memory, not by Python's recursion limit.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
-from .errors import BinarizationError, TreeStructureError
+from .errors import BinarizationError, RSTKitError, TreeStructureError
 from .tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf
 
 BINARIZATIONS = ("right", "rst-eval", "right_mixed", "none")
 
+_Item = TypeVar("_Item")
+_Result = TypeVar("_Result")
+
+
+def _rebuild(root: _Item, enter: Callable[[_Item], Sequence[_Item]],
+             leave: Callable[[_Item, list[_Result]], _Result]) -> _Result:
+    """Structural recursion without Python recursion.
+
+    ``enter(item)`` is called top-down, in document order (pre-order), and returns the
+    children to descend into; it is where problems are detected, so the first one reported
+    is the first in the file. ``leave(item, results)`` builds an item's result from its
+    children's results (in order); it is called for children before their parents.
+    """
+    order: list[tuple[_Item, int]] = []
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        children = enter(item)
+        order.append((item, len(children)))
+        if children:
+            stack.extend(reversed(children))
+    results: list[_Result] = []
+    for item, k in reversed(order):  # right subtrees first: a node's children's results are on top, reversed
+        if k:
+            done = results[-k:]
+            del results[-k:]
+            done.reverse()
+            results.append(leave(item, done))
+        else:
+            results.append(leave(item, []))
+    return results[0]
+
 
 def binarize(tree: RSTTree, mode: str = "right") -> RSTTree:
-    """Binarize a tree (see the module docstring for the modes)."""
-    if mode == "none":
+    """Binarize a tree (see the module docstring for the modes). A binary tree is returned as it is:
+    every mode leaves binary nodes unchanged."""
+    if mode not in BINARIZATIONS:
+        raise RSTKitError(f"unknown binarization {mode!r}; choose from {', '.join(BINARIZATIONS)}")
+    if mode == "none" or tree.is_binary():
         return tree
     if mode == "right":
-        return tree.with_root(_right_heavy(tree.root, tree.source))
-    if mode == "rst-eval":
-        return tree.with_root(_educe(tree.root, "right", tree.source))
-    if mode == "right_mixed":
-        return tree.with_root(_educe(tree.root, "right_mixed", tree.source))
-    raise ValueError(f"unknown binarization {mode!r}; choose from {', '.join(BINARIZATIONS)}")
+        return _right_heavy(tree)
+    branching = "right" if mode == "rst-eval" else "right_mixed"
+    return tree.with_root(_rebuild(tree.root, lambda node: _educe_enter(node, branching, tree.source),
+                                   lambda node, done: _educe_leave(node, done, branching)))
 
 
 def nary_nodes(tree: RSTTree) -> list[Node]:
@@ -66,25 +103,45 @@ def _cascade(nodes: list[Node], relation: str | None, line: int | None) -> Node:
     return result
 
 
-def _right_heavy(node: Node, path: str | None) -> Node:
-    if node.is_leaf:
-        return node
-    kids = [_right_heavy(c, path) for c in node.children]
+def _right_heavy(tree: RSTTree) -> RSTTree:
+    """The ``right`` binarization: checks in document order, then one post-order pass."""
+    for node in tree.nodes():
+        if node.arity == 1 or node.arity > 2:
+            _right_heavy_check(node, tree.source)
+    built: list[Node] = []
+    for node in tree.root.postorder():  # left to right: a node's binarized children are on top, in order
+        k = node.arity
+        if k:
+            kids = built[-k:]
+            del built[-k:]
+            built.append(_right_heavy_node(node, kids))
+        else:
+            built.append(node)
+    return tree.with_root(built[0])
+
+
+def _right_heavy_check(node: Node, path: str | None) -> None:
+    """Raise BinarizationError if the ``right`` binarization does not define ``node``'s pattern."""
+    kids = node.children
     if len(kids) == 1:
         raise BinarizationError(f"unary node {node.start}-{node.end}", path, node.line)
-    if len(kids) == 2:
-        unchanged = kids[0] is node.children[0] and kids[1] is node.children[1]
-        return node if unchanged else _relabel(node, tuple(kids))
     nuclei = [i for i, c in enumerate(kids) if c.nuclearity == NUCLEUS]
     if not nuclei:
         raise BinarizationError(f"node {node.start}-{node.end} has no nucleus ({node.pattern()})", path, node.line)
-    if len(nuclei) == len(kids):
-        return _relabel(node, (kids[0], _cascade(kids[1:], kids[0].relation, node.line)))
-    first, last = nuclei[0], nuclei[-1]
-    if last - first + 1 != len(nuclei):
+    if nuclei[-1] - nuclei[0] + 1 != len(nuclei):
         raise BinarizationError(
             f"node {node.start}-{node.end} has nuclei separated by satellites ({node.pattern()}); "
             "no binarization is defined for it", path, node.line)
+
+
+def _right_heavy_node(node: Node, kids: list[Node]) -> Node:
+    """One checked node of the ``right`` binarization, its children already binarized (``kids``)."""
+    if len(kids) == 2:
+        return node if kids[0] is node.children[0] and kids[1] is node.children[1] else _relabel(node, tuple(kids))
+    nuclei = [i for i, c in enumerate(kids) if c.nuclearity == NUCLEUS]
+    if len(nuclei) == len(kids):
+        return _relabel(node, (kids[0], _cascade(kids[1:], kids[0].relation, node.line)))
+    first, last = nuclei[0], nuclei[-1]
     group = kids[first:last + 1]
     if len(group) == 1:
         nucleus = group[0]
@@ -93,39 +150,47 @@ def _right_heavy(node: Node, path: str | None) -> Node:
     # (nucleus on the left?, satellite): right satellites nearest first, then left ones
     steps = [(True, s) for s in kids[last + 1:]] + [(False, s) for s in reversed(kids[:first])]
     current = nucleus
-    for i, (nucleus_left, satellite) in enumerate(steps):
-        pair = (current, satellite) if nucleus_left else (satellite, current)
-        if i == len(steps) - 1:
-            return _relabel(node, pair)
-        current = internal(NUCLEUS, SPAN, pair, node.line)
-    raise AssertionError("unreachable: a node of arity >= 3 has at least one satellite here")
+    for nucleus_left, satellite in steps[:-1]:
+        current = internal(NUCLEUS, SPAN, (current, satellite) if nucleus_left else (satellite, current), node.line)
+    nucleus_left, satellite = steps[-1]
+    return _relabel(node, (current, satellite) if nucleus_left else (satellite, current))
 
 
-def _educe(node: Node, branching: str, path: str | None) -> Node:
-    """educe's ``_binarize`` for branchings ``right`` and ``right_mixed``, bugs included."""
-    if node.is_leaf:
-        return node
+def _educe_enter(node: Node, branching: str, path: str | None) -> tuple[Node, ...]:
+    """educe's ``_binarize`` checks of one node (before its children, as educe does) and the
+    children it binarizes: in ``S N S`` only the one outside the new node (bug B1)."""
     kids = node.children
-    if len(kids) == 1:
-        raise BinarizationError(f"unary node {node.start}-{node.end}", path, node.line)
-    if len(kids) == 2:
-        return _relabel(node, tuple(_educe(c, branching, path) for c in kids))
+    if len(kids) <= 2:
+        if len(kids) == 1:
+            raise BinarizationError(f"unary node {node.start}-{node.end}", path, node.line)
+        return kids
     pattern = node.pattern()
     if NUCLEUS not in pattern:
         raise BinarizationError(f"No nucleus: node {node.start}-{node.end} ({pattern})", path, node.line)
     if pattern == NUCLEUS * len(kids):
-        done = [_educe(c, branching, path) for c in kids]
-        return _relabel(node, (done[0], _cascade(done[1:], done[0].relation, node.line)))
+        return kids
     if pattern == "SNS":
-        c1, c2, c3 = kids
-        if branching == "right":  # c2 and c3 are grouped as they are (B1)
-            return _relabel(node, (_educe(c1, branching, path), internal(NUCLEUS, SPAN, (c2, c3), node.line)))
-        return _relabel(node, (internal(NUCLEUS, SPAN, (c1, c2), node.line), _educe(c3, branching, path)))
+        return kids[:1] if branching == "right" else kids[2:]
     if SATELLITE in pattern and pattern.count(NUCLEUS) > 1:
         raise BinarizationError(f"Multinuclear with satellites: node {node.start}-{node.end} ({pattern}); "
                                 "the reference binarization (rst-eval) does not define it", path, node.line)
     raise BinarizationError(f"Don't know how to handle {pattern} trees: node {node.start}-{node.end}; "
                             "the reference binarization (rst-eval) does not define it", path, node.line)
+
+
+def _educe_leave(node: Node, done: list[Node], branching: str) -> Node:
+    """educe's ``_binarize`` result for one node, from the children it binarized (``done``)."""
+    kids = node.children
+    if not kids:
+        return node
+    if len(kids) == 2:
+        return _relabel(node, tuple(done))
+    if len(done) == len(kids):  # all nuclei
+        return _relabel(node, (done[0], _cascade(done[1:], done[0].relation, node.line)))
+    c1, c2, c3 = kids  # S N S: c2 and c3 (right) or c1 and c2 (right_mixed) grouped as they are (B1)
+    if branching == "right":
+        return _relabel(node, (done[0], internal(NUCLEUS, SPAN, (c2, c3), node.line)))
+    return _relabel(node, (internal(NUCLEUS, SPAN, (c1, c2), node.line), done[0]))
 
 
 # -- Marcu's encoding -------------------------------------------------------------------
@@ -139,12 +204,14 @@ def marcu_tuples(tree: RSTTree) -> list[tuple[int, int, str, str]]:
 LEAF = "leaf"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Attachment:
     """A node of a tree of labelled attachment decisions (educe's SimpleRSTTree).
 
     An internal node joins ``left`` and ``right`` with a nuclearity pair (``NS``, ``SN``,
-    ``NN``) and one relation; a leaf is an EDU (pair and relation ``leaf``).
+    ``NN``) and one relation; a leaf is an EDU (pair and relation ``leaf``). Only under
+    rst-eval compatibility can a node have k > 2 children and a k-letter ``pair``
+    (evaluation.md section 6). Equality, hashing and repr do not recurse.
     """
 
     start: int
@@ -158,9 +225,27 @@ class Attachment:
         return not self.children
 
     def nodes(self) -> Iterator[Attachment]:
-        yield self
-        for child in self.children:
-            yield from child.nodes()
+        """This node and all below it, in pre-order."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def _flat(self) -> tuple[tuple[int, int, str, str, int], ...]:
+        """Pre-order labels and arities: equal exactly for equal trees."""
+        return tuple((a.start, a.end, a.pair, a.relation, len(a.children)) for a in self.nodes())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Attachment):
+            return NotImplemented
+        return self is other or self._flat() == other._flat()
+
+    def __hash__(self) -> int:
+        return hash(self._flat())
+
+    def __repr__(self) -> str:
+        return f"Attachment({self.start}-{self.end} {self.pair} {self.relation}, {len(self.children)} children)"
 
 
 @dataclass(frozen=True)
@@ -175,44 +260,63 @@ class AttachmentTree:
         return [(a.start, a.end, a.pair, a.relation) for a in self.root.nodes() if not a.is_leaf]
 
 
-def to_attachment(tree: RSTTree) -> AttachmentTree:
+def to_attachment(tree: RSTTree, nary: bool = False) -> AttachmentTree:
     """Tree of labelled attachment decisions of a **binary** tree (evaluation.md section 6).
 
     Each internal node (L, R) becomes one decision: pair = first letters of L's and R's
     nuclearity, relation = R's relation if R is a satellite, else L's.
+
+    ``nary=True`` is rst-eval's behaviour on a node that is still n-ary (bug B1 can leave
+    one after educe's ``right_mixed`` pass): the node becomes one decision whose pair
+    holds the first letters of all k children's nuclearities (``SNS``, ``NNN``), whose
+    relation follows the same rule on its first two children, and whose children are
+    converted in turn. Otherwise an n-ary node is a BinarizationError.
     """
-    def build(node: Node) -> Attachment:
-        if node.is_leaf:
-            return Attachment(node.start, node.end, LEAF, LEAF)
-        if node.arity != 2:
+    built: list[Attachment] = []
+    for node in tree.root.postorder():  # left to right: a node's converted children are on top, in order
+        children = node.children
+        k = len(children)
+        if k == 0:
+            built.append(Attachment(node.start, node.end, LEAF, LEAF))
+            continue
+        if k == 1 or (k > 2 and not nary):
+            first = next(n for n in tree.nodes() if n.arity == 1 or (n.arity > 2 and not nary))  # first in the file
             raise BinarizationError(
-                f"node {node.start}-{node.end} has {node.arity} children: attachment decisions need a "
-                "binary tree (binarize it first)", tree.source, node.line)
-        left, right = node.children
-        pair = left.nuclearity[0] + right.nuclearity[0]
+                f"node {first.start}-{first.end} has {first.arity} children: attachment decisions need a "
+                "binary tree (binarize it first)", tree.source, first.line)
+        kids = tuple(built[-k:])
+        del built[-k:]
+        left, right = children[0], children[1]
+        pair = left.nuclearity[0] + right.nuclearity[0] if k == 2 else "".join(c.nuclearity[0] for c in children)
         relation = right.relation if right.nuclearity == SATELLITE else left.relation
-        return Attachment(node.start, node.end, pair, relation, (build(left), build(right)))
+        built.append(Attachment(node.start, node.end, pair, relation, kids))
+    return AttachmentTree(built[0], tree.edus, tree.doc_id)
 
-    return AttachmentTree(build(tree.root), tree.edus, tree.doc_id)
+
+def attachment_decisions(tree: RSTTree, nary: bool = False) -> list[tuple[int, int, str, str]]:
+    """Shortcut for ``to_attachment(tree, nary).decisions()``."""
+    return to_attachment(tree, nary).decisions()
 
 
-def attachment_decisions(tree: RSTTree) -> list[tuple[int, int, str, str]]:
-    """Shortcut for ``to_attachment(tree).decisions()``."""
-    return to_attachment(tree).decisions()
+_PAIRS = {"NS": (NUCLEUS, SATELLITE), "SN": (SATELLITE, NUCLEUS), "NN": (NUCLEUS, NUCLEUS)}
 
 
 def from_attachment(att: AttachmentTree) -> RSTTree:
-    """Inverse of :func:`to_attachment`: NS/SN put the relation on the satellite and
-    ``span`` on the nucleus; NN puts the relation on both children."""
-    def build(a: Attachment, nuclearity: str, relation: str | None) -> Node:
+    """Inverse of :func:`to_attachment` on binary trees: NS/SN put the relation on the
+    satellite and ``span`` on the nucleus; NN puts the relation on both children."""
+    def enter(item: tuple[Attachment, str, str | None]) -> list[tuple[Attachment, str, str | None]]:
+        a = item[0]
         if a.is_leaf:
-            return leaf(a.start, nuclearity, relation)
-        if a.pair not in ("NS", "SN", "NN"):
-            raise TreeStructureError(f"attachment {a.start}-{a.end} has nuclearity pair {a.pair!r}")
-        left_nuc, right_nuc = (NUCLEUS if c == "N" else SATELLITE for c in a.pair)
-        left_rel = a.relation if left_nuc == SATELLITE or a.pair == "NN" else SPAN
-        right_rel = a.relation if right_nuc == SATELLITE or a.pair == "NN" else SPAN
-        return internal(nuclearity, relation, (build(a.children[0], left_nuc, left_rel),
-                                               build(a.children[1], right_nuc, right_rel)))
+            return []
+        if a.pair not in _PAIRS or len(a.children) != 2:
+            raise TreeStructureError(f"attachment {a.start}-{a.end} has nuclearity pair {a.pair!r} over "
+                                     f"{len(a.children)} children; expected NS, SN or NN over 2")
+        nuclearities = _PAIRS[a.pair]
+        relations = [a.relation if nuc == SATELLITE or a.pair == "NN" else SPAN for nuc in nuclearities]
+        return list(zip(a.children, nuclearities, relations))
 
-    return RSTTree(build(att.root, ROOT, None), att.edus, att.doc_id)
+    def leave(item: tuple[Attachment, str, str | None], kids: list[Node]) -> Node:
+        a, nuclearity, relation = item
+        return leaf(a.start, nuclearity, relation) if a.is_leaf else internal(nuclearity, relation, kids)
+
+    return RSTTree(_rebuild((att.root, ROOT, None), enter, leave), att.edus, att.doc_id)

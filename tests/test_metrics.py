@@ -206,7 +206,7 @@ def test_signature_pins_settings(examples):
                   for lab in ("raw", "rstdt18")}
     assert len(signatures) == 12
     sig = evaluate(gold, pred, EvalConfig.rst_eval()).signature
-    assert "compat=rst-eval" in sig and "bin.gold=rst-eval" in sig and "docs=2" in sig
+    assert "compat=rst-eval" in sig and "|bin=rst-eval|bin.att=right_mixed|" in sig and "docs=2" in sig
 
 
 # -- GUM --------------------------------------------------------------------------------------------

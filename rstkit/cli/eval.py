@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import RSTKitError, RSTKitWarning
 from ..metrics import EvalConfig, evaluate
-from ..metrics.config import AVERAGES, BINARIZATIONS, MISSING_POLICIES
+from ..metrics.config import AVERAGES, BINARIZATIONS, MISSING_POLICIES, Statistics
 from ..report import FORMATS, Report, render
 from .common import add_label_option, pair_single_files, read_input
 
@@ -74,7 +74,9 @@ def run(args: argparse.Namespace) -> int:
     metrics = ["rst-parseval", "parseval"] if args.metric == "all" else [args.metric]
     settings = dict(average=args.average, labels=args.labels, binarize=args.binarize, missing=args.missing,
                     lenient=args.lenient, exclude_single_edu=args.exclude_single_edu,
-                    unknown_labels="keep" if args.keep_unknown_labels else "error")
+                    unknown_labels="keep" if args.keep_unknown_labels else "error",
+                    statistics=Statistics.used(args.ci, args.n_bootstrap, args.n_trials, args.seed,
+                                               paired=len(args.preds) > 1))
     names = _system_names(args)
     report = Report([], confidence=args.ci, per_relation=args.per_relation)
     with warnings.catch_warnings():  # evaluate's warnings are kept in the results, printed once below

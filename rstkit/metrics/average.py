@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import RSTKitError
 from .counts import METRIC_KEYS, Counts
 
 
@@ -33,23 +34,33 @@ def per_document(counts: Counts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return p, r, _f1(p, r)
 
 
+def document_values(counts: Counts, average: str) -> np.ndarray:
+    """What an averaging sums over documents, shape (3, 4, n_docs): the counts (matched, gold,
+    predicted) for ``micro``; per-document precision, recall and F1 for ``macro`` and ``dplp``."""
+    if average == "micro":
+        return np.stack([counts.matched, counts.gold, counts.pred]).astype(np.float64)
+    if average in ("macro", "dplp"):
+        return np.stack(per_document(counts))
+    raise RSTKitError(f"unknown average {average!r}; choose from micro, macro, dplp")
+
+
+def scores_from_sums(sums: np.ndarray, n: np.ndarray, average: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision, recall and F1 (fractions) of shape (B, 4) from weighted sums of
+    :func:`document_values`, shape (B, 3, 4), and the total document weight ``n``, shape (B, 1)."""
+    first, second, third = sums[:, 0], sums[:, 1], sums[:, 2]
+    if average == "micro":  # matched, gold, predicted
+        p = _div(first, third)
+        r = _div(first, second)
+        return p, r, _f1(p, r)
+    p, r = _div(first, n), _div(second, n)  # mean per-document P and R
+    return p, r, (_div(third, n) if average == "macro" else _f1(p, r))
+
+
 def weighted_scores(counts: Counts, weights: np.ndarray, average: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision, recall and F1 (fractions) of shape (B, 4) for document weights (B, n_docs)."""
     weights = np.asarray(weights, dtype=np.float64)
-    if average == "micro":
-        m = weights @ counts.matched.T
-        p = _div(m, weights @ counts.pred.T)
-        r = _div(m, weights @ counts.gold.T)
-        return p, r, _f1(p, r)
-    n = weights.sum(axis=1, keepdims=True)
-    p_d, r_d, f_d = per_document(counts)
-    p = _div(weights @ p_d.T, n)
-    r = _div(weights @ r_d.T, n)
-    if average == "macro":
-        return p, r, _div(weights @ f_d.T, n)
-    if average == "dplp":
-        return p, r, _f1(p, r)
-    raise ValueError(f"unknown average {average!r}")
+    sums = np.stack([weights @ v.T for v in document_values(counts, average)], axis=1)
+    return scores_from_sums(sums, weights.sum(axis=1, keepdims=True), average)
 
 
 @dataclass(frozen=True)

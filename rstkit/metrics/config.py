@@ -1,7 +1,13 @@
-"""Every setting that changes a score, as one frozen object, and the signature made from it."""
+"""Every setting that changes a printed number, as one frozen object, and the signature made from it.
+
+The signature is one line, ``rstkit:key=value|key=value|...``, that pins the scoring settings
+(:class:`EvalConfig`) and the resampling statistics printed with the scores
+(:class:`Statistics`); :meth:`EvalConfig.from_signature` reads it back.
+"""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+import math
+from dataclasses import asdict, dataclass, fields, replace
 
 from .. import __version__
 from ..errors import RSTKitError
@@ -11,6 +17,62 @@ AVERAGES = ("micro", "macro", "dplp")
 BINARIZATIONS = ("right", "right_mixed", "none")
 COMPAT_MODES = ("rst-eval",)
 MISSING_POLICIES = ("error", "skip", "zero")
+SIGNATURE_PREFIX = "rstkit:"
+SIGNATURE_KEYS = ("metric", "avg", "tuples", "labels", "bin", "bin.att", "compat", "missing", "1edu", "lenient",
+                  "ci", "boot", "trials", "seed", "docs", "version")
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """Resampling settings behind the confidence intervals and p-values printed with scores.
+
+    Each is None when nothing printed uses it: ``confidence`` (level of bootstrap intervals,
+    in (0, 1)), ``n_bootstrap`` (resamples of the intervals and of the paired bootstrap test),
+    ``n_trials`` (approximate randomization trials of the paired tests) and ``seed`` (of
+    both; required by the others).
+    """
+
+    confidence: float | None = None
+    n_bootstrap: int | None = None
+    n_trials: int | None = None
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.confidence is not None and not (_is_real(self.confidence) and 0.0 < self.confidence < 1.0):
+            raise RSTKitError(f"confidence must be a number between 0 and 1 (exclusive), not {self.confidence!r}")
+        for name, low in (("n_bootstrap", 1), ("n_trials", 1), ("seed", 0)):
+            value = getattr(self, name)
+            if value is not None and not (_is_int(value) and value >= low):
+                raise RSTKitError(f"{name} must be an integer >= {low}, not {value!r}")
+        if self.confidence is not None and self.n_bootstrap is None:
+            raise RSTKitError("a bootstrap confidence level needs a number of resamples (n_bootstrap)")
+        if self.seed is None and (self.n_bootstrap is not None or self.n_trials is not None):
+            raise RSTKitError("resampling needs a seed")
+
+    @classmethod
+    def used(cls, confidence: float | None, n_bootstrap: int, n_trials: int, seed: int,
+             paired: bool) -> Statistics:
+        """The settings a run uses: bootstrap intervals when ``confidence`` is given, paired tests
+        (bootstrap and approximate randomization) when ``paired``; empty when neither."""
+        if confidence is None and not paired:
+            return cls()
+        return cls(confidence, n_bootstrap, n_trials if paired else None, seed)
+
+    def signature_parts(self) -> list[tuple[str, str]]:
+        names = (("ci", self.confidence), ("boot", self.n_bootstrap), ("trials", self.n_trials), ("seed", self.seed))
+        return [(key, repr(value)) for key, value in names if value is not None]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_real(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+#: what intervals and paired tests use where neither the caller nor the configuration says
+DEFAULT_STATISTICS = Statistics(confidence=0.95, n_bootstrap=1000, n_trials=10000, seed=12345)
 
 
 @dataclass(frozen=True)
@@ -45,6 +107,9 @@ class EvalConfig:
     exclude_single_edu
         drop 1-EDU documents (0 tuples) from the averages; by default they count, as in
         the reference (F1 = 0 in macro averages).
+    statistics
+        the resampling settings of intervals and paired tests printed with the scores
+        (:class:`Statistics`; empty by default).
     """
 
     metric: str = "parseval"
@@ -56,6 +121,7 @@ class EvalConfig:
     missing: str = "error"
     lenient: bool = False
     exclude_single_edu: bool = False
+    statistics: Statistics = Statistics()
 
     def __post_init__(self) -> None:
         for name, allowed in (("metric", METRICS), ("average", AVERAGES), ("binarize", BINARIZATIONS),
@@ -64,6 +130,8 @@ class EvalConfig:
                 raise RSTKitError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
         if self.compat is not None and self.compat not in COMPAT_MODES:
             raise RSTKitError(f"compat must be one of {', '.join(COMPAT_MODES)}, not {self.compat!r}")
+        if not isinstance(self.statistics, Statistics):
+            raise RSTKitError(f"statistics must be a Statistics object, not {self.statistics!r}")
         from ..labels import get_label_map
 
         get_label_map(self.labels)
@@ -75,6 +143,10 @@ class EvalConfig:
         return cls(compat="rst-eval", **settings)
 
     def with_(self, **changes) -> EvalConfig:
+        unknown = sorted(set(changes) - {f.name for f in fields(self)})
+        if unknown:
+            raise RSTKitError(f"unknown setting(s) {', '.join(unknown)}; settings: "
+                              f"{', '.join(f.name for f in fields(self))}")
         return replace(self, **changes)
 
     # -- derived settings ------------------------------------------------------------
@@ -102,19 +174,86 @@ class EvalConfig:
         return asdict(self)
 
     def signature(self, n_documents: int) -> str:
-        """A string that pins every setting that changes the score (sacrebleu-style)."""
+        """A line that pins every setting that changes a printed number (sacrebleu-style).
+
+        ``bin`` is the binarization of gold and predicted trees alike; ``bin.att`` (original
+        Parseval under rst-eval compatibility only) the re-binarization before attachment trees
+        are built; ``ci``, ``boot``, ``trials`` and ``seed`` appear when statistics are printed.
+        """
         parts = [
             ("metric", self.metric),
             ("avg", self.average),
             ("tuples", self.tuples),
             ("labels", self.labels + ("" if self.labels == "raw" else f"+unknown:{self.unknown_labels}")),
-            ("bin.gold", self.gold_binarization),
-            ("bin.pred", self.pred_binarization),
+            ("bin", self.gold_binarization),
+            *([("bin.att", self.attachment_rebinarization)]
+              if self.metric == "parseval" and self.attachment_rebinarization else []),
             ("compat", self.compat or "none"),
             ("missing", self.missing),
             ("1edu", "excluded" if self.exclude_single_edu else "included"),
             ("lenient", "yes" if self.lenient else "no"),
+            *self.statistics.signature_parts(),
             ("docs", str(n_documents)),
             ("version", __version__),
         ]
-        return "rstkit:" + "|".join(f"{k}={v}" for k, v in parts)
+        return SIGNATURE_PREFIX + "|".join(f"{k}={v}" for k, v in parts)
+
+    @classmethod
+    def from_signature(cls, text: str) -> EvalConfig:
+        """The configuration a signature pins, statistics included.
+
+        The signature is checked whole: every key must be known and consistent with the
+        others (it must be what the configuration read would print, ``version`` aside).
+        With the ``raw`` label map, whose identity mapping knows every label, the signature
+        does not pin ``unknown_labels``; it comes back as the constructors' default
+        (``keep`` under rst-eval compatibility, else ``error``).
+        """
+        items = parse_signature(text)
+        unknown = [key for key in items if key not in SIGNATURE_KEYS]
+        if unknown:
+            raise RSTKitError(f"signature has unknown key(s) {', '.join(unknown)}: {text}")
+        try:
+            labels, _, unknown = items["labels"].partition("+unknown:")
+            compat = None if items["compat"] == "none" else items["compat"]
+            statistics = Statistics(
+                confidence=float(items["ci"]) if "ci" in items else None,
+                **{name: int(items[key]) for name, key in (("n_bootstrap", "boot"), ("n_trials", "trials"),
+                                                           ("seed", "seed")) if key in items})
+            config = cls(metric=items["metric"], average=items["avg"], labels=labels,
+                         unknown_labels=unknown or ("keep" if compat else "error"),
+                         binarize="right" if items["bin"] == "rst-eval" else items["bin"], compat=compat,
+                         missing=items["missing"], lenient=_flag(items, "lenient", "yes", "no"),
+                         exclude_single_edu=_flag(items, "1edu", "excluded", "included"), statistics=statistics)
+            n_documents = int(items["docs"])
+        except KeyError as exc:
+            raise RSTKitError(f"signature lacks {exc.args[0]}=: {text}") from None
+        except ValueError as exc:
+            raise RSTKitError(f"signature has a malformed number ({exc}): {text}") from None
+        again = parse_signature(config.signature(n_documents))
+        for key in dict.fromkeys([*items, *again]):
+            if key != "version" and items.get(key) != again.get(key):
+                raise RSTKitError(f"signature is inconsistent: {key}={items.get(key, '(absent)')} where these "
+                                  f"settings give {key}={again.get(key, '(absent)')}: {text}")
+        return config
+
+
+def parse_signature(text: str) -> dict[str, str]:
+    """The ``key=value`` items of a signature, in order (duplicates and syntax checked)."""
+    text = text.strip()
+    if not text.startswith(SIGNATURE_PREFIX):
+        raise RSTKitError(f"not an rstkit signature (it starts with {SIGNATURE_PREFIX!r}): {text!r}")
+    items: dict[str, str] = {}
+    for item in text[len(SIGNATURE_PREFIX):].split("|"):
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise RSTKitError(f"signature item {item!r} is not key=value: {text}")
+        if key in items:
+            raise RSTKitError(f"signature gives {key} twice: {text}")
+        items[key] = value
+    return items
+
+
+def _flag(items: dict[str, str], key: str, yes: str, no: str) -> bool:
+    if items[key] not in (yes, no):
+        raise RSTKitError(f"signature: {key} must be {yes} or {no}, not {items[key]!r}")
+    return items[key] == yes

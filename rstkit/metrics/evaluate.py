@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..errors import EDUMismatchError, MissingDocumentError, RSTKitError, RSTKitWarning
+from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..labels import get_label_map
 from ..transform import binarize, nary_nodes
 from ..tree import RSTTree
 from . import parseval, rst_parseval
 from .average import Scores, aggregate, per_document
-from .config import EvalConfig
+from .config import DEFAULT_STATISTICS, EvalConfig, Statistics
 from .counts import Counts, KeyCodec, TupleArrays, Vocabulary, codec_for, count_matches
+from .edus import check_edus
 from .relations import Confusion, RelationReport, confusion, relation_report
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 
@@ -90,18 +91,34 @@ class EvalResult:
     def _scored(self, counts: Counts) -> Counts:
         return counts.select(self.included)
 
-    def bootstrap(self, confidence: float = 0.95, n_samples: int = 1000, seed: int = 12345,
+    def bootstrap(self, confidence: float | None = None, n_samples: int | None = None, seed: int | None = None,
                   system: int = 0) -> dict[str, tuple[float, float]]:
-        return bootstrap_ci(self._scored(self.systems[system].counts), self.config.average,
-                            confidence, n_samples, seed)
+        """Bootstrap intervals of F1. Settings not given come from ``config.statistics`` (what the
+        signature pins), else from DEFAULT_STATISTICS."""
+        stats = self._statistics(confidence=confidence, n_bootstrap=n_samples, seed=seed)
+        return bootstrap_ci(self._scored(self._system(system).counts), self.config.average,
+                            stats.confidence, stats.n_bootstrap, stats.seed)
 
-    def paired_tests(self, system: int, baseline: int = 0, n_samples: int = 1000, n_trials: int = 10000,
-                     seed: int = 12345) -> dict[str, dict[str, float]]:
-        """p-values of system vs baseline: ``{"bootstrap": {...}, "randomization": {...}}``."""
-        a = self._scored(self.systems[baseline].counts)
-        b = self._scored(self.systems[system].counts)
-        return {"bootstrap": paired_bootstrap(a, b, self.config.average, n_samples, seed),
-                "randomization": approximate_randomization(a, b, self.config.average, n_trials, seed)}
+    def paired_tests(self, system: int, baseline: int = 0, n_samples: int | None = None,
+                     n_trials: int | None = None, seed: int | None = None) -> dict[str, dict[str, float]]:
+        """p-values of system vs baseline: ``{"bootstrap": {...}, "randomization": {...}}``. Settings
+        not given come from ``config.statistics``, else from DEFAULT_STATISTICS."""
+        stats = self._statistics(n_bootstrap=n_samples, n_trials=n_trials, seed=seed)
+        a = self._scored(self._system(baseline).counts)
+        b = self._scored(self._system(system).counts)
+        return {"bootstrap": paired_bootstrap(a, b, self.config.average, stats.n_bootstrap, stats.seed),
+                "randomization": approximate_randomization(a, b, self.config.average, stats.n_trials, stats.seed)}
+
+    def _statistics(self, **given: float | None) -> Statistics:
+        """Each setting from ``given``, else from the configuration, else the default."""
+        sources = (given, asdict(self.config.statistics), asdict(DEFAULT_STATISTICS))
+        return Statistics(**{name: next(s[name] for s in sources if s.get(name) is not None)
+                             for name in ("confidence", "n_bootstrap", "n_trials", "seed")})
+
+    def _system(self, index: int) -> SystemResult:
+        if not 0 <= index < len(self.systems):
+            raise RSTKitError(f"no system {index}: this result has {len(self.systems)} (numbered from 0)")
+        return self.systems[index]
 
 
 def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence[Mapping[str, RSTTree]],
@@ -131,9 +148,10 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
 
     gold_trees = [prepare(gold[d], config.gold_binarization) for d in doc_ids]
     n_edus = np.array([t.n_edus for t in gold_trees], dtype=np.int64)
-    _note_gold(gold_trees, config, notes)
+    gold_tuples = [metric.tuples(t, config) for t in gold_trees]
+    _note_gold(gold_trees, gold_tuples, config, notes)
     nuc_vocab, rel_vocab = Vocabulary(), Vocabulary()
-    gold_arrays = TupleArrays.from_tuples([metric.tuples(t, config) for t in gold_trees], nuc_vocab, rel_vocab)
+    gold_arrays = TupleArrays.from_tuples(gold_tuples, nuc_vocab, rel_vocab)
     pred_arrays = []
     for system in systems:
         per_doc = []
@@ -142,7 +160,7 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
             if tree is None:  # missing == "zero": an empty prediction
                 per_doc.append([])
                 continue
-            _check_edus(gold[doc_id], tree, config, notes)
+            check_edus(gold[doc_id], tree, config, notes)
             per_doc.append(metric.tuples(prepare(tree, config.pred_binarization), config))
         pred_arrays.append(TupleArrays.from_tuples(per_doc, nuc_vocab, rel_vocab))
     codec = codec_for([gold_arrays, *pred_arrays], nuc_vocab, rel_vocab)
@@ -183,26 +201,28 @@ def _some(ids: Sequence[str], k: int = 10) -> str:
     return ", ".join(ids[:k]) + (f" ... (+{len(ids) - k})" if len(ids) > k else "")
 
 
-def _check_edus(gold: RSTTree, pred: RSTTree, config: EvalConfig, notes: list[str]) -> None:
-    if gold.n_edus == pred.n_edus:
-        return
-    message = (f"EDU count mismatch for document {gold.doc_id!r}: gold {gold.source or '?'} has "
-               f"{gold.n_edus} EDUs, prediction {pred.source or '?'} has {pred.n_edus}")
-    if not config.lenient:
-        raise EDUMismatchError(message, fixes=("lenient",))
-    notes.append(message + "; scored by EDU numbers (lenient)")
-
-
-def _note_gold(gold_trees: list[RSTTree], config: EvalConfig, notes: list[str]) -> None:
+def _note_gold(gold_trees: list[RSTTree], gold_tuples: list[list[tuple[int, int, str, str]]],
+               config: EvalConfig, notes: list[str]) -> None:
     singles = [t.doc_id for t in gold_trees if t.n_edus == 1]
     if singles:
         what = ("excluded from the averages" if config.exclude_single_edu
                 else "scored with 0 tuples (F1 = 0 in macro averages, as the reference does)")
         notes.append(f"{len(singles)} one-EDU document(s) {what}: {_some(singles)}")
-    if config.gold_binarization in ("rst-eval", "right_mixed"):
+    if config.metric == parseval.NAME:
+        if config.attachment_rebinarization:
+            affected = {t.doc_id: parseval.nary_decisions(d) for t, d in zip(gold_trees, gold_tuples)}
+            _note_nary(affected, " after educe's right_mixed pass",
+                       "each gives one original-Parseval tuple with a k-letter nuclearity, so those documents "
+                       "have fewer than n-1 gold tuples", notes)
+    elif config.gold_binarization in ("rst-eval", "right_mixed"):
         affected = {t.doc_id: len(nary_nodes(t)) for t in gold_trees}
-        affected = {d: n for d, n in affected.items() if n}
-        if affected:
-            notes.append(f"bug B1 of the reference binarization left {sum(affected.values())} gold node(s) n-ary in "
-                         f"{len(affected)} document(s) ({_some([f'{d}: {n}' for d, n in affected.items()])}); "
-                         "RST-Parseval supports fall below 2n-2")
+        _note_nary(affected, "", "RST-Parseval supports fall below 2n-2", notes)
+
+
+def _note_nary(per_document: dict[str, int], when: str, consequence: str, notes: list[str]) -> None:
+    """The warning on gold nodes that bug B1 left n-ary, with their count per document."""
+    affected = {d: n for d, n in per_document.items() if n}
+    if affected:
+        counts = _some([f"{d}: {n}" for d, n in affected.items()])
+        notes.append(f"bug B1 of the reference binarization left {sum(affected.values())} gold node(s) n-ary"
+                     f"{when} in {len(affected)} document(s) ({counts}); {consequence}")

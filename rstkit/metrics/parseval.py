@@ -17,9 +17,17 @@ def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]
     """Attachment decisions of an already binarized and relabelled tree.
 
     In ``rst-eval`` compatibility mode the tree first gets educe's ``right_mixed`` pass
-    (which re-binarizes what bug B1 left n-ary), as ``SimpleRSTTree.from_rst_tree`` does.
-    Otherwise the tree must be binary.
+    (which re-binarizes most of what bug B1 left n-ary), as ``SimpleRSTTree.from_rst_tree``
+    does; a node still n-ary after it gives one decision with a k-letter nuclearity
+    (evaluation.md section 6; :func:`nary_decisions` counts them). Otherwise the tree must
+    be binary.
     """
     if config.attachment_rebinarization:
         tree = binarize(tree, config.attachment_rebinarization)
+        return attachment_decisions(tree, nary=True)
     return attachment_decisions(tree)
+
+
+def nary_decisions(decisions: list[tuple[int, int, str, str]]) -> int:
+    """How many decisions come from a node that was still n-ary (a pair of more than two letters)."""
+    return sum(len(pair) > 2 for _, _, pair, _ in decisions)

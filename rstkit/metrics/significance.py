@@ -1,15 +1,20 @@
 """Bootstrap confidence intervals and paired significance tests, from per-document counts.
 
 Documents are the resampling unit. Everything is computed from the (matched, gold,
-predicted) counts of each document, with all resamples as one matrix product, so
-nothing is re-scored. All procedures are seeded.
+predicted) counts of each document, with all resamples (or randomization trials) as
+matrix products, so nothing is re-scored. All procedures are seeded.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .average import weighted_scores
+from ..errors import RSTKitError
+from .average import document_values, scores_from_sums, weighted_scores
+from .config import Statistics
 from .counts import METRIC_KEYS, Counts
+
+#: approximate randomization works on (trials, documents) matrices of at most this many entries
+MAX_BATCH_ENTRIES = 1 << 22
 
 
 def resample_weights(n_docs: int, n_samples: int, rng: np.random.Generator) -> np.ndarray:
@@ -22,6 +27,7 @@ def resample_weights(n_docs: int, n_samples: int, rng: np.random.Generator) -> n
 def bootstrap_ci(counts: Counts, average: str, confidence: float = 0.95, n_samples: int = 1000,
                  seed: int = 12345) -> dict[str, tuple[float, float]]:
     """Percentile bootstrap interval of F1 (percent) for S, N, R, F."""
+    _check(counts, Statistics(confidence, n_samples, None, seed))
     rng = np.random.default_rng(seed)
     _, _, f1 = weighted_scores(counts, resample_weights(counts.n_docs, n_samples, rng), average)
     alpha = (1.0 - confidence) / 2
@@ -37,6 +43,7 @@ def paired_bootstrap(baseline: Counts, system: Counts, average: str, n_samples: 
     whose difference lies as far from the observed difference as the observed difference
     lies from zero (the bootstrap distribution shifted to the null hypothesis).
     """
+    _check(baseline, Statistics(None, n_samples, None, seed))
     ones = np.ones((1, baseline.n_docs))
     observed = weighted_scores(system, ones, average)[2][0] - weighted_scores(baseline, ones, average)[2][0]
     weights = resample_weights(baseline.n_docs, n_samples, np.random.default_rng(seed))
@@ -52,33 +59,34 @@ def approximate_randomization(baseline: Counts, system: Counts, average: str, n_
     In each trial every document's two outputs are swapped with probability 1/2; the
     p-value is (c + 1) / (n_trials + 1), c counting trials whose absolute F1 difference
     is at least the observed one.
+
+    All trials at once: what an averaging sums over documents (:func:`document_values`) is
+    linear in the swaps, so a batch of trials is one product of its (trials, documents)
+    swap matrix with the per-document differences of the two systems. Batches hold at most
+    :data:`MAX_BATCH_ENTRIES` swaps; the random draws do not depend on the batching.
     """
+    _check(baseline, Statistics(None, None, n_trials, seed))
     rng = np.random.default_rng(seed)
     n = baseline.n_docs
     ones = np.ones((1, n))
     observed = np.abs(weighted_scores(system, ones, average)[2][0] - weighted_scores(baseline, ones, average)[2][0])
-    hits = np.zeros(4, dtype=np.int64)
-    batch = 1000
+    base, other = document_values(baseline, average), document_values(system, average)
+    base_sums = np.stack([ones @ v.T for v in base], axis=1)  # (1, 3, 4)
+    other_sums = np.stack([ones @ v.T for v in other], axis=1)
+    difference = (other - base).reshape(-1, n).T  # (n, 12): what swapping each document adds to the baseline
+    hits = np.zeros(len(METRIC_KEYS), dtype=np.int64)
+    batch = max(1, MAX_BATCH_ENTRIES // n)
     for done in range(0, n_trials, batch):
         size = min(batch, n_trials - done)
-        swap = rng.random((size, n)) < 0.5
-        a = _mix(baseline, system, swap)
-        b = _mix(system, baseline, swap)
-        diff = np.abs(_scores_per_trial(b, average) - _scores_per_trial(a, average))
-        hits += (diff >= observed - 1e-12).sum(axis=0)
+        shift = ((rng.random((size, n)) < 0.5).astype(np.float64) @ difference).reshape(size, 3, -1)
+        total = np.full((size, 1), float(n))
+        swapped_baseline = scores_from_sums(base_sums + shift, total, average)[2]
+        swapped_system = scores_from_sums(other_sums - shift, total, average)[2]
+        hits += (np.abs(swapped_system - swapped_baseline) >= observed - 1e-12).sum(axis=0)
     return {k: float((h + 1) / (n_trials + 1)) for k, h in zip(METRIC_KEYS, hits)}
 
 
-def _mix(first: Counts, second: Counts, swap: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-trial counts (trials, 4, n_docs) taking ``second``'s document where ``swap``."""
-    s = swap[:, None, :]
-    return (np.where(s, second.matched, first.matched), np.where(s, second.gold, first.gold),
-            np.where(s, second.pred, first.pred))
-
-
-def _scores_per_trial(mixed: tuple[np.ndarray, np.ndarray, np.ndarray], average: str) -> np.ndarray:
-    """F1 (trials, 4) of per-trial counts."""
-    matched, gold, pred = mixed
-    ones = np.ones((1, matched.shape[2]))
-    return np.stack([weighted_scores(Counts(m, g, p), ones, average)[2][0]
-                     for m, g, p in zip(matched, gold, pred)])
+def _check(counts: Counts, statistics: Statistics) -> None:
+    """Valid settings (Statistics checks them) and at least one document to resample."""
+    if counts.n_docs == 0:
+        raise RSTKitError("no document to resample (every document was excluded from the averages)")

@@ -1,0 +1,63 @@
+"""Gold and prediction of one document must be over the same EDUs: same count, same text.
+
+EDU texts are compared where both sides carry text (formats without text, and empty EDU
+strings, are not compared). Parsers re-tokenise the text they segment, so the comparison
+ignores what tokenisation changes and nothing else (case and every other character count):
+
+* all whitespace is removed (so ``do n't`` equals ``don't``, ``rise ,`` equals ``rise,``,
+  and collapsed, non-breaking or extra spaces do not matter);
+* the Penn Treebank bracket escapes are undone: ``-LRB-``/``-LB-`` to ``(``,
+  ``-RRB-``/``-RB-`` to ``)``, ``-LCB-`` to ``{``, ``-RCB-`` to ``}``, ``-LSB-`` to ``[``,
+  ``-RSB-`` to ``]``;
+* PTB double quotes (two backquotes, two single quotes) become ``"``.
+
+A difference is an EDUMismatchError naming the document, both files, the first differing
+EDU and both texts, unless ``lenient`` (then a warning, and the document is scored).
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import EDUMismatchError, printable
+from ..tree import RSTTree
+from .config import EvalConfig
+
+_ESCAPES = {"-LRB-": "(", "-LB-": "(", "-RRB-": ")", "-RB-": ")", "-LCB-": "{", "-RCB-": "}",
+            "-LSB-": "[", "-RSB-": "]", "``": '"', "''": '"'}
+_ESCAPE = re.compile("|".join(re.escape(e) for e in sorted(_ESCAPES, key=len, reverse=True)))
+
+
+def normalise_edu_text(text: str) -> str:
+    """``text`` as compared: PTB escapes undone, all whitespace removed, case kept."""
+    return "".join(_ESCAPE.sub(lambda m: _ESCAPES[m.group()], text).split())
+
+
+def check_edus(gold: RSTTree, pred: RSTTree, config: EvalConfig, notes: list[str]) -> None:
+    """Raise EDUMismatchError (or, when ``config.lenient``, add a warning to ``notes``) if the
+    two trees of a document have different EDU counts or texts."""
+    if gold.n_edus != pred.n_edus:
+        message = (f"EDU count mismatch for document {gold.doc_id!r}: gold {gold.source or '?'} has "
+                   f"{gold.n_edus} EDUs, prediction {pred.source or '?'} has {pred.n_edus}")
+        if not config.lenient:
+            raise EDUMismatchError(message, fixes=("lenient",))
+        notes.append(message + "; scored by EDU numbers (lenient)")
+        return
+    differing = [i for i, (g, p) in enumerate(zip(gold.edus, pred.edus), start=1) if _differ(g.text, p.text)]
+    if not differing:
+        return
+    first = differing[0]
+    message = (f"EDU text mismatch for document {gold.doc_id!r}: {len(differing)} of {gold.n_edus} EDUs differ, "
+               f"the first is EDU {first}: '{printable(gold.edus[first - 1].text, 60)}' in gold "
+               f"{gold.source or '?'}, '{printable(pred.edus[first - 1].text, 60)}' in prediction "
+               f"{pred.source or '?'} (compared without whitespace, PTB bracket and quote escapes undone)")
+    if not config.lenient:
+        raise EDUMismatchError(message, fixes=("lenient",))
+    notes.append(message + "; scored by EDU numbers (lenient)")
+
+
+def _differ(gold: str, pred: str) -> bool:
+    """True when both texts are non-empty and differ after normalisation."""
+    if not gold or not pred:
+        return False
+    g, p = normalise_edu_text(gold), normalise_edu_text(pred)
+    return bool(g) and bool(p) and g != p
