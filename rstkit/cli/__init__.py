@@ -1,13 +1,21 @@
 """The ``rstkit`` command line: one module per subcommand.
 
 Each subcommand module defines ``add_parser(subparsers)`` (registering its arguments and
-``set_defaults(run=...)``) and a ``run(args) -> int``. Errors of rstkit's hierarchy are
-printed as one line each (``rstkit: error: path:line: problem``) with exit status 2;
-warnings go to stderr as ``rstkit: warning: ...``.
+``set_defaults(run=...)``) and a ``run(args) -> int``.
+
+Exit status: 0 success; 2 a usage or input error, printed as one line each
+(``rstkit: error: path:line: problem``, with the flag that would get past it, if any):
+argparse's own errors and every :class:`~rstkit.errors.RSTKitError`; 1 anything else.
+An input error must never get that far: every bad input is turned into an RSTKitError
+where it is read. The last-resort handler is for bugs: it prints ``rstkit: internal
+error: ...`` and asks for a report (``RSTKIT_TRACEBACK=1`` shows the traceback), or says
+which file operation the system refused (an ``OSError`` no reader anticipated). Warnings
+go to stderr as ``rstkit: warning: ...``.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from importlib import import_module
@@ -69,8 +77,25 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # e.g. `rstkit stats ... | head`
         return 0
+    except KeyboardInterrupt:
+        print("rstkit: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if os.environ.get("RSTKIT_TRACEBACK"):
+            raise
+        print(_unexpected(exc), file=sys.stderr)
+        return 1
     finally:
         warnings.showwarning = previous
+
+
+def _unexpected(exc: Exception) -> str:
+    """The one-line report of an exception no rstkit code turned into an RSTKitError."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f": {exc.filename}" if exc.filename else ""
+        return f"rstkit: error: {exc.strerror}{where}"
+    return (f"rstkit: internal error: {type(exc).__name__}: {exc} (a bug in rstkit, not in the input: please "
+            "report it with the command line; RSTKIT_TRACEBACK=1 shows the traceback)")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -39,6 +39,11 @@ def nonnegative_float(text: str) -> float:
     return float(_number(float, text, lambda v: 0 <= v < float("inf"), "a number >= 0"))
 
 
+def seed(text: str) -> int:
+    """argparse type: a random seed, an integer from 0 to 2**32 - 1 (what numpy and scikit-learn accept)."""
+    return int(_number(int, text, lambda v: 0 <= v < 2**32, "an integer from 0 to 4294967295"))
+
+
 def open_unit_interval(text: str) -> float:
     """argparse type: a number strictly between 0 and 1 (a confidence level, a ratio)."""
     return float(_number(float, text, lambda v: 0 < v < 1, "a number strictly between 0 and 1"))

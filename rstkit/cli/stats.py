@@ -1,4 +1,8 @@
-"""``rstkit stats PATH``: documents, EDUs, node arities, nuclearity patterns, relations."""
+"""``rstkit stats PATH``: documents, EDUs, node arities, nuclearity patterns, relations.
+
+Unreadable documents are left out of the counts and listed (in the JSON ``errors`` and
+one line each on stderr); the exit status is then 2, as for any input error.
+"""
 from __future__ import annotations
 
 import argparse
@@ -9,6 +13,7 @@ from collections import Counter
 from ..corpus import read_documents
 from ..errors import RSTKitError
 from ..tree import RSTTree
+from . import error_line
 from .common import add_input_options
 
 
@@ -57,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(_text(stats))
     for e in errors:
-        print(f"rstkit: error: {e}", file=sys.stderr)
-    return 1 if errors else 0
+        print(error_line(e), file=sys.stderr)
+    return 2 if errors else 0
 
 
 def _text(stats: dict) -> str:
