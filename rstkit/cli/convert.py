@@ -11,12 +11,10 @@ import sys
 from pathlib import Path
 
 from ..corpus import read_documents
-from ..errors import CorpusError
 from ..formats import all_formats, get_format
-from ..formats.detect import detect_format
 from ..labels import get_label_map
 from ..transform import binarize
-from .common import add_input_options, add_label_option
+from .common import add_input_options, add_label_option, check_input, input_format
 from .output import check_target, write_files
 
 
@@ -42,14 +40,13 @@ def run(args: argparse.Namespace) -> int:
     fmt = get_format(args.to)
     label_map = get_label_map(args.labels)
     src, dst = Path(args.src), Path(args.dst)
-    if not src.exists():
-        raise CorpusError("no such file or directory", str(src))
+    check_input(src)
     check_target(dst, directory=src.is_dir())
-    in_format = args.in_format
-    if in_format == "auto":
-        in_format = detect_format(args.src)
-        print(f"rstkit: detected input format {in_format!r}", file=sys.stderr)
-    documents = read_documents(args.src, in_format, lenient=args.lenient, doc_map=args.doc_map)
+    notes: list[str] = []
+    in_format = input_format(src, args.in_format, notes)
+    for note in notes:
+        print(f"rstkit: {note}", file=sys.stderr)
+    documents = read_documents(src, in_format, lenient=args.lenient, doc_map=args.doc_map)
     to_file = src.is_file() and len(documents) == 1 and not dst.is_dir()
     if not to_file:
         check_target(dst, directory=True)

@@ -9,6 +9,7 @@ and scored on dev and test.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from ..labels import get_label_map, label_map_names
 from ..probe.cache import default_cache_dir
@@ -18,7 +19,7 @@ from ..probe.discoeval import run_discoeval
 from ..probe.encoders import BUILTIN_ENCODERS, get_encoder
 from ..probe.report import to_json, to_text
 from ..probe.task import build_task
-from .common import positive_float, positive_int, seed
+from .common import check_input, positive_float, positive_int, seed
 
 
 def _c_grid(text: str) -> tuple[float, ...]:
@@ -55,6 +56,8 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     encoder = get_encoder(args.encoder, batch_size=args.batch_size, device=args.device)
+    if Path(args.corpus).exists():
+        check_input(args.corpus)
     corpus = resolve_corpus(args.corpus)
     label_map = get_label_map(args.labels or default_label_map(corpus))
     task = build_task(corpus, label_map, include_masked=args.include_masked)

@@ -16,11 +16,10 @@ from .. import draw
 from ..corpus import read_documents
 from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
-from ..formats.detect import detect_format
 from ..labels import get_label_map
 from ..transform import binarize
 from ..tree import RSTTree
-from .common import add_input_options, add_label_option, nonnegative_int
+from .common import add_input_options, add_label_option, check_input, input_format, nonnegative_int
 from .output import check_target, write_files
 
 FORMATS = {"text": ".txt", "svg": ".svg", "html": ".html"}
@@ -66,9 +65,8 @@ def add_parser(sub) -> None:
 
 
 def _documents(path: str, fmt: str | None, args: argparse.Namespace) -> dict[str, RSTTree]:
-    if fmt == "auto":
-        fmt = detect_format(path)
-    documents = read_documents(path, fmt, lenient=args.lenient)
+    check_input(path)
+    documents = read_documents(path, input_format(path, fmt), lenient=args.lenient)
     if args.doc is not None:
         if args.doc not in documents:
             raise MissingDocumentError(f"no document {args.doc!r} here (documents: "

@@ -14,7 +14,7 @@ from ..corpus import read_documents
 from ..errors import RSTKitError
 from ..tree import RSTTree
 from . import error_line
-from .common import add_input_options
+from .common import add_input_options, check_input, input_format
 
 
 def corpus_stats(documents: dict[str, RSTTree]) -> dict:
@@ -53,8 +53,13 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_input(args.path)
+    notes: list[str] = []
+    in_format = input_format(args.path, args.in_format, notes)
+    for note in notes:
+        print(f"rstkit: {note}", file=sys.stderr)
     errors: list[RSTKitError] = []
-    documents = read_documents(args.path, args.in_format, lenient=args.lenient, skip_errors=True, errors=errors)
+    documents = read_documents(args.path, in_format, lenient=args.lenient, skip_errors=True, errors=errors)
     stats = corpus_stats(documents)
     stats["errors"] = [{"path": e.path, "line": e.line, "message": e.message} for e in errors]
     if args.output == "json":
