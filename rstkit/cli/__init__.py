@@ -21,7 +21,7 @@ import warnings
 from importlib import import_module
 
 from .. import __version__
-from ..errors import ManyErrors, RSTKitError
+from ..errors import ManyErrors, RSTKitError, printable
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names)
 FIX_FLAGS = {
@@ -36,9 +36,10 @@ FIX_FLAGS = {
 
 
 def error_line(error: RSTKitError) -> str:
-    """One line for an error, with the flags that would get past it (``error.fixes``)."""
+    """One line for an error, with the flags that would get past it (``error.fixes``);
+    unprintable characters (a newline, bytes of a binary file) are shown escaped."""
     hint = " or ".join(FIX_FLAGS[f] for f in error.fixes if f in FIX_FLAGS)
-    return f"rstkit: error: {error}" + (f" (use {hint})" if hint else "")
+    return f"rstkit: error: {printable(str(error), limit=None)}" + (f" (use {hint})" if hint else "")
 
 #: subcommand modules of rstkit.cli, in the order ``rstkit --help`` lists them
 SUBCOMMANDS = ["eval", "convert", "stats", "train", "parse", "draw", "discoeval", "audit"]
