@@ -51,11 +51,14 @@ def open_unit_interval(text: str) -> float:
     return float(_number(float, text, lambda v: 0 < v < 1, "a number strictly between 0 and 1"))
 
 
-def check_input(path: str | Path) -> None:
-    """Raise a CorpusError now if ``path`` is missing or cannot be read (a directory: listed)."""
+def check_input(path: str | Path, file: bool = False) -> None:
+    """Raise a CorpusError now if ``path`` is missing, cannot be read (a directory: listed) or,
+    with ``file``, is not a regular file."""
     path = Path(path)
     if not path.exists():
-        raise CorpusError("no such file or directory", str(path))
+        raise CorpusError("no such file" + ("" if file else " or directory"), str(path))
+    if file and not path.is_file():
+        raise CorpusError("not a regular file", str(path))
     if not os.access(path, os.R_OK | (os.X_OK if path.is_dir() else 0)):
         raise CorpusError(f"cannot read {'directory' if path.is_dir() else 'file'}: permission denied", str(path))
 
@@ -90,6 +93,8 @@ def read_input(path: str, fmt: str | None, args: argparse.Namespace, notes: list
     """Documents of a file or directory; ``fmt="auto"`` detects the format (noted), unreadable
     documents are skipped (noted) when ``args.skip_errors``."""
     check_input(path)
+    if options.get("doc_map"):
+        check_input(options["doc_map"], file=True)
     fmt = input_format(path, fmt, notes)
     errors: list[RSTKitError] = []
     documents = read_documents(path, fmt, lenient=args.lenient, skip_errors=args.skip_errors, errors=errors,

@@ -41,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
     label_map = get_label_map(args.labels)
     src, dst = Path(args.src), Path(args.dst)
     check_input(src)
+    if args.doc_map:
+        check_input(args.doc_map, file=True)
     check_target(dst, directory=src.is_dir())
     notes: list[str] = []
     in_format = input_format(src, args.in_format, notes)
