@@ -50,8 +50,11 @@ def nuclearity_from_word(word: str, path: str | None = None, line: int | None = 
 
 
 def nuclearity_word(nuc: str) -> str:
-    """``N``/``S``/``Root`` to the word used in .dis files."""
-    return _NUC_WORDS[nuc]
+    """``N``/``S``/``Root`` to the word used in .dis files (a TreeStructureError for anything else)."""
+    try:
+        return _NUC_WORDS[nuc]
+    except KeyError:
+        raise TreeStructureError(f"not a nuclearity: {printable(str(nuc))!r} (expected N, S or Root)") from None
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from rstkit.labels import get_label_map
 from rstkit.probe.encoders import import_encoder
 from rstkit.probe.errors import EncoderError
 from rstkit.report import Report, render
-from rstkit.tree import EDU, RSTTree, internal, leaf, nuclearity_from_word
+from rstkit.tree import EDU, RSTTree, internal, leaf, nuclearity_from_word, nuclearity_word
 
 PROJECT = Path(__file__).resolve().parent.parent
 SAMPLE = PROJECT / "corpora" / "sample"
@@ -271,6 +271,8 @@ def test_library_raises_rstkit_errors():
     with pytest.raises(RSTKitError, match="not a nuclearity") as caught:
         nuclearity_from_word("Side", "x.dis", 4)
     assert isinstance(caught.value, ValueError) and str(caught.value).startswith("x.dis:4: ")
+    with pytest.raises(TreeStructureError, match="not a nuclearity: 'X'"):
+        nuclearity_word("X")
     tree = RSTTree(internal("Root", None, [leaf(1, "N", "span"), leaf(2, "S", "cause")]), (EDU(1), EDU(2)), "two")
     with pytest.raises(RSTKitError, match="no node spans 2-3"):
         tree.subtree(2, 3)
@@ -318,3 +320,12 @@ def test_encoder_failures_are_encoder_errors(in_module_dir, monkeypatch):
     with pytest.raises(EncoderError, match="cannot import encoder module 'rstkit_no_such_module'"):
         import_encoder("rstkit_no_such_module:encode")
     monkeypatch.delitem(sys.modules, failing)
+
+
+def test_discoeval_cache_dir_is_checked_before_the_corpus_is_read(tmp_path, capsys):
+    cache = tmp_path / "cache"
+    cache.write_text("a file", encoding="utf-8")
+    status, err = run(capsys, "discoeval", "--corpus", tmp_path / "absent", "--encoder", "probe_corpora:markers",
+                      "--cache-dir", cache)
+    assert_input_error(status, err, str(cache))  # the cache, not the missing corpus: checked first
+    assert "not a directory" in err

@@ -20,6 +20,7 @@ from ..probe.encoders import BUILTIN_ENCODERS, get_encoder
 from ..probe.report import to_json, to_text
 from ..probe.task import build_task
 from .common import check_input, positive_float, positive_int, seed
+from .output import check_target
 
 
 def _c_grid(text: str) -> tuple[float, ...]:
@@ -56,13 +57,15 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     encoder = get_encoder(args.encoder, batch_size=args.batch_size, device=args.device)
+    cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
+    if cache_dir is not None and encoder is not None and encoder.cacheable:
+        check_target(Path(cache_dir), directory=True)
     if Path(args.corpus).exists():
         check_input(args.corpus)
     corpus = resolve_corpus(args.corpus)
     label_map = get_label_map(args.labels or default_label_map(corpus))
     task = build_task(corpus, label_map, include_masked=args.include_masked)
     check_published_sizes(task)
-    cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
     config = ClassifierConfig(c_grid=args.c_grid, seed=args.seed)
     result = run_discoeval(task, encoder, config, cache_dir)
     print(to_json(result) if args.output == "json" else to_text(result))
