@@ -8,6 +8,7 @@ must name; the exit status 2 and the ``(use --flag)`` hints are the documented c
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from rstkit.cli import main
+from rstkit.cli import FIX_FLAGS, build_parser, main
 from rstkit.cli.common import nonnegative_int, open_unit_interval, positive_float, positive_int, seed
-from rstkit.errors import LabelError, RSTKitError, TreeStructureError
+from rstkit.errors import FIXES, LabelError, RSTKitError, TreeStructureError
 from rstkit.labels import get_label_map
 from rstkit.probe.encoders import import_encoder
 from rstkit.probe.errors import EncoderError
@@ -329,3 +330,12 @@ def test_discoeval_cache_dir_is_checked_before_the_corpus_is_read(tmp_path, caps
                       "--cache-dir", cache)
     assert_input_error(status, err, str(cache))  # the cache, not the missing corpus: checked first
     assert "not a directory" in err
+
+
+def test_every_fix_has_a_flag_the_command_line_knows():
+    assert set(FIX_FLAGS) == set(FIXES)
+    options = {option for sub in build_parser()._subparsers._group_actions[0].choices.values()
+               for action in sub._actions for option in action.option_strings}
+    for hint in FIX_FLAGS.values():
+        for flag in re.findall(r"--[a-z-]+", hint):
+            assert flag in options, hint

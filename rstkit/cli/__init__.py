@@ -30,6 +30,7 @@ FIX_FLAGS = {
     "labels": "another --labels map",
     "missing": "--missing skip or --missing zero",
     "pred_format": "--pred-format KEY",
+    "format": "--from, --gold-format or --pred-format KEY",
     "force": "--force",
     "edus_aligned": "--edus aligned",
 }
