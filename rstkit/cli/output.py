@@ -147,7 +147,10 @@ def _write_file(target: Path, text: str) -> None:
         handle = Path(name)
         with os.fdopen(fd, "w", encoding="utf-8") as stream:
             stream.write(text)
-        _permissions(handle, target.stat().st_mode & 0o777 if target.exists() else 0o666)
+        if target.exists():  # a replaced file keeps its permissions
+            os.chmod(handle, target.stat().st_mode & 0o7777)
+        else:
+            _permissions(handle, 0o666)
         os.replace(handle, target)
     except OSError as exc:
         if handle is not None:
