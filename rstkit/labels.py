@@ -96,14 +96,16 @@ class LabelMap:
         if self.table is None:
             return tree
 
-        def walk(node: Node) -> Node:
-            relation = node.relation
-            if relation is not None:
-                relation = self.map(relation, passthrough, tree.source, node.line)
-            children = tuple(walk(c) for c in node.children)
-            return Node(node.start, node.end, node.nuclearity, relation, children, node.line)
-
-        return tree.with_root(walk(tree.root))
+        # labels in pre-order (an unknown label is reported where the file has it first),
+        # nodes rebuilt in post-order (children before their parent): no recursion
+        relations = {id(node): None if node.relation is None
+                     else self.map(node.relation, passthrough, tree.source, node.line)
+                     for node in tree.root.nodes()}
+        rebuilt: dict[int, Node] = {}
+        for node in tree.root.postorder():
+            children = tuple(rebuilt[id(c)] for c in node.children)
+            rebuilt[id(node)] = Node(node.start, node.end, node.nuclearity, relations[id(node)], children, node.line)
+        return tree.with_root(rebuilt[id(tree.root)])
 
 
 @cache

@@ -11,6 +11,7 @@ import io
 import json
 from dataclasses import dataclass, field
 
+from .errors import RSTKitError
 from .metrics import EvalResult
 
 FORMATS = ("text", "json", "csv", "markdown", "latex")
@@ -37,10 +38,13 @@ class Report:
 
 
 def render(report: Report, fmt: str = "text", digits: int = 2) -> str:
+    """The report in format ``fmt`` (one of :data:`FORMATS`), scores with ``digits`` decimals (>= 0)."""
+    if not isinstance(digits, int) or digits < 0:
+        raise RSTKitError(f"digits must be an integer >= 0, not {digits!r}")
     try:
         renderer = {"text": _text, "json": _json, "csv": _csv, "markdown": _markdown, "latex": _latex}[fmt]
     except KeyError:
-        raise ValueError(f"unknown report format {fmt!r}; choose from {', '.join(FORMATS)}") from None
+        raise RSTKitError(f"unknown report format {fmt!r}; choose from {', '.join(FORMATS)}") from None
     return renderer(report, digits)
 
 

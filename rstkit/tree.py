@@ -11,7 +11,9 @@ Conventions (those of RST-DT ``.dis`` files, "rel2par"):
 * The root has nuclearity ``"Root"`` and relation ``None``.
 
 Trees are immutable values: transformations (binarization, label mapping, ...) are
-functions that return new trees.
+functions that return new trees. Every walk over a tree here is iterative, so equality,
+hashing, ``repr``, pickling and copying work on trees of any depth (a 20,000-EDU
+right-branching chain included), not only on those within Python's recursion limit.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from .errors import TreeStructureError
+from .errors import FormatError, RSTKitError, TreeStructureError, printable
 
 if TYPE_CHECKING:  # pragma: no cover
     import nltk
@@ -33,17 +35,26 @@ _NUC_WORDS = {NUCLEUS: "Nucleus", SATELLITE: "Satellite", ROOT: ROOT}
 _NUC_FROM_WORD = {"nucleus": NUCLEUS, "satellite": SATELLITE, "root": ROOT, "n": NUCLEUS, "s": SATELLITE}
 
 
-def nuclearity_from_word(word: str) -> str:
-    """``"Nucleus"``/``"Satellite"``/``"Root"`` (any case, or ``N``/``S``) to ``N``/``S``/``Root``."""
+class NuclearityError(FormatError, ValueError):
+    """A word that is not a nuclearity (also a ValueError, the type this error had before)."""
+
+
+def nuclearity_from_word(word: str, path: str | None = None, line: int | None = None) -> str:
+    """``"Nucleus"``/``"Satellite"``/``"Root"`` (any case, or ``N``/``S``) to ``N``/``S``/``Root``;
+    anything else is a :class:`NuclearityError` naming ``path`` and ``line`` when given."""
     try:
         return _NUC_FROM_WORD[word.lower()]
     except KeyError:
-        raise ValueError(f"not a nuclearity: {word!r}") from None
+        raise NuclearityError(f"not a nuclearity: {printable(word)!r} (expected Nucleus, Satellite or Root)",
+                              path, line) from None
 
 
 def nuclearity_word(nuc: str) -> str:
-    """``N``/``S``/``Root`` to the word used in .dis files."""
-    return _NUC_WORDS[nuc]
+    """``N``/``S``/``Root`` to the word used in .dis files (a TreeStructureError for anything else)."""
+    try:
+        return _NUC_WORDS[nuc]
+    except KeyError:
+        raise TreeStructureError(f"not a nuclearity: {printable(str(nuc))!r} (expected N, S or Root)") from None
 
 
 @dataclass(frozen=True)
@@ -60,9 +71,14 @@ class EDU:
     paragraph: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Node:
-    """A constituent: an EDU (no children, ``start == end``) or an internal node."""
+    """A constituent: an EDU (no children, ``start == end``) or an internal node.
+
+    Two nodes are equal when their spans, nuclearities, relations and children are
+    (``line`` does not count). Equality, hashing, ``repr`` and pickling walk the subtree
+    with an explicit stack: no depth limit.
+    """
 
     start: int
     end: int
@@ -113,6 +129,62 @@ class Node:
         """The nuclearity pattern of the children, e.g. ``"SNS"``, ``"NN"``."""
         return "".join(c.nuclearity for c in self.children)
 
+    def _label(self) -> tuple[int, int, str, str | None]:
+        return (self.start, self.end, self.nuclearity, self.relation)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        pairs = [(self, other)]
+        while pairs:
+            a, b = pairs.pop()
+            if a is b:
+                continue
+            if (b.__class__ is not a.__class__ or a._label() != b._label()
+                    or len(a.children) != len(b.children)):
+                return False
+            pairs.extend(zip(a.children, b.children))
+        return True
+
+    def __hash__(self) -> int:
+        hashes: dict[int, int] = {}
+        for node in self.postorder():
+            hashes[id(node)] = hash((*node._label(), tuple(hashes[id(c)] for c in node.children)))
+        return hashes[id(self)]
+
+    def __repr__(self) -> str:
+        """The dataclass-style repr (``Node(start=1, end=2, ..., children=(...))``), built iteratively."""
+        parts: list[str] = []
+        stack: list[Node | str] = [self]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                parts.append(item)
+                continue
+            parts.append(f"{type(item).__qualname__}(start={item.start!r}, end={item.end!r}, "
+                         f"nuclearity={item.nuclearity!r}, relation={item.relation!r}, children=(")
+            stack.append(",))" if len(item.children) == 1 else "))")
+            for i in range(len(item.children) - 1, -1, -1):
+                stack.append(item.children[i])
+                if i:
+                    stack.append(", ")
+        return "".join(parts)
+
+    def __reduce__(self) -> tuple:
+        """Pickle (and copy) as a flat post-order list of node records, not as nested objects."""
+        records = [(*n._label(), n.arity, n.line) for n in self.postorder()]
+        return (_node_from_records, (type(self), records))
+
+
+def _node_from_records(cls: type[Node], records: list[tuple]) -> Node:
+    """Inverse of :meth:`Node.__reduce__`: rebuild a subtree from its post-order records."""
+    built: list[Node] = []
+    for start, end, nuclearity, relation, arity, line in records:
+        children = tuple(built[len(built) - arity:]) if arity else ()
+        del built[len(built) - arity:]
+        built.append(cls(start, end, nuclearity, relation, children, line))
+    return built[0]
+
 
 @dataclass(frozen=True)
 class RSTTree:
@@ -149,11 +221,11 @@ class RSTTree:
         return [e.text for e in self.edus]
 
     def subtree(self, start: int, end: int) -> Node:
-        """The node covering exactly ``(start, end)``; KeyError if there is none."""
+        """The node covering exactly ``(start, end)``; an RSTKitError if there is none."""
         for node in self.root.nodes():
             if node.span == (start, end):
                 return node
-        raise KeyError(f"{self.doc_id}: no node spans {start}-{end}")
+        raise RSTKitError(f"{self.doc_id or 'document'}: no node spans {start}-{end}", self.source)
 
     # -- display ----------------------------------------------------------------------
     def to_nltk(self) -> nltk.Tree:
@@ -234,6 +306,9 @@ def validate(tree: RSTTree) -> None:
 
 
 # -- nltk interop ---------------------------------------------------------------------
+# Both conversions are iterative. nltk.Tree itself recurses in some methods (==, repr,
+# pformat, leaves, height): on trees deeper than about 900 levels call only those that
+# do not (indexing, label(), len(), subtrees via an explicit stack).
 def to_nltk(tree: RSTTree) -> nltk.Tree:
     """Convert to an ``nltk.Tree``.
 
@@ -247,36 +322,49 @@ def to_nltk(tree: RSTTree) -> nltk.Tree:
             return ROOT
         return f"{nuclearity_word(node.nuclearity)}:{node.relation}"
 
-    def build(node: Node) -> nltk.Tree:
+    built: dict[int, nltk.Tree] = {}
+    for node in tree.root.postorder():
         if node.is_leaf:
-            return nltk.Tree(label(node), [tree.edus[node.start - 1].text])
-        return nltk.Tree(label(node), [build(c) for c in node.children])
-
-    return build(tree.root)
+            built[id(node)] = nltk.Tree(label(node), [tree.edus[node.start - 1].text])
+        else:
+            built[id(node)] = nltk.Tree(label(node), [built[id(c)] for c in node.children])
+    return built[id(tree.root)]
 
 
 def from_nltk(t: nltk.Tree, doc_id: str = "") -> RSTTree:
     """Inverse of :func:`to_nltk`. Spans are recomputed from the leaves."""
     import nltk
 
-    texts: list[str] = []
-
-    def parse_label(lab: str) -> tuple[str, str | None]:
+    def parse_label(lab: object) -> tuple[str, str | None]:
+        lab = str(lab)
         if lab == ROOT:
             return ROOT, None
         word, sep, rel = lab.partition(":")
         if not sep:
-            raise TreeStructureError(f"nltk label {lab!r} is not 'Nucleus:rel', 'Satellite:rel' or 'Root'")
+            raise TreeStructureError(f"nltk label {printable(lab)!r} is not 'Nucleus:rel', 'Satellite:rel' or 'Root'")
         return nuclearity_from_word(word), rel
 
-    def build(t: nltk.Tree) -> Node:
-        nuc, rel = parse_label(t.label())
-        if len(t) == 1 and not isinstance(t[0], nltk.Tree):
-            texts.append(str(t[0]))
-            return leaf(len(texts), nuc, rel)
-        return internal(nuc, rel, [build(c) for c in t])
-
-    root = build(t)
+    texts: list[str] = []
+    built: list[Node] = []  # finished subtrees, the latest last
+    stack: list[tuple[object, bool]] = [(t, False)]
+    while stack:
+        sub, expanded = stack.pop()
+        if not isinstance(sub, nltk.Tree):
+            raise TreeStructureError(f"nltk tree: the text {printable(str(sub))!r} is not the only child of "
+                                     "its node (an EDU is a node with one text leaf)")
+        if len(sub) == 0:
+            raise TreeStructureError(f"nltk tree: node {printable(str(sub.label()))!r} has no children")
+        if len(sub) == 1 and not isinstance(sub[0], nltk.Tree):
+            texts.append(str(sub[0]))
+            built.append(leaf(len(texts), *parse_label(sub.label())))
+        elif not expanded:
+            stack.append((sub, True))
+            stack.extend((child, False) for child in reversed(sub))
+        else:
+            children = built[len(built) - len(sub):]
+            del built[len(built) - len(sub):]
+            built.append(internal(*parse_label(sub.label()), children))
+    root = built[0]
     edus = tuple(EDU(i + 1, text) for i, text in enumerate(texts))
     result = RSTTree(root, edus, doc_id)
     validate(result)

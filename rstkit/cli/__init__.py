@@ -1,19 +1,27 @@
 """The ``rstkit`` command line: one module per subcommand.
 
 Each subcommand module defines ``add_parser(subparsers)`` (registering its arguments and
-``set_defaults(run=...)``) and a ``run(args) -> int``. Errors of rstkit's hierarchy are
-printed as one line each (``rstkit: error: path:line: problem``) with exit status 2;
-warnings go to stderr as ``rstkit: warning: ...``.
+``set_defaults(run=...)``) and a ``run(args) -> int``.
+
+Exit status: 0 success; 2 a usage or input error, printed as one line each
+(``rstkit: error: path:line: problem``, with the flag that would get past it, if any):
+argparse's own errors and every :class:`~rstkit.errors.RSTKitError`; 1 anything else.
+An input error must never get that far: every bad input is turned into an RSTKitError
+where it is read. The last-resort handler is for bugs: it prints ``rstkit: internal
+error: ...`` and asks for a report (``RSTKIT_TRACEBACK=1`` shows the traceback), or says
+which file operation the system refused (an ``OSError`` no reader anticipated). Warnings
+go to stderr as ``rstkit: warning: ...``.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from importlib import import_module
 
 from .. import __version__
-from ..errors import ManyErrors, RSTKitError
+from ..errors import ManyErrors, RSTKitError, printable
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names)
 FIX_FLAGS = {
@@ -22,15 +30,17 @@ FIX_FLAGS = {
     "labels": "another --labels map",
     "missing": "--missing skip or --missing zero",
     "pred_format": "--pred-format KEY",
+    "format": "--from, --gold-format or --pred-format KEY",
     "force": "--force",
     "edus_aligned": "--edus aligned",
 }
 
 
 def error_line(error: RSTKitError) -> str:
-    """One line for an error, with the flags that would get past it (``error.fixes``)."""
+    """One line for an error, with the flags that would get past it (``error.fixes``);
+    unprintable characters (a newline, bytes of a binary file) are shown escaped."""
     hint = " or ".join(FIX_FLAGS[f] for f in error.fixes if f in FIX_FLAGS)
-    return f"rstkit: error: {error}" + (f" (use {hint})" if hint else "")
+    return f"rstkit: error: {printable(str(error), limit=None)}" + (f" (use {hint})" if hint else "")
 
 #: subcommand modules of rstkit.cli, in the order ``rstkit --help`` lists them
 SUBCOMMANDS = ["eval", "convert", "stats", "train", "parse", "draw", "discoeval", "audit"]
@@ -69,8 +79,25 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # e.g. `rstkit stats ... | head`
         return 0
+    except KeyboardInterrupt:
+        print("rstkit: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if os.environ.get("RSTKIT_TRACEBACK"):
+            raise
+        print(_unexpected(exc), file=sys.stderr)
+        return 1
     finally:
         warnings.showwarning = previous
+
+
+def _unexpected(exc: Exception) -> str:
+    """The one-line report of an exception no rstkit code turned into an RSTKitError."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f": {exc.filename}" if exc.filename else ""
+        return f"rstkit: error: {exc.strerror}{where}"
+    return (f"rstkit: internal error: {type(exc).__name__}: {exc} (a bug in rstkit, not in the input: please "
+            "report it with the command line; RSTKIT_TRACEBACK=1 shows the traceback)")
 
 
 if __name__ == "__main__":  # pragma: no cover

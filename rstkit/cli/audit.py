@@ -33,7 +33,7 @@ from ..errors import RSTKitError
 from ..labels import label_map_names
 from ..metrics.config import MISSING_POLICIES
 from ..tree import RSTTree
-from .common import pair_single_files, read_input
+from .common import nonnegative_int, pair_single_files, read_input
 
 FORMATS = ("text", "json", "markdown")
 
@@ -62,10 +62,10 @@ def add_parser(sub) -> None:
                    help="prediction format key, or 'auto' to detect it (default: by extension; with --paper "
                         "and --parser, that parser's native format)")
     p.add_argument("--doc-map", metavar="FILE", default=None, help="native file name -> document id map")
-    p.add_argument("--top", type=int, default=10,
+    p.add_argument("--top", type=nonnegative_int, default=10,
                    help="ranked variants to show in text/markdown, at least every exact match (0: all)")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format")
-    p.add_argument("--digits", type=int, default=2, help="decimals of computed scores in text and Markdown")
+    p.add_argument("--digits", type=nonnegative_int, default=2, help="decimals of computed scores in text and Markdown")
     p.set_defaults(run=run)
 
 

@@ -9,6 +9,7 @@ and scored on dev and test.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from ..labels import get_label_map, label_map_names
 from ..probe.cache import default_cache_dir
@@ -18,16 +19,13 @@ from ..probe.discoeval import run_discoeval
 from ..probe.encoders import BUILTIN_ENCODERS, get_encoder
 from ..probe.report import to_json, to_text
 from ..probe.task import build_task
+from .common import check_input, positive_float, positive_int, seed
+from .output import check_target
 
 
 def _c_grid(text: str) -> tuple[float, ...]:
-    try:
-        grid = tuple(float(c) for c in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}") from None
-    if not grid or any(c <= 0 for c in grid):
-        raise argparse.ArgumentTypeError("C values must be positive")
-    return grid
+    """argparse type: comma-separated numbers, each finite and > 0."""
+    return tuple(positive_float(c.strip()) for c in text.split(","))
 
 
 def add_parser(sub) -> None:
@@ -43,7 +41,7 @@ def add_parser(sub) -> None:
     p.add_argument("--labels", choices=label_map_names(), default=None,
                    help="relation class map (default: gum for GUM, rstdt18 for RST-DT, raw otherwise)")
     p.add_argument("--format", dest="output", choices=["text", "json"], default="text", help="output format")
-    p.add_argument("--seed", type=int, default=1, help="classifier seed (default: 1)")
+    p.add_argument("--seed", type=seed, default=1, help="classifier seed (default: 1)")
     p.add_argument("--c-grid", type=_c_grid, default=DEFAULT_C_GRID, metavar="C,C,...",
                    help="inverse regularisation strengths tried, the best on dev kept "
                         f"(default: {','.join(f'{c:g}' for c in DEFAULT_C_GRID)})")
@@ -52,18 +50,22 @@ def add_parser(sub) -> None:
     p.add_argument("--cache-dir", default=None,
                    help=f"encoding cache (default: $RSTKIT_CACHE, else {default_cache_dir()})")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the encoding cache")
-    p.add_argument("--batch-size", type=int, default=64, help="encoding batch size for minilm (default: 64)")
+    p.add_argument("--batch-size", type=positive_int, default=64, help="encoding batch size for minilm (default: 64)")
     p.add_argument("--device", default=None, help="torch device for minilm (default: cpu)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     encoder = get_encoder(args.encoder, batch_size=args.batch_size, device=args.device)
+    cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
+    if cache_dir is not None and encoder is not None and encoder.cacheable:
+        check_target(Path(cache_dir), directory=True)
+    if Path(args.corpus).exists():
+        check_input(args.corpus)
     corpus = resolve_corpus(args.corpus)
     label_map = get_label_map(args.labels or default_label_map(corpus))
     task = build_task(corpus, label_map, include_masked=args.include_masked)
     check_published_sizes(task)
-    cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
     config = ClassifierConfig(c_grid=args.c_grid, seed=args.seed)
     result = run_discoeval(task, encoder, config, cache_dir)
     print(to_json(result) if args.output == "json" else to_text(result))

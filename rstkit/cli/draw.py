@@ -2,7 +2,8 @@
 
 FILE is a file of any format rstkit reads or a directory (then one drawing per document,
 written into the directory ``-o OUT``). ``--compare PRED`` draws the gold tree and the
-prediction with the differing constituents highlighted.
+prediction with the differing constituents highlighted. Existing drawings are replaced;
+input files never are.
 """
 from __future__ import annotations
 
@@ -15,13 +16,15 @@ from .. import draw
 from ..corpus import read_documents
 from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
-from ..formats.detect import detect_format
 from ..labels import get_label_map
 from ..transform import binarize
 from ..tree import RSTTree
-from .common import add_input_options, add_label_option
+from .common import add_input_options, add_label_option, check_input, input_format, nonnegative_int
+from .output import check_target, write_files
 
 FORMATS = {"text": ".txt", "svg": ".svg", "html": ".html"}
+#: output file extensions and the drawing each one names
+EXTENSIONS = {".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html"}
 
 
 def edu_range(value: str) -> tuple[int, int]:
@@ -50,7 +53,7 @@ def add_parser(sub) -> None:
     p.add_argument("--doc", metavar="ID", help="draw only this document of a multi-document file or directory")
     p.add_argument("--edus", metavar="A-B", type=edu_range,
                    help="draw only the smallest constituent covering EDUs A to B")
-    p.add_argument("--width", type=int, default=None,
+    p.add_argument("--width", type=nonnegative_int, default=None,
                    help="text: cut lines at this many characters (default: the terminal's width; 0: never)")
     p.add_argument("--ascii", action="store_true", help="text: ASCII characters only (default when the output "
                    "cannot encode box-drawing characters)")
@@ -62,9 +65,8 @@ def add_parser(sub) -> None:
 
 
 def _documents(path: str, fmt: str | None, args: argparse.Namespace) -> dict[str, RSTTree]:
-    if fmt == "auto":
-        fmt = detect_format(path)
-    documents = read_documents(path, fmt, lenient=args.lenient)
+    check_input(path)
+    documents = read_documents(path, input_format(path, fmt), lenient=args.lenient)
     if args.doc is not None:
         if args.doc not in documents:
             raise MissingDocumentError(f"no document {args.doc!r} here (documents: "
@@ -98,50 +100,51 @@ def _draw(fmt: str, item, args: argparse.Namespace, width: int, ascii: bool) -> 
     return (draw.to_svg if fmt == "svg" else draw.to_html)(item, args.edus)
 
 
-def _write(target: Path, content: str) -> None:
-    try:
-        target.write_text(content, encoding="utf-8")
-    except OSError as exc:
-        raise RSTKitError(f"cannot write: {exc.strerror or exc}", str(target)) from None
-
-
 def _format(args: argparse.Namespace, out: Path | None) -> str:
-    """--format, else the one the output file's extension names, else text."""
+    """--format, else the one the output file's extension names, else text. An extension
+    that names no drawing rstkit makes (``x.png``) or another one than --format is an error."""
+    if out is None or out.is_dir():
+        return args.format or "text"
+    suffix = out.suffix.lower()
+    named = EXTENSIONS.get(suffix)
     if args.format:
+        if named is not None and named != args.format:
+            raise RSTKitError(f"the extension {suffix} names {named} output, not --format {args.format}", str(out))
         return args.format
-    if out is not None and not out.is_dir():
-        suffix = out.suffix.lower()
-        for key, ext in FORMATS.items():
-            if suffix == ext:
-                return key
-        if suffix == ".htm":
-            return "html"
-    return "text"
+    if suffix and named is None:
+        known = ", ".join(f"{ext} ({fmt})" for ext, fmt in EXTENSIONS.items())
+        raise RSTKitError(f"cannot draw to a {suffix} file: rstkit draw writes {known}; name the output "
+                          "with one of these extensions, or give --format", str(out))
+    return named or "text"
 
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else None
     fmt = _format(args, out)
+    if out is not None:
+        check_target(out, directory=False)
     documents: dict[str, object] = dict(_documents(args.file, args.in_format, args))
     if args.compare:
         documents = _pairs(documents, _documents(args.compare, args.pred_format, args), args.compare)
+    several = len(documents) > 1 and fmt != "text"
+    if several:
+        if out is None:
+            raise RSTKitError(f"{len(documents)} documents: name a directory for the {fmt} files with -o "
+                              "(or pick one with --doc)", args.file)
+        check_target(out, directory=True)
     to_stdout = out is None
     ascii = args.ascii or (to_stdout and needs_ascii(sys.stdout.encoding))
     width = args.width if args.width is not None else (
         shutil.get_terminal_size().columns if to_stdout and sys.stdout.isatty() else 0)
     drawings = {doc_id: _draw(fmt, item, args, width, ascii) for doc_id, item in documents.items()}
-
-    if len(drawings) > 1 and fmt != "text":
-        if out is None:
-            raise RSTKitError(f"{len(drawings)} documents: name a directory for the {fmt} files with -o "
-                              "(or pick one with --doc)", args.file)
-        out.mkdir(parents=True, exist_ok=True)
-        for doc_id, content in drawings.items():
-            _write(out / f"{doc_id}{FORMATS[fmt]}", content)
-        return 0
-    content = "\n".join(drawings.values())
-    if out is None:
-        sys.stdout.write(content)
+    inputs = [Path(args.file)] + ([Path(args.compare)] if args.compare else [])
+    if several:
+        files = {f"{doc_id}{FORMATS[fmt]}": content for doc_id, content in drawings.items()}
+        write_files(out, files, into_directory=True, force=True, inputs=inputs)
+    elif out is None:
+        sys.stdout.write("\n".join(drawings.values()))
     else:
-        _write(out / f"{next(iter(drawings))}{FORMATS[fmt]}" if out.is_dir() else out, content)
+        content = "\n".join(drawings.values())
+        name = f"{next(iter(drawings))}{FORMATS[fmt]}" if out.is_dir() else out.name
+        write_files(out, {name: content}, into_directory=out.is_dir(), force=True, inputs=inputs)
     return 0

@@ -10,7 +10,15 @@ from ..errors import RSTKitError, RSTKitWarning
 from ..metrics import EvalConfig, evaluate
 from ..metrics.config import AVERAGES, BINARIZATIONS, MISSING_POLICIES, Statistics
 from ..report import FORMATS, Report, render
-from .common import add_label_option, pair_single_files, read_input
+from .common import (
+    add_label_option,
+    nonnegative_int,
+    open_unit_interval,
+    pair_single_files,
+    positive_int,
+    read_input,
+    seed,
+)
 
 
 def add_parser(sub) -> None:
@@ -41,14 +49,14 @@ def add_parser(sub) -> None:
     p.add_argument("--doc-map", metavar="FILE", default=None,
                    help="native file name -> document id map, for formats whose files do not name the document")
     p.add_argument("--names", metavar="A,B,...", default=None, help="system names for the PREDs")
-    p.add_argument("--ci", type=float, metavar="LEVEL", default=None,
+    p.add_argument("--ci", type=open_unit_interval, metavar="LEVEL", default=None,
                    help="bootstrap confidence intervals at this level, e.g. 0.95 (documents resampled)")
-    p.add_argument("--n-bootstrap", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    p.add_argument("--n-trials", type=int, default=10000, help="approximate randomization trials (default 10000)")
-    p.add_argument("--seed", type=int, default=12345, help="seed of resampling and randomization")
+    p.add_argument("--n-bootstrap", type=positive_int, default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--n-trials", type=positive_int, default=10000, help="approximate randomization trials (default 10000)")
+    p.add_argument("--seed", type=seed, default=12345, help="seed of resampling and randomization")
     p.add_argument("--per-relation", action="store_true", help="add per-relation scores and a confusion summary")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format")
-    p.add_argument("--digits", type=int, default=2, help="decimals in text, Markdown and LaTeX output")
+    p.add_argument("--digits", type=nonnegative_int, default=2, help="decimals in text, Markdown and LaTeX output")
     p.set_defaults(run=run)
 
 

@@ -1,4 +1,8 @@
-"""``rstkit stats PATH``: documents, EDUs, node arities, nuclearity patterns, relations."""
+"""``rstkit stats PATH``: documents, EDUs, node arities, nuclearity patterns, relations.
+
+Unreadable documents are left out of the counts and listed (in the JSON ``errors`` and
+one line each on stderr); the exit status is then 2, as for any input error.
+"""
 from __future__ import annotations
 
 import argparse
@@ -9,7 +13,8 @@ from collections import Counter
 from ..corpus import read_documents
 from ..errors import RSTKitError
 from ..tree import RSTTree
-from .common import add_input_options
+from . import error_line
+from .common import add_input_options, check_input, input_format
 
 
 def corpus_stats(documents: dict[str, RSTTree]) -> dict:
@@ -48,8 +53,13 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_input(args.path)
+    notes: list[str] = []
+    in_format = input_format(args.path, args.in_format, notes)
+    for note in notes:
+        print(f"rstkit: {note}", file=sys.stderr)
     errors: list[RSTKitError] = []
-    documents = read_documents(args.path, args.in_format, lenient=args.lenient, skip_errors=True, errors=errors)
+    documents = read_documents(args.path, in_format, lenient=args.lenient, skip_errors=True, errors=errors)
     stats = corpus_stats(documents)
     stats["errors"] = [{"path": e.path, "line": e.line, "message": e.message} for e in errors]
     if args.output == "json":
@@ -57,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(_text(stats))
     for e in errors:
-        print(f"rstkit: error: {e}", file=sys.stderr)
-    return 1 if errors else 0
+        print(error_line(e), file=sys.stderr)
+    return 2 if errors else 0
 
 
 def _text(stats: dict) -> str:

@@ -86,7 +86,14 @@ def _arc_path(arc: Arc) -> tuple[str, str]:
 
 
 def _span_text(layout: Layout, span: Span) -> str:
-    text = " ".join(layout.tree.edus[i - 1].text for i in range(span[0], span[1] + 1))
+    """The text of a span for a tooltip, cut at :data:`TOOLTIP_CHARS` (only the EDUs needed are read)."""
+    parts, length = [], -1
+    for i in range(span[0], span[1] + 1):
+        if length > TOOLTIP_CHARS:
+            break
+        parts.append(layout.tree.edus[i - 1].text)
+        length += 1 + len(parts[-1])
+    text = " ".join(parts)
     return text if len(text) <= TOOLTIP_CHARS else text[:TOOLTIP_CHARS - 1] + "\u2026"
 
 

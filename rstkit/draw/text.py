@@ -14,6 +14,11 @@ Nuclei of a multinuclear relation show the relation (``N 4 list``); the nucleus 
 mononuclear one shows none (its rel2par label is ``span``). Lines longer than ``width``
 are cut with an ellipsis. ``ascii=True`` uses ``|-``, ``->`` and ``...`` and writes
 EDU text without accents (other non-ASCII characters become ``?``).
+
+Indentation is shown for :data:`FOLD` levels at most: a line deeper than that starts
+with ``[+32]`` (``[+64]``, ...), the number of indentation levels left out, and is
+indented from there. So a deep tree (a 20,000-EDU chain) draws in lines of bounded width
+and total size linear in its nodes, not quadratic.
 """
 from __future__ import annotations
 
@@ -42,19 +47,24 @@ ASCII = Glyphs("|- ", "`- ", "|  ", "   ", "->", "...")
 DIFF_TAGS = {"gold-only": "only in gold", "pred-only": "only in prediction",
              "nuclearity": "nuclearity differs", "relation": "relation differs"}
 
+#: indentation levels shown before a line's indentation restarts behind a ``[+N]`` marker
+FOLD = 32
+
 
 def _span(node: Node) -> str:
     return str(node.start) if node.is_leaf else f"{node.start}-{node.end}"
 
 
-def describe(node: Node, parent: Node | None, glyphs: Glyphs = UNICODE) -> str:
-    """``S 3 elaboration → 1-2``: nuclearity, span, relation and target of one constituent."""
+def describe(node: Node, parent: Node | None, glyphs: Glyphs = UNICODE, index: int | None = None) -> str:
+    """``S 3 elaboration → 1-2``: nuclearity, span, relation and target of one constituent
+    (``index``: its position among ``parent``'s children, looked up when not given)."""
     if parent is None or node.nuclearity == ROOT:
         return _span(node)
     words = [node.nuclearity, _span(node)]
     if node.nuclearity == SATELLITE:
         words.append(node.relation or "?")
-        target = nearest_nucleus(parent.children, parent.children.index(node))
+        position = index if index is not None else next(i for i, c in enumerate(parent.children) if c is node)
+        target = nearest_nucleus(parent.children, position)
         if target is not None:
             words += [glyphs.arrow, _span(target)]
     elif node.relation and node.relation != SPAN:
@@ -85,28 +95,45 @@ def render(tree: RSTTree, top: Node | None = None, width: int = 0, ascii: bool =
     glyphs = ASCII if ascii else UNICODE
     top = top or tree.root
     marks = marks or {}
-    parents = {id(c): n for n in tree.root.nodes() for c in n.children}
     if header is None:
         header = f"{tree.doc_id or 'document'}: {tree.n_edus} EDU{'' if tree.n_edus == 1 else 's'}"
         if top is not tree.root:
             header += f", constituent {_span(top)}"
     lines = [_fit(to_ascii(header) if ascii else header, width, glyphs)]
-
-    def visit(node: Node, prefix: str, connector: str, child_prefix: str) -> None:
-        text = describe(node, parents.get(id(node)), glyphs)
+    parent_of = {id(c): (n, i) for n in tree.root.nodes() for i, c in enumerate(n.children)}
+    # pre-order with an explicit stack; a node's indentation is a linked list of its
+    # ancestors' segments, so no line copies the whole path above it
+    stack: list[tuple[Node, str, Indent, int]] = [(top, "", None, 0)]
+    while stack:
+        node, connector, indent, depth = stack.pop()
+        parent, index = parent_of.get(id(node), (None, None))
+        text = describe(node, parent, glyphs, index)
         if node.span in marks:
             text += f" [{DIFF_TAGS[marks[node.span]]}]"
         if node.is_leaf:
             text += f": {tree.edus[node.start - 1].text}"
-        line = prefix + connector + text
+        line = _indentation(indent, max(depth - 1, 0)) + connector + text
         lines.append(_fit(to_ascii(line) if ascii else line, width, glyphs))
-        for i, child in enumerate(node.children):
+        child_indent = None if depth == 0 else (glyphs.blank if connector == glyphs.last else glyphs.pipe, indent)
+        for i in range(len(node.children) - 1, -1, -1):
             last = i == len(node.children) - 1
-            visit(child, prefix + child_prefix, glyphs.last if last else glyphs.branch,
-                  glyphs.blank if last else glyphs.pipe)
-
-    visit(top, "", "", "")
+            stack.append((node.children[i], glyphs.last if last else glyphs.branch, child_indent, depth + 1))
     return "\n".join(lines) + "\n"
+
+
+#: a line's indentation as a linked list, innermost segment first: (segment, rest) or None
+Indent = tuple[str, "Indent"] | None
+
+
+def _indentation(indent: Indent, levels: int) -> str:
+    """The indentation of a line ``levels`` deep, folded every :data:`FOLD` levels."""
+    folded = levels - levels % FOLD
+    segments = []
+    for _ in range(levels - folded):
+        segment, indent = indent
+        segments.append(segment)
+    marker = f"[+{folded}] " if folded else ""
+    return marker + "".join(reversed(segments))
 
 
 def needs_ascii(encoding: str | None) -> bool:

@@ -18,8 +18,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
@@ -53,7 +55,12 @@ class Encoder:
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         texts = list(texts)
-        vectors = np.asarray(self.encode(texts), dtype=np.float32)
+        try:
+            vectors = np.asarray(self.encode(texts), dtype=np.float32)
+        except EncoderError:
+            raise
+        except Exception as exc:  # a user function's failure, reported as the encoder's
+            raise EncoderError(f"encoder {self.name!r} failed: {type(exc).__name__}: {exc}") from exc
         if vectors.ndim != 2 or vectors.shape[0] != len(texts):
             raise EncoderError(f"encoder {self.name!r} returned an array of shape {vectors.shape} "
                                f"for {len(texts)} texts; expected ({len(texts)}, dim)")
@@ -105,19 +112,35 @@ def minilm_encoder(batch_size: int = 64, device: str | None = None) -> Encoder:
 
 
 def import_encoder(spec: str) -> Encoder:
-    """A user encoder given as ``package.module:function``."""
+    """A user encoder given as ``package.module:function``, importable from the current
+    directory too (as with ``python -m``: it is searched first)."""
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise EncoderError(f"encoder {spec!r} is neither built in ({', '.join(BUILTIN_ENCODERS)}) "
                            "nor an import path MODULE:FUNCTION")
     try:
-        module = import_module(module_name)
+        with _current_directory_first():
+            module = import_module(module_name)
     except ImportError as exc:
-        raise EncoderError(f"cannot import encoder module {module_name!r}: {exc}") from None
+        raise EncoderError(f"cannot import encoder module {module_name!r} (searched the current directory "
+                           f"and the installed packages): {exc}") from None
+    except Exception as exc:  # the user's module failed while it was imported
+        raise EncoderError(f"importing encoder module {module_name!r} failed: {type(exc).__name__}: {exc}") from exc
     fn = getattr(module, attr, None)
     if not callable(fn):
         raise EncoderError(f"module {module_name!r} has no callable {attr!r}")
     return Encoder(str(getattr(fn, "cache_id", spec)), fn)
+
+
+@contextmanager
+def _current_directory_first() -> Iterator[None]:
+    """``sys.path`` with the current directory in front, for the time of an import."""
+    cwd = os.getcwd()
+    sys.path.insert(0, cwd)
+    try:
+        yield
+    finally:
+        sys.path.remove(cwd)
 
 
 def get_encoder(spec: str, batch_size: int = 64, device: str | None = None) -> Encoder | None:
