@@ -8,9 +8,11 @@ import re
 import warnings
 from pathlib import Path
 
+import oracle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracle import Setting
 from strategies import tree_pairs
 
 from rstkit.audit import (
@@ -27,7 +29,7 @@ from rstkit.audit import (
 )
 from rstkit.cli import main
 from rstkit.corpus import read_documents, read_tree
-from rstkit.errors import RSTKitError
+from rstkit.errors import RSTKitError, RSTKitWarning
 from rstkit.formats.dis import loads_dis
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.transform import binarize
@@ -41,24 +43,50 @@ EVAL = PROJECT / "eval"
 pytestmark = pytest.mark.filterwarnings("ignore::rstkit.errors.RSTKitWarning")
 
 
-def reference_config(variant: Variant) -> EvalConfig:
-    """The configuration a variant names, spelled out independently of rstkit.audit."""
-    common = dict(metric=variant.metric, average=variant.average, labels=variant.labels,
-                  exclude_single_edu=variant.exclude_single_edu)
-    if variant.binarization == "right":
-        return EvalConfig(binarize="right", **common)
-    binarization = {"rst-eval": "right", "right_mixed": "right_mixed", "none": "none"}[variant.binarization]
-    return EvalConfig.rst_eval(binarize=binarization, **common)
+#: What each gold binarization of an audit means, stated from evaluation.md (sections 4, 6, 8, 12)
+#: and rstkit.audit's documented variant list, in the oracle's terms: the binarization of gold
+#: and predictions, educe's right_mixed pass before attachment trees are built (the reference
+#: pipeline, where a node it leaves n-ary is scored by section 6's rule), and whether unknown
+#: labels pass through lowercased (the reference) or are an error (rstkit's own mode).
+VARIANT_MEANING = {
+    "right": {"binarization": "right", "attachment_pass": None, "passthrough": False},
+    "rst-eval": {"binarization": "educe-right", "attachment_pass": "right_mixed", "passthrough": True},
+    "right_mixed": {"binarization": "right_mixed", "attachment_pass": "right_mixed", "passthrough": True},
+    "none": {"binarization": "none", "attachment_pass": "right_mixed", "passthrough": True},
+}
+#: rstkit refuses what section 6 scores (see test_oracle_scores.py's xfail test)
+NARY_DEPARTURE = "a node left n-ary by the right_mixed pass: rstkit refuses, section 6 scores it"
+
+
+def reference_setting(variant: Variant) -> Setting:
+    """The oracle setting a variant names, independently of rstkit.audit and rstkit.metrics."""
+    return Setting(metric=variant.metric, average=variant.average, labels=variant.labels,
+                   exclude_single_edu=variant.exclude_single_edu, **VARIANT_MEANING[variant.binarization])
+
+
+def as_oracle(trees: dict[str, RSTTree]) -> dict[str, oracle.T]:
+    return {d: oracle.from_fields(t.root) for d, t in trees.items()}
+
+
+def reference_scores(gold, pred, variant: Variant) -> dict[str, float]:
+    """The oracle's F1 scores of a variant (it raises OracleError where no score is defined)."""
+    return oracle.evaluate(as_oracle(gold), as_oracle(pred), reference_setting(variant)).scores
 
 
 def direct_scores(gold, pred, candidates) -> tuple[dict[Variant, dict[str, float]], dict[Variant, str]]:
-    """Scores of every variant by a plain evaluate() call, and the variants it rejects."""
+    """Scores of every variant by the oracle, and the variants with no score (with the reason)."""
     scores, errors = {}, {}
+    gold_t, pred_t = as_oracle(gold), as_oracle(pred)
     for variant in candidates:
+        setting = reference_setting(variant)
         try:
-            scores[variant] = evaluate(gold, pred, reference_config(variant)).scores
-        except RSTKitError as exc:
+            scores[variant] = oracle.evaluate(gold_t, pred_t, setting).scores
+        except oracle.OracleError as exc:
             errors[variant] = str(exc)
+            continue
+        if any(setting.nary_attachments(t) for t in [*gold_t.values(), *pred_t.values()]):
+            errors[variant] = NARY_DEPARTURE
+            del scores[variant]
     return scores, errors
 
 
@@ -76,7 +104,8 @@ def check_recovery(gold, pred, candidates, digits: int) -> dict[Variant, set[Var
     Variants evaluate() rejects must be the audit's not-applicable ones, with the same reason."""
     expected, errors = direct_scores(gold, pred, candidates)
     scored, failed = score_variants(gold, pred, candidates)
-    assert {f.variant: f.reason for f in failed} == errors
+    assert {f.variant for f in failed} == set(errors)
+    assert all(f.reason for f in failed)
     for item in scored:  # the shared-evaluation shortcut gives evaluate()'s numbers
         assert item.scores == pytest.approx(expected[item.variant], abs=1e-9)
     exact_sets = {}
@@ -103,9 +132,29 @@ def test_variant_axes():
     assert base[0] == Variant("rst-parseval", "micro", "rstdt18", "right")
 
 
-@pytest.mark.parametrize("variant", variants(("rstdt18", "gum"), single_edu_axis=True)[::7])
-def test_variant_config_is_the_spelled_out_one(variant):
-    assert variant.config() == reference_config(variant)
+def test_variant_config_means_what_the_variant_says(discriminating):
+    """Every variant's EvalConfig scores the discriminating corpus (n-ary gold, S N S, bug B1,
+    a one-EDU document) as the oracle does under the variant's stated meaning, with and without
+    a label the maps do not know; where the oracle has no score, rstkit refuses."""
+    gold, pred = discriminating
+    unknown = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!a_!) )"
+                        " ( Satellite (leaf 2) (rel2par Frobnication) (text _!b_!) ) )", doc_id="unknown")
+    corpora = [(gold, pred), ({**gold, "unknown": unknown}, {**pred, "unknown": unknown})]
+    outcomes = set()
+    for g, p in corpora:
+        expected, errors = direct_scores(g, p, variants(("rstdt18", "gum"), single_edu_axis=True))
+        for variant, scores in expected.items():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RSTKitWarning)
+                assert evaluate(g, p, variant.config()).scores == pytest.approx(scores, abs=1e-9), variant.name
+            outcomes.add(("scored", variant.binarization, variant.labels))
+        for variant in errors:
+            with pytest.raises(RSTKitError):
+                evaluate(g, p, variant.config())
+            outcomes.add(("refused", variant.binarization, variant.labels))
+    # the unknown label is an error in rstkit's own mode only, under a map that is not raw
+    assert ("refused", "right", "rstdt18") in outcomes and ("refused", "right", "raw") not in outcomes
+    assert ("scored", "rst-eval", "gum") in outcomes
 
 
 def test_raw_labels_never_fail_on_unknown_labels():
@@ -227,7 +276,7 @@ def test_random_corpora_recover_the_variant(pairs, data):
     expected, errors = direct_scores(gold, pred, candidates)
     variant = data.draw(st.sampled_from(sorted(expected, key=candidates.index)))
     result = audit(gold, pred, published_from(expected[variant], 2))
-    assert {n.variant: n.reason for n in result.not_applicable} == errors
+    assert {n.variant for n in result.not_applicable} == set(errors)
     assert variant in {m.scored.variant for m in result.exact}
     assert result.matches[0].exact
 
@@ -246,7 +295,7 @@ def test_label_column_is_r_or_f(discriminating):
     flipped = flipped.replace("Satellite (leaf 2) (rel2par elaboration-additional)", "Nucleus (leaf 2) (rel2par span)")
     pred = dict(discriminating[1], flip=loads_dis(flipped, doc_id="flip"))
     variant = Variant("parseval", "micro", "raw", "right")
-    scores = evaluate(gold, pred, reference_config(variant)).scores
+    scores = reference_scores(gold, pred, variant)
     assert scores["R"] - scores["F"] > 1
     for column in ("R", "F"):
         published = parse_published(f"S={scores['S']:.2f} N={scores['N']:.2f} R/F={scores[column]:.2f}")
@@ -449,7 +498,7 @@ def run_cli(capsys, *argv) -> tuple[int, str, str]:
 def test_cli_json_contract(capsys, sample):
     gold, pred = sample
     variant = Variant("rst-parseval", "macro", "rstdt18", "none")
-    scores = evaluate(gold, pred, reference_config(variant)).scores
+    scores = reference_scores(gold, pred, variant)
     published = f"S={scores['S']:.1f} N={scores['N']:.1f} F={scores['F']:.1f}"
     code, out, err = run_cli(capsys, "audit", str(SAMPLE / "gold"), str(SAMPLE / "pred"), "--published", published,
                              "--format", "json")
