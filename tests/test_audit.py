@@ -124,7 +124,7 @@ def check_recovery(gold, pred, candidates, digits: int) -> dict[Variant, set[Var
 # -- variants ---------------------------------------------------------------------------------
 def test_variant_axes():
     base = variants()
-    assert len(base) == 2 * 3 * 2 * 4
+    assert len(base) == 2 * 3 * 2 * 4  # metrics x averages x (rstdt18, raw) x gold binarizations
     assert {v.binarization for v in base} == set(GOLD_BINARIZATIONS)
     assert {v.labels for v in base} == {"rstdt18", "raw"}
     assert len(variants(("rstdt18", "gum"), single_edu_axis=True)) == 2 * 3 * 3 * 4 * 2
@@ -485,7 +485,7 @@ def test_recompute_row_uses_each_table_settings(sample):
         assert row.config == expected[row.table.number]
         assert row.scores == evaluate(gold, pred, expected[row.table.number]).scores
     assert rows[0].label_column == "F"  # JE14 DPLP's F is marked as matching Table 1
-    assert rows[1].difference("S") == pytest.approx(rows[1].scores["S"] - 82.0)
+    assert rows[1].difference("S") == pytest.approx(rows[1].scores["S"] - 82.0)  # Table 2, JE14 DPLP ** S
 
 
 # -- the CLI -----------------------------------------------------------------------------------
@@ -524,18 +524,31 @@ def test_cli_json_contract(capsys, sample):
     assert payload["exact_matches"] == [m["variant"] for m in matches if m["exact"]]
 
 
-def test_cli_text_table(capsys):
+def test_cli_text_table(capsys, sample):
+    """The published numbers are the oracle's rst-parseval/macro/rstdt18/right scores of the
+    sample rounded to one decimal; the exact matches are the variants whose oracle scores are
+    all within 0.05 of them (macro = DPLP here, and rst-eval = right: no S N S nucleus is n-ary)."""
+    gold, pred = sample
+    candidates = variants(("rstdt18",), single_edu_axis=True)
+    expected, _ = direct_scores(gold, pred, candidates)
+    mine = expected[Variant("rst-parseval", "macro", "rstdt18", "right")]
+    published = " ".join(f"{m}={mine[m]:.1f}" for m in "SNF")
+    exact = [v for v in candidates if v in expected and within(expected[v], parse_published(published))]
+    assert {(v.average, v.binarization) for v in exact} == {(a, b) for a in ("macro", "dplp")
+                                                           for b in ("right", "rst-eval")}
     code, out, _ = run_cli(capsys, "audit", str(SAMPLE / "gold"), str(SAMPLE / "pred"),
-                           "--published", "S=68.3 N=61.7 F=57.5", "--top", "2")
+                           "--published", published, "--top", "2")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].startswith("Audit of S=68.3 N=61.7 F=57.5 on 4 documents: 96 variants scored, 4 exact")
+    assert lines[0].startswith(f"Audit of {published} on 4 documents: 96 variants scored, {len(exact)} exact")
     assert lines[1].split() == ["rank", "metric", "average", "labels", "gold", "bin.", "1-EDU", "docs",
                                 "S", "N", "F", "dist", "mean", "match"]
-    exact = [line for line in lines if line.endswith("exact")]
-    assert len(exact) == 4  # --top 2, but every exact match is shown
-    assert all(line.split()[:4] == ["1", "rst-parseval", line.split()[2], "rstdt18"] for line in exact)
-    assert "(92 more variants; --top 0 shows all)" in out
+    shown = [line.split() for line in lines if line.endswith("exact")]
+    # --top 2, but every exact match is shown, at rank 1
+    assert sorted(cells[1:5] for cells in shown) == sorted([v.metric, v.average, v.labels, v.binarization]
+                                                           for v in exact)
+    assert all(cells[0] == "1" for cells in shown)
+    assert f"({96 - len(exact)} more variants; --top 0 shows all)" in out
 
 
 def test_cli_lists_not_applicable_variants(capsys, tmp_path):
@@ -584,7 +597,7 @@ def test_cli_paper_side_by_side(capsys):
         expected = ["–" if v is None else f"{v:.1f}" for t in paper.tables for v in t.row(parser.key).values.values()]
         assert cells == expected, parser.name
     dplp = next(line for line in lines if line.startswith("JE14 DPLP"))
-    assert "[85.0]  [71.6]    62.0  [61.9]" in dplp  # Table 3 marks
+    assert "[85.0]  [71.6]    62.0  [61.9]" in dplp  # Table 3, JE14 DPLP: S, N, F marked as matching Table 1
 
 
 def test_cli_paper_recomputes_a_row(capsys, sample):
@@ -597,9 +610,10 @@ def test_cli_paper_recomputes_a_row(capsys, sample):
     assert lines[i + 1].lstrip().startswith("recomputed") and lines[i + 2].lstrip().startswith("difference")
     gold, pred = sample
     micro = evaluate(gold, pred, EvalConfig.rst_eval(metric="rst-parseval", labels="rstdt18")).scores
+    # 81.0: Table 2's S for BCS17 mono (morey2017-tables.md)
     assert f"{micro['S']:.2f}" in lines[i + 1] and f"{micro['S'] - 81.0:+.2f}" in lines[i + 2]
     assert "Table 1 row audited against every variant rstkit knows:" in out
-    assert "Audit of S=85.0 N=72.3 R/F=60.1 on 4 documents" in out
+    assert "Audit of S=85.0 N=72.3 R/F=60.1 on 4 documents" in out  # Table 1, BCS17 mono
 
     code, out, _ = run_cli(capsys, "audit", "--paper", "morey2017", str(SAMPLE / "gold"), str(SAMPLE / "pred"),
                            "--parser", "bcs17-mono", "--pred-format", "auto", "--format", "json")
@@ -610,7 +624,7 @@ def test_cli_paper_recomputes_a_row(capsys, sample):
     assert recomputed["tables"][1]["scores"]["S"] == pytest.approx(micro["S"])
     assert recomputed["tables"][0]["label_column"] == "F"
     assert recomputed["table1_audit"]["published"] == {"S": 85.0, "N": 72.3, "R/F": 60.1}
-    assert payload["tables"][0]["rows"][0]["values"] == [82.6, 66.6, 54.2]
+    assert payload["tables"][0]["rows"][0]["values"] == [82.6, 66.6, 54.2]  # Table 1, HHN16 HILDA
 
 
 def test_audit_on_the_cli_equals_the_library(capsys, sample):
@@ -639,6 +653,10 @@ def test_eval_readme_observations_follow_from_the_data():
             out[column] = (round(best[2] - best[1], 1), round(100 * (best[2] - best[1]) / (human - best[1]), 1))
         return out
 
+    # by hand from morey2017-tables.md (best of group 2 - best of group 1; share of the gap to human):
+    # Table 1 S 85.8 - 84.9 = 0.9, 0.9 / (88.7 - 84.9) = 23.7%; N 73.1 - 69.9 = 3.2, 3.2 / 7.8 = 41.0%;
+    # R/F 61.6 - 57.2 = 4.4, 4.4 / 8.6 = 51.2%. Table 2 R 57.8 - 56.9 = 0.9, / 8.5 = 10.6%; F 57.6 - 56.2 = 1.4,
+    # / 8.5 = 16.5%. Table 4 R 46.8 - 45.8 = 1.0, / 11.3 = 8.8%; F 46.3 - 44.6 = 1.7, / 10.4 = 16.3%.
     assert gains(1) == {"S": (0.9, 23.7), "N": (3.2, 41.0), "R/F": (4.4, 51.2)}
     assert (gains(2)["R"], gains(2)["F"]) == ((0.9, 10.6), (1.4, 16.5))
     assert (gains(4)["R"], gains(4)["F"]) == ((1.0, 8.8), (1.7, 16.3))
