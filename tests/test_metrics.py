@@ -154,11 +154,13 @@ def test_missing_documents(examples):
     only3 = {"ex3": pred["ex3"]}
     with pytest.raises(MissingDocumentError, match="ex5"):
         evaluate(gold, only3)
+    # by hand from evaluation.md 11.1-11.2: ex3 has 2 attachment tuples each side, 1 matching S; ex5 has 4 gold
     skipped = evaluate(gold, only3, EvalConfig(metric="parseval", missing="skip"))
     assert skipped.doc_ids == ["ex3"] and skipped.scores["S"] == 50.0
     zero = evaluate(gold, only3, EvalConfig(metric="parseval", missing="zero", average="macro"))
-    assert zero.doc_ids == ["ex3", "ex5"] and zero.scores["S"] == 25.0
+    assert zero.doc_ids == ["ex3", "ex5"] and zero.scores["S"] == 25.0  # (50 + 0) / 2
     micro_zero = evaluate(gold, only3, EvalConfig(metric="parseval", missing="zero"))
+    # P = 1 / 2 predicted tuples (ex3 only); R = 1 / (2 + 4) gold tuples
     assert micro_zero.precision["S"] == 50.0 and micro_zero.recall["S"] == pytest.approx(100 / 6)
 
 
@@ -185,7 +187,7 @@ def test_signature_pins_settings(examples):
     signatures = {evaluate(gold, pred, EvalConfig(metric=m, average=a, labels=lab)).signature
                   for m in ("rst-parseval", "parseval") for a in ("micro", "macro", "dplp")
                   for lab in ("raw", "rstdt18")}
-    assert len(signatures) == 12
+    assert len(signatures) == 12  # 2 metrics x 3 averages x 2 label maps, all distinct
     sig = evaluate(gold, pred, EvalConfig.rst_eval()).signature
     assert "compat=rst-eval" in sig and "bin.gold=rst-eval" in sig and "docs=2" in sig
 
@@ -249,9 +251,10 @@ def test_per_relation_and_confusion(examples):
     gold, pred = examples
     result = evaluate(gold, pred, EvalConfig(metric="parseval"))
     rows = {r["label"]: r for r in result.relations().rows()}
+    # evaluation.md 11.2: gold attachments 1-5 and 4-5 are List, the prediction gets 4-5 right; 2 + 4 gold tuples
     assert rows["List"]["matched"] == 1 and rows["List"]["gold"] == 2
     assert sum(r["gold"] for r in rows.values()) == 6
     matrix = result.confusion().matrix
     # spans found in both trees: 1-3 (ex3), 1-5 and 4-5 (ex5)
     assert matrix.sum() == 3
-    assert int(np.trace(matrix)) == 1
+    assert int(np.trace(matrix)) == 1  # only 4-5 (List, List); 1-3 and 1-5 change relation (11.1, 11.2)
