@@ -8,9 +8,11 @@ import re
 import warnings
 from pathlib import Path
 
+import oracle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracle import Setting
 from strategies import tree_pairs
 
 from rstkit.audit import (
@@ -27,7 +29,7 @@ from rstkit.audit import (
 )
 from rstkit.cli import main
 from rstkit.corpus import read_documents, read_tree
-from rstkit.errors import RSTKitError
+from rstkit.errors import RSTKitError, RSTKitWarning
 from rstkit.formats.dis import loads_dis
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.transform import binarize
@@ -41,24 +43,50 @@ EVAL = PROJECT / "eval"
 pytestmark = pytest.mark.filterwarnings("ignore::rstkit.errors.RSTKitWarning")
 
 
-def reference_config(variant: Variant) -> EvalConfig:
-    """The configuration a variant names, spelled out independently of rstkit.audit."""
-    common = dict(metric=variant.metric, average=variant.average, labels=variant.labels,
-                  exclude_single_edu=variant.exclude_single_edu)
-    if variant.binarization == "right":
-        return EvalConfig(binarize="right", **common)
-    binarization = {"rst-eval": "right", "right_mixed": "right_mixed", "none": "none"}[variant.binarization]
-    return EvalConfig.rst_eval(binarize=binarization, **common)
+#: What each gold binarization of an audit means, stated from evaluation.md (sections 4, 6, 8, 12)
+#: and rstkit.audit's documented variant list, in the oracle's terms: the binarization of gold
+#: and predictions, educe's right_mixed pass before attachment trees are built (the reference
+#: pipeline, where a node it leaves n-ary is scored by section 6's rule), and whether unknown
+#: labels pass through lowercased (the reference) or are an error (rstkit's own mode).
+VARIANT_MEANING = {
+    "right": {"binarization": "right", "attachment_pass": None, "passthrough": False},
+    "rst-eval": {"binarization": "educe-right", "attachment_pass": "right_mixed", "passthrough": True},
+    "right_mixed": {"binarization": "right_mixed", "attachment_pass": "right_mixed", "passthrough": True},
+    "none": {"binarization": "none", "attachment_pass": "right_mixed", "passthrough": True},
+}
+#: rstkit refuses what section 6 scores (see test_oracle_scores.py's xfail test)
+NARY_DEPARTURE = "a node left n-ary by the right_mixed pass: rstkit refuses, section 6 scores it"
+
+
+def reference_setting(variant: Variant) -> Setting:
+    """The oracle setting a variant names, independently of rstkit.audit and rstkit.metrics."""
+    return Setting(metric=variant.metric, average=variant.average, labels=variant.labels,
+                   exclude_single_edu=variant.exclude_single_edu, **VARIANT_MEANING[variant.binarization])
+
+
+def as_oracle(trees: dict[str, RSTTree]) -> dict[str, oracle.T]:
+    return {d: oracle.from_fields(t.root) for d, t in trees.items()}
+
+
+def reference_scores(gold, pred, variant: Variant) -> dict[str, float]:
+    """The oracle's F1 scores of a variant (it raises OracleError where no score is defined)."""
+    return oracle.evaluate(as_oracle(gold), as_oracle(pred), reference_setting(variant)).scores
 
 
 def direct_scores(gold, pred, candidates) -> tuple[dict[Variant, dict[str, float]], dict[Variant, str]]:
-    """Scores of every variant by a plain evaluate() call, and the variants it rejects."""
+    """Scores of every variant by the oracle, and the variants with no score (with the reason)."""
     scores, errors = {}, {}
+    gold_t, pred_t = as_oracle(gold), as_oracle(pred)
     for variant in candidates:
+        setting = reference_setting(variant)
         try:
-            scores[variant] = evaluate(gold, pred, reference_config(variant)).scores
-        except RSTKitError as exc:
+            scores[variant] = oracle.evaluate(gold_t, pred_t, setting).scores
+        except oracle.OracleError as exc:
             errors[variant] = str(exc)
+            continue
+        if any(setting.nary_attachments(t) for t in [*gold_t.values(), *pred_t.values()]):
+            errors[variant] = NARY_DEPARTURE
+            del scores[variant]
     return scores, errors
 
 
@@ -76,7 +104,8 @@ def check_recovery(gold, pred, candidates, digits: int) -> dict[Variant, set[Var
     Variants evaluate() rejects must be the audit's not-applicable ones, with the same reason."""
     expected, errors = direct_scores(gold, pred, candidates)
     scored, failed = score_variants(gold, pred, candidates)
-    assert {f.variant: f.reason for f in failed} == errors
+    assert {f.variant for f in failed} == set(errors)
+    assert all(f.reason for f in failed)
     for item in scored:  # the shared-evaluation shortcut gives evaluate()'s numbers
         assert item.scores == pytest.approx(expected[item.variant], abs=1e-9)
     exact_sets = {}
@@ -95,7 +124,7 @@ def check_recovery(gold, pred, candidates, digits: int) -> dict[Variant, set[Var
 # -- variants ---------------------------------------------------------------------------------
 def test_variant_axes():
     base = variants()
-    assert len(base) == 2 * 3 * 2 * 4
+    assert len(base) == 2 * 3 * 2 * 4  # metrics x averages x (rstdt18, raw) x gold binarizations
     assert {v.binarization for v in base} == set(GOLD_BINARIZATIONS)
     assert {v.labels for v in base} == {"rstdt18", "raw"}
     assert len(variants(("rstdt18", "gum"), single_edu_axis=True)) == 2 * 3 * 3 * 4 * 2
@@ -103,9 +132,29 @@ def test_variant_axes():
     assert base[0] == Variant("rst-parseval", "micro", "rstdt18", "right")
 
 
-@pytest.mark.parametrize("variant", variants(("rstdt18", "gum"), single_edu_axis=True)[::7])
-def test_variant_config_is_the_spelled_out_one(variant):
-    assert variant.config() == reference_config(variant)
+def test_variant_config_means_what_the_variant_says(discriminating):
+    """Every variant's EvalConfig scores the discriminating corpus (n-ary gold, S N S, bug B1,
+    a one-EDU document) as the oracle does under the variant's stated meaning, with and without
+    a label the maps do not know; where the oracle has no score, rstkit refuses."""
+    gold, pred = discriminating
+    unknown = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!a_!) )"
+                        " ( Satellite (leaf 2) (rel2par Frobnication) (text _!b_!) ) )", doc_id="unknown")
+    corpora = [(gold, pred), ({**gold, "unknown": unknown}, {**pred, "unknown": unknown})]
+    outcomes = set()
+    for g, p in corpora:
+        expected, errors = direct_scores(g, p, variants(("rstdt18", "gum"), single_edu_axis=True))
+        for variant, scores in expected.items():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RSTKitWarning)
+                assert evaluate(g, p, variant.config()).scores == pytest.approx(scores, abs=1e-9), variant.name
+            outcomes.add(("scored", variant.binarization, variant.labels))
+        for variant in errors:
+            with pytest.raises(RSTKitError):
+                evaluate(g, p, variant.config())
+            outcomes.add(("refused", variant.binarization, variant.labels))
+    # the unknown label is an error in rstkit's own mode only, under a map that is not raw
+    assert ("refused", "right", "rstdt18") in outcomes and ("refused", "right", "raw") not in outcomes
+    assert ("scored", "rst-eval", "gum") in outcomes
 
 
 def test_raw_labels_never_fail_on_unknown_labels():
@@ -228,7 +277,7 @@ def test_random_corpora_recover_the_variant(pairs, data):
     expected, errors = direct_scores(gold, pred, candidates)
     variant = data.draw(st.sampled_from(sorted(expected, key=candidates.index)))
     result = audit(gold, pred, published_from(expected[variant], 2))
-    assert {n.variant: n.reason for n in result.not_applicable} == errors
+    assert {n.variant for n in result.not_applicable} == set(errors)
     assert variant in {m.scored.variant for m in result.exact}
     assert result.matches[0].exact
 
@@ -247,7 +296,7 @@ def test_label_column_is_r_or_f(discriminating):
     flipped = flipped.replace("Satellite (leaf 2) (rel2par elaboration-additional)", "Nucleus (leaf 2) (rel2par span)")
     pred = dict(discriminating[1], flip=loads_dis(flipped, doc_id="flip"))
     variant = Variant("parseval", "micro", "raw", "right")
-    scores = evaluate(gold, pred, reference_config(variant)).scores
+    scores = reference_scores(gold, pred, variant)
     assert scores["R"] - scores["F"] > 1
     for column in ("R", "F"):
         published = parse_published(f"S={scores['S']:.2f} N={scores['N']:.2f} R/F={scores[column]:.2f}")
@@ -437,7 +486,7 @@ def test_recompute_row_uses_each_table_settings(sample):
         assert row.config == expected[row.table.number]
         assert row.scores == evaluate(gold, pred, expected[row.table.number]).scores
     assert rows[0].label_column == "F"  # JE14 DPLP's F is marked as matching Table 1
-    assert rows[1].difference("S") == pytest.approx(rows[1].scores["S"] - 82.0)
+    assert rows[1].difference("S") == pytest.approx(rows[1].scores["S"] - 82.0)  # Table 2, JE14 DPLP ** S
 
 
 # -- the CLI -----------------------------------------------------------------------------------
@@ -450,7 +499,7 @@ def run_cli(capsys, *argv) -> tuple[int, str, str]:
 def test_cli_json_contract(capsys, sample):
     gold, pred = sample
     variant = Variant("rst-parseval", "macro", "rstdt18", "none")
-    scores = evaluate(gold, pred, reference_config(variant)).scores
+    scores = reference_scores(gold, pred, variant)
     published = f"S={scores['S']:.1f} N={scores['N']:.1f} F={scores['F']:.1f}"
     code, out, err = run_cli(capsys, "audit", str(SAMPLE / "gold"), str(SAMPLE / "pred"), "--published", published,
                              "--format", "json")
@@ -476,18 +525,31 @@ def test_cli_json_contract(capsys, sample):
     assert payload["exact_matches"] == [m["variant"] for m in matches if m["exact"]]
 
 
-def test_cli_text_table(capsys):
+def test_cli_text_table(capsys, sample):
+    """The published numbers are the oracle's rst-parseval/macro/rstdt18/right scores of the
+    sample rounded to one decimal; the exact matches are the variants whose oracle scores are
+    all within 0.05 of them (macro = DPLP here, and rst-eval = right: no S N S nucleus is n-ary)."""
+    gold, pred = sample
+    candidates = variants(("rstdt18",), single_edu_axis=True)
+    expected, _ = direct_scores(gold, pred, candidates)
+    mine = expected[Variant("rst-parseval", "macro", "rstdt18", "right")]
+    published = " ".join(f"{m}={mine[m]:.1f}" for m in "SNF")
+    exact = [v for v in candidates if v in expected and within(expected[v], parse_published(published))]
+    assert {(v.average, v.binarization) for v in exact} == {(a, b) for a in ("macro", "dplp")
+                                                           for b in ("right", "rst-eval")}
     code, out, _ = run_cli(capsys, "audit", str(SAMPLE / "gold"), str(SAMPLE / "pred"),
-                           "--published", "S=68.3 N=61.7 F=57.5", "--top", "2")
+                           "--published", published, "--top", "2")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].startswith("Audit of S=68.3 N=61.7 F=57.5 on 4 documents: 96 variants scored, 4 exact")
+    assert lines[0].startswith(f"Audit of {published} on 4 documents: 96 variants scored, {len(exact)} exact")
     assert lines[1].split() == ["rank", "metric", "average", "labels", "gold", "bin.", "1-EDU", "docs",
                                 "S", "N", "F", "dist", "mean", "match"]
-    exact = [line for line in lines if line.endswith("exact")]
-    assert len(exact) == 4  # --top 2, but every exact match is shown
-    assert all(line.split()[:4] == ["1", "rst-parseval", line.split()[2], "rstdt18"] for line in exact)
-    assert "(92 more variants; --top 0 shows all)" in out
+    shown = [line.split() for line in lines if line.endswith("exact")]
+    # --top 2, but every exact match is shown, at rank 1
+    assert sorted(cells[1:5] for cells in shown) == sorted([v.metric, v.average, v.labels, v.binarization]
+                                                           for v in exact)
+    assert all(cells[0] == "1" for cells in shown)
+    assert f"({96 - len(exact)} more variants; --top 0 shows all)" in out
 
 
 def test_cli_lists_not_applicable_variants(capsys, tmp_path):
@@ -536,7 +598,7 @@ def test_cli_paper_side_by_side(capsys):
         expected = ["–" if v is None else f"{v:.1f}" for t in paper.tables for v in t.row(parser.key).values.values()]
         assert cells == expected, parser.name
     dplp = next(line for line in lines if line.startswith("JE14 DPLP"))
-    assert "[85.0]  [71.6]    62.0  [61.9]" in dplp  # Table 3 marks
+    assert "[85.0]  [71.6]    62.0  [61.9]" in dplp  # Table 3, JE14 DPLP: S, N, F marked as matching Table 1
 
 
 def test_cli_paper_recomputes_a_row(capsys, sample):
@@ -549,9 +611,10 @@ def test_cli_paper_recomputes_a_row(capsys, sample):
     assert lines[i + 1].lstrip().startswith("recomputed") and lines[i + 2].lstrip().startswith("difference")
     gold, pred = sample
     micro = evaluate(gold, pred, EvalConfig.rst_eval(metric="rst-parseval", labels="rstdt18")).scores
+    # 81.0: Table 2's S for BCS17 mono (morey2017-tables.md)
     assert f"{micro['S']:.2f}" in lines[i + 1] and f"{micro['S'] - 81.0:+.2f}" in lines[i + 2]
     assert "Table 1 row audited against every variant rstkit knows:" in out
-    assert "Audit of S=85.0 N=72.3 R/F=60.1 on 4 documents" in out
+    assert "Audit of S=85.0 N=72.3 R/F=60.1 on 4 documents" in out  # Table 1, BCS17 mono
 
     code, out, _ = run_cli(capsys, "audit", "--paper", "morey2017", str(SAMPLE / "gold"), str(SAMPLE / "pred"),
                            "--parser", "bcs17-mono", "--pred-format", "auto", "--format", "json")
@@ -562,7 +625,7 @@ def test_cli_paper_recomputes_a_row(capsys, sample):
     assert recomputed["tables"][1]["scores"]["S"] == pytest.approx(micro["S"])
     assert recomputed["tables"][0]["label_column"] == "F"
     assert recomputed["table1_audit"]["published"] == {"S": 85.0, "N": 72.3, "R/F": 60.1}
-    assert payload["tables"][0]["rows"][0]["values"] == [82.6, 66.6, 54.2]
+    assert payload["tables"][0]["rows"][0]["values"] == [82.6, 66.6, 54.2]  # Table 1, HHN16 HILDA
 
 
 def test_audit_on_the_cli_equals_the_library(capsys, sample):
@@ -591,6 +654,10 @@ def test_eval_readme_observations_follow_from_the_data():
             out[column] = (round(best[2] - best[1], 1), round(100 * (best[2] - best[1]) / (human - best[1]), 1))
         return out
 
+    # by hand from morey2017-tables.md (best of group 2 - best of group 1; share of the gap to human):
+    # Table 1 S 85.8 - 84.9 = 0.9, 0.9 / (88.7 - 84.9) = 23.7%; N 73.1 - 69.9 = 3.2, 3.2 / 7.8 = 41.0%;
+    # R/F 61.6 - 57.2 = 4.4, 4.4 / 8.6 = 51.2%. Table 2 R 57.8 - 56.9 = 0.9, / 8.5 = 10.6%; F 57.6 - 56.2 = 1.4,
+    # / 8.5 = 16.5%. Table 4 R 46.8 - 45.8 = 1.0, / 11.3 = 8.8%; F 46.3 - 44.6 = 1.7, / 10.4 = 16.3%.
     assert gains(1) == {"S": (0.9, 23.7), "N": (3.2, 41.0), "R/F": (4.4, 51.2)}
     assert (gains(2)["R"], gains(2)["F"]) == ((0.9, 10.6), (1.4, 16.5))
     assert (gains(4)["R"], gains(4)["F"]) == ((1.0, 8.8), (1.7, 16.3))
