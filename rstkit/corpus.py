@@ -32,8 +32,8 @@ def format_for_path(path: str | Path) -> Format:
     for fmt in all_formats().values():
         if fmt.by_name and fmt.claims(name):
             return fmt
-    raise CorpusError("cannot tell the file's format from its name; name it explicitly "
-                      "(--from, --gold-format or --pred-format KEY)", str(path))
+    raise CorpusError("cannot tell the file's format from its name; name the format", str(path),
+                      fixes=("format",))
 
 
 def read_file(path: str | Path, format: str | None = None, lenient: bool = False, **options) -> list[RSTTree]:
@@ -78,7 +78,7 @@ def list_files(directory: str | Path, format: str | None = None) -> list[Path]:
     if len(by_format) > 1:
         found = {p: {key} for key, paths in by_format.items() for p in paths}
         raise CorpusError(f"directory holds files of several formats ({describe_groups(found)}); name the one "
-                          "to read", str(directory))
+                          "to read", str(directory), fixes=("format",))
     return next(iter(by_format.values()), [])
 
 

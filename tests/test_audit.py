@@ -54,7 +54,6 @@ VARIANT_MEANING = {
     "right_mixed": {"binarization": "right_mixed", "attachment_pass": "right_mixed", "passthrough": True},
     "none": {"binarization": "none", "attachment_pass": "right_mixed", "passthrough": True},
 }
-#: rstkit refuses what section 6 scores (see test_oracle_scores.py's xfail test)
 
 
 def reference_setting(variant: Variant) -> Setting:

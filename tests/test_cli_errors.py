@@ -256,7 +256,6 @@ def test_missing_documents_suggest_missing(tmp_path, capsys):
     assert status == 2 and err.rstrip().endswith("(use --missing skip or --missing zero)")
 
 
-@pytest.mark.xfail(strict=False, reason="corpus.list_files (formats helper) raises without fixes=('pred_format',)")
 def test_a_directory_of_two_formats_suggests_pred_format(tmp_path, capsys):
     pred = tmp_path / "pred"
     pred.mkdir()
@@ -264,7 +263,7 @@ def test_a_directory_of_two_formats_suggests_pred_format(tmp_path, capsys):
     assert main(["convert", str(PRED / "sample_note.dis"), str(pred / "sample_note.rs3"), "--to", "rs3"]) == 0
     status, err = run(capsys, "eval", GOLD, pred)
     assert_input_error(status, err, "pred")
-    assert "dis" in err and "rs3" in err and err.rstrip().endswith("(use --pred-format KEY)")
+    assert "dis" in err and "rs3" in err and err.rstrip().endswith("(use --from, --gold-format or --pred-format KEY)")
 
 
 # -- rstkit's own exceptions on user-input paths ------------------------------------------------------
