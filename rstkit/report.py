@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 
 from .errors import RSTKitError
 from .metrics import EvalResult
+from .settings import MEASURES
+from .tables import aligned
 
 FORMATS = ("text", "json", "csv", "markdown", "latex")
-MEASURES = ("S", "N", "R", "F")
 _METRIC_TITLES = {"rst-parseval": "RST-Parseval", "parseval": "Original Parseval"}
 
 
@@ -76,23 +77,12 @@ def _text(report: Report, digits: int) -> str:
                                         *(f"{pvalues[m]:.4f}" for m in MEASURES)])
         lines = [f"{_title(result)} F1 (%), {len(result.doc_ids)} documents"
                  + (f", {report.confidence:.0%} bootstrap CI" if report.ci else "")]
-        lines += _aligned([header, *rows, *paired_rows])
+        lines += aligned([header, *rows, *paired_rows])
         if report.per_relation:
             lines += ["", *_relation_text(result, digits)]
         lines.append(f"signature: {result.signature}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
-
-
-def _aligned(rows: list[list[str]]) -> list[str]:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    out = []
-    for k, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
-        out.append("  ".join(cells).rstrip())
-        if k == 0:
-            out.append("-" * len(out[-1]))
-    return out
 
 
 def _relation_text(result: EvalResult, digits: int) -> list[str]:
@@ -103,7 +93,7 @@ def _relation_text(result: EvalResult, digits: int) -> list[str]:
             rows.append([row["label"], str(row["gold"]), str(row["pred"]), str(row["matched"]),
                          f"{row['precision']:.{digits}f}", f"{row['recall']:.{digits}f}", f"{row['f1']:.{digits}f}"])
         lines.append(f"per relation ({system.name}):")
-        lines += _aligned(rows)
+        lines += aligned(rows)
         confused = result.confusion(s).most_confused(5)
         if confused:
             lines.append("most confused (gold -> predicted, same span): "

@@ -34,9 +34,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from .errors import BinarizationError, RSTKitError, TreeStructureError
+from .settings import BINARIZATIONS, RST_EVAL, Binarization
 from .tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf
-
-BINARIZATIONS = ("right", "rst-eval", "right_mixed", "none")
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -71,7 +70,7 @@ def _rebuild(root: _Item, enter: Callable[[_Item], Sequence[_Item]],
     return results[0]
 
 
-def binarize(tree: RSTTree, mode: str = "right") -> RSTTree:
+def binarize(tree: RSTTree, mode: Binarization = "right") -> RSTTree:
     """Binarize a tree (see the module docstring for the modes). A binary tree is returned as it is:
     every mode leaves binary nodes unchanged."""
     if mode not in BINARIZATIONS:
@@ -80,7 +79,7 @@ def binarize(tree: RSTTree, mode: str = "right") -> RSTTree:
         return tree
     if mode == "right":
         return _right_heavy(tree)
-    branching = "right" if mode == "rst-eval" else "right_mixed"
+    branching = "right" if mode == RST_EVAL else "right_mixed"
     return tree.with_root(_rebuild(tree.root, lambda node: _educe_enter(node, branching, tree.source),
                                    lambda node, done: _educe_leave(node, done, branching)))
 

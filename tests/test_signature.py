@@ -12,7 +12,8 @@ from rstkit.corpus import read_documents
 from rstkit.errors import RSTKitError
 from rstkit.labels import label_map_names
 from rstkit.metrics import EvalConfig, evaluate
-from rstkit.metrics.config import AVERAGES, BINARIZATIONS, METRICS, MISSING_POLICIES, Statistics, parse_signature
+from rstkit.metrics.config import Statistics, parse_signature
+from rstkit.settings import AVERAGES, COMPAT_MODES, EVAL_BINARIZATIONS, METRICS, MISSING_POLICIES
 
 SAMPLE = "corpora/sample"
 
@@ -30,7 +31,7 @@ def statistics(draw) -> Statistics:
 configs = st.builds(
     EvalConfig, metric=st.sampled_from(METRICS), average=st.sampled_from(AVERAGES),
     labels=st.sampled_from(label_map_names()), unknown_labels=st.sampled_from(["error", "keep"]),
-    binarize=st.sampled_from(BINARIZATIONS), compat=st.sampled_from([None, "rst-eval"]),
+    binarize=st.sampled_from(EVAL_BINARIZATIONS), compat=st.sampled_from([None, *COMPAT_MODES]),
     missing=st.sampled_from(MISSING_POLICIES), lenient=st.booleans(), exclude_single_edu=st.booleans(),
     statistics=statistics())
 
@@ -58,7 +59,7 @@ def test_every_combination_gives_its_own_signature():
     seen = {}
     for metric in METRICS:
         for average in AVERAGES:
-            for binarize in BINARIZATIONS:
+            for binarize in EVAL_BINARIZATIONS:
                 for compat in (None, "rst-eval"):
                     for labels in ("raw", "rstdt18"):
                         for unknown in ("error", "keep"):

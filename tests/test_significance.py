@@ -11,7 +11,8 @@ import pytest
 from rstkit.errors import RSTKitError
 from rstkit.metrics import significance
 from rstkit.metrics.average import weighted_scores
-from rstkit.metrics.counts import METRIC_KEYS, Counts
+from rstkit.metrics.counts import Counts
+from rstkit.settings import MEASURES
 from rstkit.metrics.significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 
 
@@ -32,7 +33,7 @@ def loop_reference(baseline: Counts, system: Counts, average: str, n_trials: int
         per_trial = [np.stack([weighted_scores(Counts(m, g, p), ones, average)[2][0] for m, g, p in zip(*mixed)])
                      for mixed in (a, b)]
         hits += (np.abs(per_trial[1] - per_trial[0]) >= observed - 1e-12).sum(axis=0)
-    return {k: float((h + 1) / (n_trials + 1)) for k, h in zip(METRIC_KEYS, hits)}
+    return {k: float((h + 1) / (n_trials + 1)) for k, h in zip(MEASURES, hits)}
 
 
 def random_counts(rng: np.random.Generator, n: int, high: int, pred_differs: bool) -> Counts:

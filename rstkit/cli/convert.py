@@ -13,6 +13,7 @@ from pathlib import Path
 from ..corpus import read_documents
 from ..formats import all_formats, get_format
 from ..labels import get_label_map
+from ..settings import BINARIZATIONS
 from ..transform import binarize
 from .common import add_input_options, add_label_option, check_input, input_format
 from .output import check_target, write_files
@@ -25,7 +26,7 @@ def add_parser(sub) -> None:
     p.add_argument("src", help="a file or a directory of documents")
     p.add_argument("dst", help="output file (for one document) or directory")
     p.add_argument("--to", required=True, choices=writable, help="output format")
-    p.add_argument("--binarize", choices=["right", "rst-eval", "right_mixed", "none"], default="none",
+    p.add_argument("--binarize", choices=BINARIZATIONS, default="none",
                    help="binarize the trees first (default: none)")
     add_label_option(p, default="raw")
     add_input_options(p)

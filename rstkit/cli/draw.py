@@ -17,12 +17,15 @@ from ..corpus import read_documents
 from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
 from ..labels import get_label_map
+from ..settings import BINARIZATIONS
 from ..transform import binarize
 from ..tree import RSTTree
 from .common import add_input_options, add_label_option, check_input, input_format, nonnegative_int
 from .output import check_target, write_files
 
 FORMATS = {"text": ".txt", "svg": ".svg", "html": ".html"}
+#: binarization choices, "none" (the default) first as --help lists them
+DRAW_BINARIZATIONS = ("none", *(mode for mode in BINARIZATIONS if mode != "none"))
 #: output file extensions and the drawing each one names
 EXTENSIONS = {".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html"}
 
@@ -57,7 +60,7 @@ def add_parser(sub) -> None:
                    help="text: cut lines at this many characters (default: the terminal's width; 0: never)")
     p.add_argument("--ascii", action="store_true", help="text: ASCII characters only (default when the output "
                    "cannot encode box-drawing characters)")
-    p.add_argument("--binarize", choices=["none", "right", "rst-eval", "right_mixed"], default="none",
+    p.add_argument("--binarize", choices=DRAW_BINARIZATIONS, default="none",
                    help="binarize the trees before drawing (default: none)")
     add_label_option(p, default="raw")
     add_input_options(p)

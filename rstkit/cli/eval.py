@@ -8,8 +8,9 @@ from pathlib import Path
 
 from ..errors import RSTKitError, RSTKitWarning
 from ..metrics import EvalConfig, evaluate
-from ..metrics.config import AVERAGES, BINARIZATIONS, MISSING_POLICIES, Statistics
+from ..metrics.config import Statistics
 from ..report import FORMATS, Report, render
+from ..settings import AVERAGES, COMPAT_MODES, EVAL_BINARIZATIONS, METRICS, MISSING_POLICIES, RST_EVAL
 from .common import (
     add_label_option,
     nonnegative_int,
@@ -26,14 +27,14 @@ def add_parser(sub) -> None:
     p.add_argument("gold", help="gold file or directory (documents matched by id)")
     p.add_argument("preds", nargs="+", metavar="PRED",
                    help="prediction file(s) or directories; with several, the first is the baseline")
-    p.add_argument("--metric", choices=["rst-parseval", "parseval", "all"], default="parseval",
+    p.add_argument("--metric", choices=[*METRICS, "all"], default="parseval",
                    help="rst-parseval (Marcu), parseval (original, on attachment decisions), or all")
     p.add_argument("--average", choices=AVERAGES, default="micro",
                    help="micro (pooled), macro (mean of per-document F1), dplp (DPLP's per-document P/R)")
     add_label_option(p, default="raw")
-    p.add_argument("--binarize", choices=BINARIZATIONS, default="right",
+    p.add_argument("--binarize", choices=EVAL_BINARIZATIONS, default="right",
                    help="binarization of gold and predictions (default: right-heavy)")
-    p.add_argument("--compat", choices=["rst-eval"], default=None,
+    p.add_argument("--compat", choices=COMPAT_MODES, default=None,
                    help="reproduce the reference implementation (educe/rst-eval), quirks included")
     p.add_argument("--missing", choices=MISSING_POLICIES, default="error",
                    help="gold documents without prediction: error, skip them, or score as empty (zero)")
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         (gold_id,) = gold
         preds = [pair_single_files(pred, gold_id, path) if Path(path).is_file() else pred
                  for pred, path in zip(preds, args.preds)]
-    metrics = ["rst-parseval", "parseval"] if args.metric == "all" else [args.metric]
+    metrics = list(METRICS) if args.metric == "all" else [args.metric]
     settings = dict(average=args.average, labels=args.labels, binarize=args.binarize, missing=args.missing,
                     lenient=args.lenient, exclude_single_edu=args.exclude_single_edu,
                     unknown_labels="keep" if args.keep_unknown_labels else "error",
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore", RSTKitWarning)
         for metric in metrics:
             config = (EvalConfig.rst_eval(metric=metric, **{k: v for k, v in settings.items() if k != "unknown_labels"})
-                      if args.compat == "rst-eval" else EvalConfig(metric=metric, **settings))
+                      if args.compat == RST_EVAL else EvalConfig(metric=metric, **settings))
             report.results.append(evaluate(gold, preds, config, names))
     for r, result in enumerate(report.results):
         result.warnings[:0] = notes

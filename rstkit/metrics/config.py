@@ -9,14 +9,25 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields, replace
 
-from .. import __version__
+from .._version import __version__
 from ..errors import RSTKitError
+from ..settings import (
+    AVERAGES,
+    COMPAT_MODES,
+    EVAL_BINARIZATIONS,
+    METRICS,
+    MISSING_POLICIES,
+    RST_EVAL,
+    UNKNOWN_LABEL_POLICIES,
+    Average,
+    Binarization,
+    Compat,
+    EvalBinarization,
+    Metric,
+    Missing,
+    UnknownLabels,
+)
 
-METRICS = ("rst-parseval", "parseval")
-AVERAGES = ("micro", "macro", "dplp")
-BINARIZATIONS = ("right", "right_mixed", "none")
-COMPAT_MODES = ("rst-eval",)
-MISSING_POLICIES = ("error", "skip", "zero")
 SIGNATURE_PREFIX = "rstkit:"
 SIGNATURE_KEYS = ("metric", "avg", "tuples", "labels", "bin", "bin.att", "compat", "missing", "1edu", "lenient",
                   "ci", "boot", "trials", "seed", "docs", "version")
@@ -112,20 +123,20 @@ class EvalConfig:
         (:class:`Statistics`; empty by default).
     """
 
-    metric: str = "parseval"
-    average: str = "micro"
+    metric: Metric = "parseval"
+    average: Average = "micro"
     labels: str = "raw"
-    unknown_labels: str = "error"
-    binarize: str = "right"
-    compat: str | None = None
-    missing: str = "error"
+    unknown_labels: UnknownLabels = "error"
+    binarize: EvalBinarization = "right"
+    compat: Compat | None = None
+    missing: Missing = "error"
     lenient: bool = False
     exclude_single_edu: bool = False
     statistics: Statistics = Statistics()
 
     def __post_init__(self) -> None:
-        for name, allowed in (("metric", METRICS), ("average", AVERAGES), ("binarize", BINARIZATIONS),
-                              ("missing", MISSING_POLICIES), ("unknown_labels", ("error", "keep"))):
+        for name, allowed in (("metric", METRICS), ("average", AVERAGES), ("binarize", EVAL_BINARIZATIONS),
+                              ("missing", MISSING_POLICIES), ("unknown_labels", UNKNOWN_LABEL_POLICIES)):
             if getattr(self, name) not in allowed:
                 raise RSTKitError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
         if self.compat is not None and self.compat not in COMPAT_MODES:
@@ -140,7 +151,7 @@ class EvalConfig:
     def rst_eval(cls, **settings) -> EvalConfig:
         """The reference preset: rst-eval's behaviour, bugs included (evaluation.md section 8)."""
         settings.setdefault("unknown_labels", "keep")
-        return cls(compat="rst-eval", **settings)
+        return cls(compat=RST_EVAL, **settings)
 
     def with_(self, **changes) -> EvalConfig:
         unknown = sorted(set(changes) - {f.name for f in fields(self)})
@@ -151,20 +162,20 @@ class EvalConfig:
 
     # -- derived settings ------------------------------------------------------------
     @property
-    def gold_binarization(self) -> str:
+    def gold_binarization(self) -> Binarization:
         """Binarization mode (rstkit.transform) applied to gold trees."""
-        if self.binarize == "right" and self.compat == "rst-eval":
-            return "rst-eval"
+        if self.binarize == "right" and self.compat == RST_EVAL:
+            return RST_EVAL
         return self.binarize
 
     @property
-    def pred_binarization(self) -> str:
+    def pred_binarization(self) -> Binarization:
         return self.gold_binarization
 
     @property
     def attachment_rebinarization(self) -> str | None:
         """educe builds attachment trees after a ``right_mixed`` pass; rstkit needs binary trees."""
-        return "right_mixed" if self.compat == "rst-eval" else None
+        return "right_mixed" if self.compat == RST_EVAL else None
 
     @property
     def tuples(self) -> str:
@@ -221,7 +232,7 @@ class EvalConfig:
                                                            ("seed", "seed")) if key in items})
             config = cls(metric=items["metric"], average=items["avg"], labels=labels,
                          unknown_labels=unknown or ("keep" if compat else "error"),
-                         binarize="right" if items["bin"] == "rst-eval" else items["bin"], compat=compat,
+                         binarize="right" if items["bin"] == RST_EVAL else items["bin"], compat=compat,
                          missing=items["missing"], lenient=_flag(items, "lenient", "yes", "no"),
                          exclude_single_edu=_flag(items, "1edu", "excluded", "included"), statistics=statistics)
             n_documents = int(items["docs"])

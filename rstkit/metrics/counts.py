@@ -17,9 +17,9 @@ from operator import itemgetter
 import numpy as np
 
 from ..errors import RSTKitError
+from ..settings import Measure
 
-#: the four tuple definitions, in output order: which label columns each key includes
-METRIC_KEYS = ("S", "N", "R", "F")
+#: the label columns each measure's tuples include (counts are rows in the order of settings.MEASURES)
 _LABEL_COLUMNS = {"S": (), "N": ("nuc",), "R": ("rel",), "F": ("nuc", "rel")}
 
 
@@ -100,9 +100,9 @@ class KeyCodec:
             raise RSTKitError(f"corpus too large to encode tuples as 64-bit keys "
                               f"({n_docs} documents, {max_edu} EDUs, {n_rel} labels)")
 
-    def keys(self, t: TupleArrays, metric: str) -> np.ndarray:
-        """Keys of ``t``'s tuples for one metric; unused label columns are zero."""
-        columns = _LABEL_COLUMNS[metric]
+    def keys(self, t: TupleArrays, measure: Measure) -> np.ndarray:
+        """Keys of ``t``'s tuples for one measure; unused label columns are zero."""
+        columns = _LABEL_COLUMNS[measure]
         nuc = t.nuc if "nuc" in columns else 0
         rel = t.rel if "rel" in columns else 0
         return (((t.doc * self.edu_base + t.start) * self.edu_base + t.end) * self.n_nuc + nuc) * self.n_rel + rel

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..labels import get_label_map
+from ..settings import MEASURES, RST_EVAL
 from ..transform import binarize, nary_nodes
 from ..tree import RSTTree
 from . import parseval, rst_parseval
@@ -76,7 +77,7 @@ class EvalResult:
         rows = []
         for j, doc_id in enumerate(self.doc_ids):
             row = {"doc_id": doc_id, "edus": int(self.n_edus[j])}
-            for i, key in enumerate("SNRF"):
+            for i, key in enumerate(MEASURES):
                 row[key] = {"matched": int(counts.matched[i, j]), "gold": int(counts.gold[i, j]),
                             "pred": int(counts.pred[i, j]), "f1": 100.0 * float(f1[i, j])}
             rows.append(row)
@@ -214,7 +215,7 @@ def _note_gold(gold_trees: list[RSTTree], gold_tuples: list[list[tuple[int, int,
             _note_nary(affected, " after educe's right_mixed pass",
                        "each gives one original-Parseval tuple with a k-letter nuclearity, so those documents "
                        "have fewer than n-1 gold tuples", notes)
-    elif config.gold_binarization in ("rst-eval", "right_mixed"):
+    elif config.gold_binarization in (RST_EVAL, "right_mixed"):
         affected = {t.doc_id: len(nary_nodes(t)) for t in gold_trees}
         _note_nary(affected, "", "RST-Parseval supports fall below 2n-2", notes)
 

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..settings import ZERO_DIVISION, ZeroDivision
+from .average import f1_score, percent
 from .counts import KeyCodec, TupleArrays, align_spans, sorted_unique
 
 
@@ -17,16 +19,19 @@ class RelationReport:
     pred: np.ndarray
     matched: np.ndarray
 
-    def rows(self) -> list[dict]:
-        """One dict per label that occurs: label, gold, pred, matched, precision, recall, f1 (percent)."""
+    def rows(self, *, zero_division: ZeroDivision = ZERO_DIVISION) -> list[dict]:
+        """One dict per label that occurs: label, gold, pred, matched, precision, recall, f1 (percent).
+
+        A label never predicted has precision ``zero_division`` (x 100), one not in the gold
+        recall ``zero_division`` (see :func:`~rstkit.metrics.average.divide`)."""
         rows = []
         for i, label in enumerate(self.labels):
             g, p, m = int(self.gold[i]), int(self.pred[i]), int(self.matched[i])
             if g == 0 and p == 0:
                 continue
-            prec = 100.0 * m / p if p else 0.0
-            rec = 100.0 * m / g if g else 0.0
-            f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+            prec = float(percent(m, p, zero_division=zero_division))
+            rec = float(percent(m, g, zero_division=zero_division))
+            f1 = float(f1_score(prec, rec))
             rows.append({"label": label, "gold": g, "pred": p, "matched": m,
                          "precision": prec, "recall": rec, "f1": f1})
         return sorted(rows, key=lambda r: (-r["gold"], r["label"]))

@@ -11,7 +11,8 @@ import numpy as np
 from ..errors import RSTKitError
 from .average import document_values, scores_from_sums, weighted_scores
 from .config import Statistics
-from .counts import METRIC_KEYS, Counts
+from ..settings import MEASURES
+from .counts import Counts
 
 #: approximate randomization works on (trials, documents) matrices of at most this many entries
 MAX_BATCH_ENTRIES = 1 << 22
@@ -32,7 +33,7 @@ def bootstrap_ci(counts: Counts, average: str, confidence: float = 0.95, n_sampl
     _, _, f1 = weighted_scores(counts, resample_weights(counts.n_docs, n_samples, rng), average)
     alpha = (1.0 - confidence) / 2
     low, high = np.quantile(f1, [alpha, 1 - alpha], axis=0)
-    return {k: (100.0 * float(lo), 100.0 * float(hi)) for k, lo, hi in zip(METRIC_KEYS, low, high)}
+    return {k: (100.0 * float(lo), 100.0 * float(hi)) for k, lo, hi in zip(MEASURES, low, high)}
 
 
 def paired_bootstrap(baseline: Counts, system: Counts, average: str, n_samples: int = 1000,
@@ -49,7 +50,7 @@ def paired_bootstrap(baseline: Counts, system: Counts, average: str, n_samples: 
     weights = resample_weights(baseline.n_docs, n_samples, np.random.default_rng(seed))
     deltas = weighted_scores(system, weights, average)[2] - weighted_scores(baseline, weights, average)[2]
     extreme = np.abs(deltas - observed) >= np.abs(observed) - 1e-12
-    return {k: float(v) for k, v in zip(METRIC_KEYS, extreme.mean(axis=0))}
+    return {k: float(v) for k, v in zip(MEASURES, extreme.mean(axis=0))}
 
 
 def approximate_randomization(baseline: Counts, system: Counts, average: str, n_trials: int = 10000,
@@ -74,7 +75,7 @@ def approximate_randomization(baseline: Counts, system: Counts, average: str, n_
     base_sums = np.stack([ones @ v.T for v in base], axis=1)  # (1, 3, 4)
     other_sums = np.stack([ones @ v.T for v in other], axis=1)
     difference = (other - base).reshape(-1, n).T  # (n, 12): what swapping each document adds to the baseline
-    hits = np.zeros(len(METRIC_KEYS), dtype=np.int64)
+    hits = np.zeros(len(MEASURES), dtype=np.int64)
     batch = max(1, MAX_BATCH_ENTRIES // n)
     for done in range(0, n_trials, batch):
         size = min(batch, n_trials - done)
@@ -83,7 +84,7 @@ def approximate_randomization(baseline: Counts, system: Counts, average: str, n_
         swapped_baseline = scores_from_sums(base_sums + shift, total, average)[2]
         swapped_system = scores_from_sums(other_sums - shift, total, average)[2]
         hits += (np.abs(swapped_system - swapped_baseline) >= observed - 1e-12).sum(axis=0)
-    return {k: float((h + 1) / (n_trials + 1)) for k, h in zip(METRIC_KEYS, hits)}
+    return {k: float((h + 1) / (n_trials + 1)) for k, h in zip(MEASURES, hits)}
 
 
 def _check(counts: Counts, statistics: Statistics) -> None:

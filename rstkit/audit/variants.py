@@ -1,0 +1,222 @@
+"""Scoring a prediction set under every evaluation variant and ranking the variants by their
+distance to published numbers (see :mod:`rstkit.audit`)."""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+
+import numpy as np
+
+from ..errors import RSTKitError, RSTKitWarning
+from ..metrics import EvalConfig, evaluate
+from ..metrics.average import aggregate
+from ..settings import AVERAGES, METRICS, RST_EVAL, Average, Binarization, Metric, Missing, UnknownLabels
+from ..tree import RSTTree
+from .published import LABEL_COLUMN, Published
+
+#: gold binarizations an audit tries, with what each reproduces (evaluation.md sections 4, 8, 12)
+GOLD_BINARIZATIONS: dict[Binarization, str] = {
+    "right": "right-heavy, fully recursive (rstkit's default)",
+    RST_EVAL: "educe/rst-eval --binarize_true right: right-heavy with bug B1 (nodes under S N S left n-ary)",
+    "right_mixed": "educe's default branching (S N S -> ((S N) S)), used by educe before June 2017",
+    "none": "gold left n-ary (showdown.py's default); attachment trees re-binarized right_mixed by educe",
+}
+
+DISTANCE = ("max |computed - published| over the published measures, ties broken by the mean; "
+            "exact when every difference is within half a unit of the published last digit")
+
+
+# -- variants -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Variant:
+    """One evaluation procedure; :meth:`config` turns it into an :class:`EvalConfig`."""
+
+    metric: Metric
+    average: Average
+    labels: str
+    binarization: Binarization
+    exclude_single_edu: bool = False
+
+    @property
+    def name(self) -> str:
+        name = f"{self.metric}/{self.average}/{self.labels}/{self.binarization}"
+        return name + ("/1edu-excluded" if self.exclude_single_edu else "")
+
+    def config(self, *, missing: Missing = "error", lenient: bool = False,
+               unknown_labels: UnknownLabels | None = None) -> EvalConfig:
+        """``right`` is rstkit's own mode; the educe binarizations use the rst-eval preset (which
+        lets unknown labels pass through unless ``unknown_labels`` says otherwise)."""
+        settings = dict(metric=self.metric, average=self.average, labels=self.labels, missing=missing,
+                        lenient=lenient, exclude_single_edu=self.exclude_single_edu)
+        if unknown_labels is not None:
+            settings["unknown_labels"] = unknown_labels
+        if self.binarization == "right":
+            return EvalConfig(binarize="right", **settings)
+        binarize = "right" if self.binarization == RST_EVAL else self.binarization
+        return EvalConfig.rst_eval(binarize=binarize, **settings)
+
+    def as_dict(self) -> dict:
+        return {"variant": self.name, "metric": self.metric, "average": self.average, "labels": self.labels,
+                "binarization": self.binarization, "exclude_single_edu": self.exclude_single_edu}
+
+
+def variants(label_maps: Sequence[str] = ("rstdt18",), *, single_edu_axis: bool = False) -> list[Variant]:
+    """Every variant: metric x average x labels (``label_maps`` then ``raw``) x gold binarization,
+    doubled by the exclusion of one-EDU documents when ``single_edu_axis``."""
+    labels = list(dict.fromkeys([*label_maps, "raw"]))
+    exclusions = (False, True) if single_edu_axis else (False,)
+    return [Variant(m, a, lab, b, x) for m, a, lab, b, x in
+            product(METRICS, AVERAGES, labels, GOLD_BINARIZATIONS, exclusions)]
+
+
+# -- scoring the variants -----------------------------------------------------------------------
+@dataclass
+class Scored:
+    """The scores of one variant on the data."""
+
+    variant: Variant
+    config: EvalConfig
+    n_documents: int
+    scores: dict[str, float]
+
+
+@dataclass(frozen=True)
+class NotApplicable:
+    variant: Variant
+    reason: str
+
+
+def score_variants(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], candidates: Sequence[Variant], *,
+                   missing: Missing = "error", lenient: bool = False, unknown_labels: UnknownLabels | None = None,
+                   notes: list[str] | None = None) -> tuple[list[Scored], list[NotApplicable]]:
+    """Score every candidate variant.
+
+    Variants that differ only in averaging or in the one-EDU exclusion share one
+    evaluation (those settings only change how per-document counts are averaged).
+    Warnings of the evaluations are appended to ``notes``.
+    """
+    groups: dict[tuple[str, str, str], list[Variant]] = {}
+    for variant in candidates:
+        groups.setdefault((variant.metric, variant.labels, variant.binarization), []).append(variant)
+    scored: dict[Variant, Scored] = {}
+    failed: list[NotApplicable] = []
+    for group in groups.values():
+        configs = [v.config(missing=missing, lenient=lenient, unknown_labels=unknown_labels) for v in group]
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RSTKitWarning)
+                result = evaluate(gold, pred, configs[0].with_(average="micro", exclude_single_edu=False))
+        except RSTKitError as exc:
+            failed.extend(NotApplicable(v, str(exc)) for v in group)
+            continue
+        if notes is not None:
+            notes.extend(w for w in result.warnings if w not in notes)
+        counts = result.systems[0].counts
+        for variant, config in zip(group, configs):
+            included = result.n_edus > 1 if variant.exclude_single_edu else np.ones(len(result.doc_ids), bool)
+            scores = aggregate(counts.select(included), variant.average).f1
+            scored[variant] = Scored(variant, config, len(result.doc_ids), dict(scores))
+    order = {v: i for i, v in enumerate(candidates)}
+    return sorted(scored.values(), key=lambda s: order[s.variant]), failed
+
+
+# -- ranking ------------------------------------------------------------------------------------
+@dataclass
+class Match:
+    """A scored variant compared with the published numbers."""
+
+    scored: Scored
+    differences: dict[str, float]
+    distance: float
+    mean_difference: float
+    exact: bool
+    label_column: str | None = None
+    rank: int = 0
+
+    def as_dict(self) -> dict:
+        out = {"rank": self.rank, **self.scored.variant.as_dict()}
+        if self.label_column:
+            out["label_column"] = self.label_column
+        out.update(scores=self.scored.scores, differences=self.differences, distance=self.distance,
+                   mean_difference=self.mean_difference, exact=self.exact,
+                   signature=self.scored.config.signature(self.scored.n_documents),
+                   settings=self.scored.config.as_dict())
+        return out
+
+
+def compare(published: Published, scored: Scored) -> Match:
+    """Differences of one variant's scores from the published ones."""
+    scores = scored.scores
+    column = None
+    if LABEL_COLUMN in published.values:
+        target = published.values[LABEL_COLUMN]
+        column = min(("R", "F"), key=lambda m: abs(scores[m] - target))  # R on ties
+    differences = {m: scores[column if m == LABEL_COLUMN else m] - v for m, v in published.values.items()}
+    absolute = [abs(d) for d in differences.values()]
+    exact = all(abs(differences[m]) <= published.tolerances[m] + 1e-9 for m in differences)
+    return Match(scored, differences, max(absolute), sum(absolute) / len(absolute), exact, column)
+
+
+def rank(published: Published, scored: Sequence[Scored]) -> list[Match]:
+    """Matches best first. Every exact match has rank 1 (rounding cannot tell them apart);
+    the others share a rank when their distance and mean difference are equal."""
+    matches = [compare(published, s) for s in scored]
+    key = [(not m.exact, round(m.distance, 9), round(m.mean_difference, 9)) for m in matches]
+    order = sorted(range(len(matches)), key=lambda i: key[i])  # stable: variant order breaks ties
+    ranked, previous, current = [], None, 0
+    for i in order:
+        group = (True,) if matches[i].exact else key[i]
+        if group != previous:
+            current, previous = current + 1, group
+        matches[i].rank = current
+        ranked.append(matches[i])
+    return ranked
+
+
+@dataclass
+class Audit:
+    """The ranking of every computable variant, and the variants that could not be computed."""
+
+    published: Published
+    matches: list[Match]
+    not_applicable: list[NotApplicable]
+    n_documents: int
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def exact(self) -> list[Match]:
+        return [m for m in self.matches if m.exact]
+
+    def as_dict(self) -> dict:
+        return {
+            "published": self.published.values,
+            "tolerance": self.published.tolerances,
+            "distance": DISTANCE,
+            "n_documents": self.n_documents,
+            "n_variants": len(self.matches) + len(self.not_applicable),
+            "exact_matches": [m.scored.variant.name for m in self.exact],
+            "matches": [m.as_dict() for m in self.matches],
+            "not_applicable": [{**n.variant.as_dict(), "reason": n.reason} for n in self.not_applicable],
+            "warnings": self.warnings,
+        }
+
+
+def audit(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], published: Published,
+          *, label_maps: Sequence[str] = ("rstdt18",), missing: Missing = "error", lenient: bool = False,
+          unknown_labels: UnknownLabels | None = None, candidates: Sequence[Variant] | None = None) -> Audit:
+    """Rank every variant (or ``candidates``) by its distance to ``published``.
+
+    Raises RSTKitError when no variant can be computed at all (the reasons are listed).
+    """
+    if candidates is None:
+        single_edu = any(t.n_edus == 1 for t in gold.values())
+        candidates = variants(label_maps, single_edu_axis=single_edu)
+    notes: list[str] = []
+    scored, failed = score_variants(gold, pred, candidates, missing=missing, lenient=lenient,
+                                    unknown_labels=unknown_labels, notes=notes)
+    if not scored:
+        reasons = list(dict.fromkeys(f.reason for f in failed))
+        raise RSTKitError("no evaluation variant could be computed: " + "; ".join(reasons))
+    return Audit(published, rank(published, scored), failed, scored[0].n_documents, notes)

@@ -1,0 +1,56 @@
+"""The names of every choice that changes a score or a tree: one ``Literal`` type and one tuple each.
+
+Signatures, validation and the command line's ``choices`` all read these tuples, so a
+choice is spelled in one place. Each tuple is ``typing.get_args`` of its type, in the order
+the command line lists the choices. Imports nothing from rstkit.
+"""
+from __future__ import annotations
+
+from typing import Final, Literal, get_args
+
+#: the reference implementation (educe / rst-eval): a compatibility mode and its binarization
+RST_EVAL: Final = "rst-eval"
+
+Metric = Literal["rst-parseval", "parseval"]
+#: ``rst-parseval``: Marcu's encoding (RST-Parseval); ``parseval``: original Parseval on attachment decisions
+METRICS: tuple[Metric, ...] = get_args(Metric)
+
+Average = Literal["micro", "macro", "dplp"]
+#: ``micro`` pools tuples; ``macro`` is the mean of per-document scores; ``dplp`` DPLP's per-document P/R
+AVERAGES: tuple[Average, ...] = get_args(Average)
+
+Binarization = Literal["right", "rst-eval", "right_mixed", "none"]
+#: the binarization modes of :func:`rstkit.transform.binarize` (evaluation.md section 4)
+BINARIZATIONS: tuple[Binarization, ...] = get_args(Binarization)
+
+EvalBinarization = Literal["right", "right_mixed", "none"]
+#: what an evaluation's ``binarize`` takes: ``rst-eval``'s binarization comes with ``compat="rst-eval"``
+EVAL_BINARIZATIONS: tuple[EvalBinarization, ...] = get_args(EvalBinarization)
+
+Compat = Literal["rst-eval"]
+#: compatibility modes: reproduce another implementation, quirks included
+COMPAT_MODES: tuple[Compat, ...] = get_args(Compat)
+
+Missing = Literal["error", "skip", "zero"]
+#: what a gold document without prediction does: an error, left out, or scored as an empty prediction
+MISSING_POLICIES: tuple[Missing, ...] = get_args(Missing)
+
+UnknownLabels = Literal["error", "keep"]
+#: what a label the label map does not know does: an error, or kept lowercased (the reference)
+UNKNOWN_LABEL_POLICIES: tuple[UnknownLabels, ...] = get_args(UnknownLabels)
+
+EduMode = Literal["gold", "aligned"]
+#: how spans are compared: by EDU number (same EDUs), or by character (predictions with their own EDUs)
+EDU_MODES: tuple[EduMode, ...] = get_args(EduMode)
+
+Measure = Literal["S", "N", "R", "F"]
+#: the measures of both metrics: span, nuclearity, relation, full (Marcu 2000; Morey et al. 2017)
+MEASURES: tuple[Measure, ...] = get_args(Measure)
+
+LabelMapName = Literal["raw", "rstdt18", "gum"]
+#: the built-in relation label maps (:mod:`rstkit.labels`)
+LABEL_MAPS: tuple[LabelMapName, ...] = get_args(LabelMapName)
+
+#: the 0/0 rule of precision and recall: what a ratio with nothing to count gives (as seqeval's ``zero_division``)
+ZeroDivision = Literal[0, 1]
+ZERO_DIVISION: Final = 0
