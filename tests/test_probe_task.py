@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from probe_corpora import FIVE_EDU_INSTANCES, five_edu_doc, two_edu_doc, write_directory_corpus, write_fake_rstdt
 from strategies import rst_trees
 
-from rstkit.corpus import gum_corpus, open_corpus, rstdt_dev_ids
+from rstkit.corpus import gum_corpus, open_corpus, resolve_corpus, rstdt_dev_ids
 from rstkit.errors import CorpusError, LabelError, RSTKitWarning
 from rstkit.labels import get_label_map
-from rstkit.probe.corpora import check_published_sizes, default_label_map, resolve_corpus
+from rstkit.probe.corpora import check_published_sizes
 from rstkit.probe.task import build_task, has_readable_text, label_name, tree_instances
 from rstkit.tree import EDU, ROOT, RSTTree, leaf
 
@@ -91,7 +91,7 @@ def _directory(tmp_path, dev=True, masked=False):
 
 def test_build_task_on_a_directory_with_splits_tsv(tmp_path):
     corpus = open_corpus(_directory(tmp_path))
-    task = build_task(corpus, get_label_map(default_label_map(corpus)))
+    task = build_task(corpus, get_label_map(corpus.kind.label_map))
     assert task.label_map == "raw"
     assert {name: len(s.instances) for name, s in task.splits.items()} == {"train": 6, "dev": 8, "test": 4}
     assert task.splits["dev"].n_documents == 2 and task.splits["dev"].n_edus == 10
@@ -135,7 +135,7 @@ def test_fake_rstdt_by_name_through_the_environment(tmp_path, monkeypatch):
     root = write_fake_rstdt(tmp_path / "rstdt", training, [five_edu_doc("wsj_0602")])
     monkeypatch.setenv("RSTKIT_RSTDT", str(root))
     corpus = resolve_corpus("rstdt")
-    assert default_label_map(corpus) == "rstdt18"
+    assert corpus.kind.label_map == "rstdt18"
     task = build_task(corpus, RSTDT18)
     assert sorted(task.splits["train"].texts) == ["wsj_0600", "wsj_0601"]
     assert sorted(task.splits["dev"].texts) == ["wsj_0618", "wsj_1104"]
@@ -156,14 +156,17 @@ def test_a_named_corpus_that_is_absent_names_its_variable(tmp_path, monkeypatch)
         resolve_corpus("gum")
 
 
-def test_gum_found_relative_to_the_working_directory(gum_dir, tmp_path, monkeypatch):
+def test_gum_by_name_through_the_environment_only(gum_dir, tmp_path, monkeypatch):
     (tmp_path / "shared" / "corpora").mkdir(parents=True)
     (tmp_path / "shared" / "corpora" / "gum").symlink_to(gum_dir)
     (tmp_path / "work").mkdir()
-    monkeypatch.delenv("RSTKIT_GUM", raising=False)
     monkeypatch.chdir(tmp_path / "work")
+    monkeypatch.delenv("RSTKIT_GUM", raising=False)
+    with pytest.raises(CorpusError, match="RSTKIT_GUM is not set"):  # no ../shared/corpora/gum fallback
+        resolve_corpus("gum")
+    monkeypatch.setenv("RSTKIT_GUM", str(gum_dir))
     corpus = resolve_corpus("gum")
-    assert corpus.name == "gum/lisp_nary" and default_label_map(corpus) == "gum"
+    assert corpus.name == "gum/lisp_nary" and corpus.kind.label_map == "gum"
 
 
 GUM_LABELS = [

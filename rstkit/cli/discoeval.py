@@ -11,14 +11,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..labels import get_label_map, label_map_names
+from ..labels import label_map_names
 from ..probe.cache import default_cache_dir
 from ..probe.classifier import DEFAULT_C_GRID, ClassifierConfig
-from ..probe.corpora import check_published_sizes, default_label_map, resolve_corpus
-from ..probe.discoeval import run_discoeval
+from ..probe.discoeval import discoeval
 from ..probe.encoders import BUILTIN_ENCODERS, get_encoder
 from ..probe.report import to_json, to_text
-from ..probe.task import build_task
 from .common import check_input, positive_float, positive_int, seed
 from .output import check_target
 
@@ -32,9 +30,9 @@ def add_parser(sub) -> None:
     p = sub.add_parser("discoeval", help="probe a sentence encoder with the DiscoEval RST task",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--corpus", required=True, metavar="gum|rstdt|DIR",
-                   help="gum ($RSTKIT_GUM, else ../shared/corpora/gum), rstdt ($RSTKIT_RSTDT, else "
-                        "../shared/corpora/rstdt), or a path: a GUM checkout, an RST-DT release, or a "
-                        "directory of trees with a splits.tsv naming train, dev and test")
+                   help="gum (the GUM checkout in $RSTKIT_GUM), rstdt (the RST-DT release in $RSTKIT_RSTDT), "
+                        "or a path: a GUM checkout, an RST-DT release, or a directory of trees with a "
+                        "splits.tsv naming train, dev and test")
     p.add_argument("--encoder", required=True, metavar="NAME",
                    help=f"built in: {', '.join(BUILTIN_ENCODERS)}; or a function MODULE:FN mapping a list "
                         "of strings to a 2-D float array")
@@ -62,11 +60,7 @@ def run(args: argparse.Namespace) -> int:
         check_target(Path(cache_dir), directory=True)
     if Path(args.corpus).exists():
         check_input(args.corpus)
-    corpus = resolve_corpus(args.corpus)
-    label_map = get_label_map(args.labels or default_label_map(corpus))
-    task = build_task(corpus, label_map, include_masked=args.include_masked)
-    check_published_sizes(task)
-    config = ClassifierConfig(c_grid=args.c_grid, seed=args.seed)
-    result = run_discoeval(task, encoder, config, cache_dir)
+    result = discoeval(args.corpus, encoder, labels=args.labels, include_masked=args.include_masked,
+                       config=ClassifierConfig(c_grid=args.c_grid, seed=args.seed), cache_dir=cache_dir)
     print(to_json(result) if args.output == "json" else to_text(result))
     return 0

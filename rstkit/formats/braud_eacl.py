@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from ..corpus import rstdt_test_ids
+from ..data import rstdt_test_ids
 from ..errors import FormatError, printable
 from ..tree import Node, RSTTree
 from . import Format, read_text, register, split_lines

@@ -1,14 +1,15 @@
 """The DiscoEval RST task (Chen, Chu & Gimpel 2019): probing sentence encoders with
 subtree-averaged EDU vectors, for any RST corpus and any encoder (optional extra ``probe``).
 
+    from rstkit.corpus import resolve_corpus
     from rstkit.labels import get_label_map
-    from rstkit.probe import build_task, get_encoder, run_discoeval, resolve_corpus
-    corpus = resolve_corpus("gum")
-    task = build_task(corpus, get_label_map("gum"))
+    from rstkit.probe import build_task, get_encoder, run_discoeval
+    corpus = resolve_corpus("gum")                       # $RSTKIT_GUM, or resolve_corpus("gum", DIR)
+    task = build_task(corpus, get_label_map(corpus.kind.label_map))
     result = run_discoeval(task, get_encoder("bow"))
     print(result.test.accuracy, result.signature)
 
-Modules: ``task`` (instances and labels), ``corpora`` (finding gum / rstdt / a path),
+Modules: ``task`` (instances and labels), ``corpora`` (DiscoEval's published sizes),
 ``encoders`` (built-in and user encoders), ``cache`` (encodings on disk), ``classifier``
 (features, logistic regression, majority baseline), ``discoeval`` (running it all),
 ``report`` (signature, text, JSON).
@@ -16,7 +17,6 @@ Modules: ``task`` (instances and labels), ``corpora`` (finding gum / rstdt / a p
 from __future__ import annotations
 
 from .classifier import ClassifierConfig
-from .corpora import default_label_map, resolve_corpus
 from .discoeval import DiscoEvalResult, SplitResult, run_discoeval
 from .encoders import Encoder, get_encoder
 from .errors import EncoderError, ProbeError
@@ -33,9 +33,7 @@ __all__ = [
     "SplitResult",
     "SplitTask",
     "build_task",
-    "default_label_map",
     "get_encoder",
-    "resolve_corpus",
     "run_discoeval",
     "tree_instances",
 ]

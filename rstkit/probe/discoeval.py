@@ -1,4 +1,8 @@
-"""Running the DiscoEval RST task: encode every distinct EDU once, build features, fit, score."""
+"""Running the DiscoEval RST task: encode every distinct EDU once, build features, fit, score.
+
+:func:`discoeval` runs it on a corpus (named, a path or a :class:`~rstkit.corpus.Corpus`);
+:func:`run_discoeval` on a task already built.
+"""
 from __future__ import annotations
 
 import time
@@ -8,11 +12,14 @@ from pathlib import Path
 
 import numpy as np
 
+from ..corpus import Corpus, resolve_corpus
+from ..labels import get_label_map
 from .cache import EncodingCache
 from .classifier import ClassifierConfig, fit_probe, majority_label, subtree_features
-from .encoders import Encoder
-from .report import signature
-from .task import ProbeTask, SplitTask
+from .corpora import check_published_sizes
+from .encoders import Encoder, get_encoder
+from .signature import signature
+from .task import ProbeTask, SplitTask, build_task
 
 
 @dataclass
@@ -112,3 +119,19 @@ def run_discoeval(task: ProbeTask, encoder: Encoder | None, config: ClassifierCo
         probe.chosen_c if probe else None, probe.dev_accuracy_by_c if probe else {},
         signature(task, encoder.name if encoder else "none", classifier, config.seed), timing, task.excluded)
 
+
+def discoeval(corpus: str | Path | Corpus, encoder: str | Encoder | None, *, labels: str | None = None,
+              include_masked: bool = False, config: ClassifierConfig | None = None,
+              cache_dir: str | Path | None = None) -> DiscoEvalResult:
+    """The DiscoEval RST task on ``corpus`` (``gum``, ``rstdt``, a directory, or a corpus) with
+    ``encoder`` (a built-in name, ``MODULE:FN``, an :class:`Encoder`, or None for the majority
+    baseline). ``labels``: the label map (default: the corpus kind's); ``include_masked`` keeps
+    documents whose text is masked. A corpus with published DiscoEval sizes that gives other
+    instance counts is warned about (:class:`~rstkit.errors.RSTKitWarning`)."""
+    if isinstance(encoder, str):
+        encoder = get_encoder(encoder)
+    if not isinstance(corpus, Corpus):
+        corpus = resolve_corpus(corpus)
+    task = build_task(corpus, get_label_map(labels or corpus.kind.label_map), include_masked=include_masked)
+    check_published_sizes(task)
+    return run_discoeval(task, encoder, config, cache_dir)

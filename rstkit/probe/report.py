@@ -1,44 +1,18 @@
-"""The probe's signature and its text and JSON reports."""
+"""The probe's text and JSON reports."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
-from .. import __version__
-from .task import LABEL_CASE, ProbeTask
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .discoeval import DiscoEvalResult
-
-
-def signature(task: ProbeTask, encoder: str, classifier: str, seed: int) -> str:
-    """Every setting that changes a DiscoEval accuracy, sacrebleu-style."""
-    splits = task.splits
-    probed = classifier != "majority"
-    masked = sum(len(v) for v in task.excluded.values())
-    parts = [
-        ("task", "discoeval-rst"),
-        ("corpus", task.corpus),
-        ("docs", "/".join(str(splits[s].n_documents) for s in ("train", "dev", "test"))),
-        ("inst", "/".join(str(len(splits[s].instances)) for s in ("train", "dev", "test"))),
-        ("masked", f"excluded:{masked}" if masked else "none-excluded"),
-        ("bin", "right"),
-        ("labels", f"nuc+{task.label_map}:{LABEL_CASE}"),
-        ("encoder", encoder),
-        ("subtree", "mean" if probed else "none"),
-        ("features", "l;r;l*r;abs(l-r)" if probed else "none"),
-        ("clf", classifier),
-        ("seed", str(seed)),
-        ("version", __version__),
-    ]
-    return "rstkit:" + "|".join(f"{k}={v}" for k, v in parts)
+from .discoeval import DiscoEvalResult
 
 
 def to_json(result: DiscoEvalResult) -> str:
+    """The result as JSON (its :meth:`~DiscoEvalResult.as_dict`)."""
     return json.dumps(result.as_dict(), indent=2)
 
 
 def to_text(result: DiscoEvalResult) -> str:
+    """Sizes and accuracy per split, the classifier chosen, accuracy per label, the signature."""
     dev, test = result.dev, result.test
     lines = [
         f"{'split':<6} {'docs':>5} {'EDUs':>7} {'instances':>10} {'accuracy':>9}",

@@ -1,0 +1,113 @@
+"""Files of trees: one file (format from ``format=`` or the file's name) and the files of one
+format in a directory."""
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning
+from ..formats import Format, all_formats, get_format
+from ..formats.detect import describe_groups, regular_files, sniffed
+from ..tree import RSTTree
+
+
+def format_for_path(path: str | Path) -> Format:
+    """The registered format whose extension ``path`` has."""
+    name = Path(path).name
+    for fmt in all_formats().values():
+        if fmt.by_name and fmt.claims(name):
+            return fmt
+    raise CorpusError("cannot tell the file's format from its name; name the format", str(path),
+                      fixes=("format",))
+
+
+def read_file(path: str | Path, format: str | None = None, lenient: bool = False, **options) -> list[RSTTree]:
+    """All trees in one file (one for most formats, several for multi-document formats)."""
+    fmt = get_format(format) if format else format_for_path(path)
+    if not Path(path).is_file():
+        raise CorpusError("no such file", str(path))
+    options = {name: value for name, value in options.items() if value is not None}
+    unknown = sorted(set(options) - set(fmt.options))
+    if unknown:
+        raise FormatError(f"format {fmt.key!r} takes no option {', '.join(unknown)}", str(path))
+    return fmt.read(Path(path), lenient=lenient, **options)
+
+
+def read_tree(path: str | Path, format: str | None = None, lenient: bool = False, **options) -> RSTTree:
+    """The one tree in a single-document file."""
+    trees = read_file(path, format, lenient, **options)
+    if len(trees) != 1:
+        raise CorpusError(f"expected one document, found {len(trees)}", str(path))
+    return trees[0]
+
+
+def list_files(directory: str | Path, format: str | None = None) -> list[Path]:
+    """The files of one format under ``directory`` (recursively, hidden ones left out), sorted.
+
+    Without ``format``, files are chosen by name and the directory must hold a single
+    format. With ``format``, the files named like that format are read (``*.tree`` for
+    ``feng``); when none is, every file whose content fits the format is (DMRST strings saved
+    as ``*.txt``), with an :class:`RSTKitWarning` naming them and the files left out. Files of
+    another format are then an error naming both formats.
+    """
+    directory = Path(directory)
+    files = regular_files(directory)
+    if format:
+        return _files_of_format(directory, files, get_format(format))
+    by_format: dict[str, list[Path]] = {}
+    for p in files:
+        try:
+            by_format.setdefault(format_for_path(p).key, []).append(p)
+        except CorpusError:
+            continue
+    if len(by_format) > 1:
+        found = {p: {key} for key, paths in by_format.items() for p in paths}
+        raise CorpusError(f"directory holds files of several formats ({describe_groups(found)}); name the one "
+                          "to read", str(directory), fixes=("format",))
+    return next(iter(by_format.values()), [])
+
+
+def _files_of_format(directory: Path, files: list[Path], fmt: Format) -> list[Path]:
+    """Files named like ``fmt``; if there are none, the files whose content fits it (noted)."""
+    named = [p for p in files if fmt.claims(p.name)]
+    if named:
+        return named
+    chosen: list[Path] = []
+    others: dict[Path, set[str]] = {}
+    skipped: list[Path] = []
+    for p in files:
+        keys = sniffed(p)
+        if fmt.key in keys or p.stat().st_size == 0:  # an empty file is for the format's reader to judge
+            chosen.append(p)
+        elif keys:
+            others[p] = keys
+        else:
+            skipped.append(p)
+    if others and chosen:
+        found = {**{p: {fmt.key} for p in chosen}, **others}
+        raise CorpusError(f"directory holds files of two formats ({describe_groups(found)}); put each format in "
+                          "its own directory", str(directory))
+    if others:
+        raise CorpusError(f"no file is in format {fmt.key!r}: the files look like another format "
+                          f"({describe_groups(others)})", str(directory))
+    if chosen:
+        note = f"read {len(chosen)} file(s) as {fmt.key} by their content: {_names(chosen, directory)}"
+        if skipped:
+            note += f"; left out {len(skipped)} that fit no format: {_names(skipped, directory)}"
+        warnings.warn(f"{directory}: {note}", RSTKitWarning, stacklevel=3)
+    return chosen
+
+
+def _names(paths: list[Path], directory: Path, shown: int = 10) -> str:
+    names = [str(p.relative_to(directory)) for p in paths]
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
+
+
+def report_failures(failures: list[RSTKitError], skip_errors: bool, errors: list[RSTKitError] | None) -> None:
+    """Hand the failures of a multi-file read to ``errors``; raise them unless ``skip_errors``."""
+    if not failures:
+        return
+    if errors is not None:
+        errors.extend(failures)
+    if not skip_errors:
+        raise failures[0] if len(failures) == 1 else ManyErrors(failures)
