@@ -10,11 +10,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..convert import convert
 from ..corpus import read_documents
-from ..formats import all_formats, get_format
-from ..labels import get_label_map
+from ..formats import all_formats
 from ..settings import BINARIZATIONS
-from ..transform import binarize
 from .common import add_input_options, add_label_option, check_input, input_format
 from .output import check_target, write_files
 
@@ -38,8 +37,6 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    fmt = get_format(args.to)
-    label_map = get_label_map(args.labels)
     src, dst = Path(args.src), Path(args.dst)
     check_input(src)
     if args.doc_map:
@@ -53,9 +50,8 @@ def run(args: argparse.Namespace) -> int:
     to_file = src.is_file() and len(documents) == 1 and not dst.is_dir()
     if not to_file:
         check_target(dst, directory=True)
-    converted = {f"{doc_id}{fmt.extensions[0]}":
-                 fmt.write(label_map.apply(binarize(tree, args.binarize), passthrough=args.keep_unknown_labels))
-                 for doc_id, tree in documents.items()}
+    converted = convert(documents, args.to, binarize=args.binarize, labels=args.labels,
+                        unknown_labels="keep" if args.keep_unknown_labels else "error")
     inputs = [src] + ([Path(args.doc_map)] if args.doc_map else [])
     write_files(dst, converted, into_directory=not to_file, force=args.force, inputs=inputs)
     return 0

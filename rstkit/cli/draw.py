@@ -12,18 +12,17 @@ import shutil
 import sys
 from pathlib import Path
 
-from .. import draw
+from ..convert import prepare
 from ..corpus import read_documents
+from ..draw import DRAWINGS, drawing
 from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
-from ..labels import get_label_map
 from ..settings import BINARIZATIONS
-from ..transform import binarize
 from ..tree import RSTTree
 from .common import add_input_options, add_label_option, check_input, input_format, nonnegative_int
 from .output import check_target, write_files
 
-FORMATS = {"text": ".txt", "svg": ".svg", "html": ".html"}
+FORMATS = dict(zip(DRAWINGS, (".txt", ".svg", ".html")))
 #: binarization choices, "none" (the default) first as --help lists them
 DRAW_BINARIZATIONS = ("none", *(mode for mode in BINARIZATIONS if mode != "none"))
 #: output file extensions and the drawing each one names
@@ -76,12 +75,13 @@ def _documents(path: str, fmt: str | None, args: argparse.Namespace) -> dict[str
                                        f"{', '.join(list(documents)[:10])}{' ...' if len(documents) > 10 else ''})",
                                        path)
         documents = {args.doc: documents[args.doc]}
-    label_map = get_label_map(args.labels)
-    return {doc_id: label_map.apply(binarize(tree, args.binarize), passthrough=args.keep_unknown_labels)
+    unknown_labels = "keep" if args.keep_unknown_labels else "error"
+    return {doc_id: prepare(tree, binarize=args.binarize, labels=args.labels, unknown_labels=unknown_labels)
             for doc_id, tree in documents.items()}
 
 
-def _pairs(gold: dict[str, RSTTree], pred: dict[str, RSTTree], pred_path: str) -> dict[str, tuple]:
+def _pairs(gold: dict[str, RSTTree], pred: dict[str, RSTTree], pred_path: str
+           ) -> dict[str, tuple[RSTTree, RSTTree | None]]:
     """Gold and predicted trees by document id (two single documents pair whatever their ids)."""
     if len(gold) == 1 and len(pred) == 1:
         return {next(iter(gold)): (next(iter(gold.values())), next(iter(pred.values())))}
@@ -90,17 +90,6 @@ def _pairs(gold: dict[str, RSTTree], pred: dict[str, RSTTree], pred_path: str) -
         raise MissingDocumentError(f"no prediction for {len(missing)} document(s): {', '.join(missing[:10])}",
                                    pred_path)
     return {doc_id: (tree, pred[doc_id]) for doc_id, tree in gold.items()}
-
-
-def _draw(fmt: str, item, args: argparse.Namespace, width: int, ascii: bool) -> str:
-    if isinstance(item, tuple):
-        gold, pred = item
-        if fmt == "text":
-            return draw.compare_text(gold, pred, args.edus, width, ascii)
-        return (draw.compare_svg if fmt == "svg" else draw.compare_html)(gold, pred, args.edus)
-    if fmt == "text":
-        return draw.to_text(item, args.edus, width, ascii)
-    return (draw.to_svg if fmt == "svg" else draw.to_html)(item, args.edus)
 
 
 def _format(args: argparse.Namespace, out: Path | None) -> str:
@@ -126,9 +115,9 @@ def run(args: argparse.Namespace) -> int:
     fmt = _format(args, out)
     if out is not None:
         check_target(out, directory=False)
-    documents: dict[str, object] = dict(_documents(args.file, args.in_format, args))
-    if args.compare:
-        documents = _pairs(documents, _documents(args.compare, args.pred_format, args), args.compare)
+    gold = _documents(args.file, args.in_format, args)
+    documents = (_pairs(gold, _documents(args.compare, args.pred_format, args), args.compare) if args.compare
+                 else {doc_id: (tree, None) for doc_id, tree in gold.items()})
     several = len(documents) > 1 and fmt != "text"
     if several:
         if out is None:
@@ -139,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
     ascii = args.ascii or (to_stdout and needs_ascii(sys.stdout.encoding))
     width = args.width if args.width is not None else (
         shutil.get_terminal_size().columns if to_stdout and sys.stdout.isatty() else 0)
-    drawings = {doc_id: _draw(fmt, item, args, width, ascii) for doc_id, item in documents.items()}
+    drawings = {doc_id: drawing(tree, fmt, compare=pred, edus=args.edus, width=width, ascii=ascii)
+                for doc_id, (tree, pred) in documents.items()}
     inputs = [Path(args.file)] + ([Path(args.compare)] if args.compare else [])
     if several:
         files = {f"{doc_id}{FORMATS[fmt]}": content for doc_id, content in drawings.items()}

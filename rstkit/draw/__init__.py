@@ -20,6 +20,8 @@ from .layout import DEFAULT_STYLE, Layout, Style, column_width
 from .layout import layout as lay_out
 
 EDURange = tuple[int, int]
+#: what :func:`drawing` draws
+DRAWINGS = ("text", "svg", "html")
 
 __all__ = [
     "Layout",
@@ -29,6 +31,7 @@ __all__ = [
     "compare_svg",
     "compare_text",
     "diff_trees",
+    "drawing",
     "lay_out",
     "select",
     "to_html",
@@ -100,3 +103,19 @@ def compare_html(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, sty
     diff = diff_trees(gold, pred)
     g, p = _pair_layouts(gold, pred, edus, style)
     return html.compare_page(g, p, diff)
+
+
+def drawing(tree: RSTTree, format: str = "text", *, compare: RSTTree | None = None, edus: EDURange | None = None,
+            width: int = 0, ascii: bool = False) -> str:
+    """The tree drawn as ``format`` (one of :data:`DRAWINGS`), or, with ``compare`` (a prediction),
+    gold and prediction with their differences; ``edus``: only the constituent covering that
+    range; ``width`` and ``ascii``: text only (see :func:`to_text`)."""
+    if format not in DRAWINGS:
+        raise RSTKitError(f"unknown drawing {format!r}; choose from {', '.join(DRAWINGS)}")
+    if compare is not None:
+        if format == "text":
+            return compare_text(tree, compare, edus, width, ascii)
+        return (compare_svg if format == "svg" else compare_html)(tree, compare, edus)
+    if format == "text":
+        return to_text(tree, edus, width, ascii)
+    return (to_svg if format == "svg" else to_html)(tree, edus)

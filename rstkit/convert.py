@@ -1,0 +1,35 @@
+"""Converting trees: binarized and relabelled as asked, then written in a format.
+
+:func:`prepare` is what ``rstkit convert`` and ``rstkit draw`` do to each tree before writing
+or drawing it; :func:`convert` writes documents in a format, one text per document.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .errors import RSTKitError
+from .formats import get_format
+from .labels import get_label_map
+from .settings import Binarization, UnknownLabels
+from .transform import binarize as binarize_tree
+from .tree import RSTTree
+
+
+def prepare(tree: RSTTree, *, binarize: Binarization = "none", labels: str = "raw",
+            unknown_labels: UnknownLabels = "error") -> RSTTree:
+    """``tree`` binarized (``binarize``, :func:`rstkit.transform.binarize`), then its relations
+    mapped with the label map ``labels``; an unknown label is an error, or kept lowercased."""
+    return get_label_map(labels).apply(binarize_tree(tree, binarize), passthrough=unknown_labels == "keep")
+
+
+def convert(documents: Mapping[str, RSTTree], to: str, *, binarize: Binarization = "none", labels: str = "raw",
+            unknown_labels: UnknownLabels = "error") -> dict[str, str]:
+    """Each document prepared (:func:`prepare`) and written in format ``to``: ``{file name: text}``,
+    each file named by its document id and the format's first extension."""
+    fmt = get_format(to)
+    if fmt.write is None:
+        raise RSTKitError(f"format {fmt.key!r} can be read but not written")
+    get_label_map(labels)
+    return {f"{doc_id}{fmt.extensions[0]}":
+            fmt.write(prepare(tree, binarize=binarize, labels=labels, unknown_labels=unknown_labels))
+            for doc_id, tree in documents.items()}
