@@ -124,6 +124,9 @@ RSTDT18_CLASSES = ("attribution", "background", "cause", "comparison", "conditio
                    "elaboration", "enablement", "evaluation", "explanation", "joint",
                    "manner-means", "same-unit", "summary", "temporal", "textual", "topic-change",
                    "topic-comment")
+#: the same classes in canonical spelling (parser-formats.md section 0.3: ``textual-organization``),
+#: as readers output them and parser-output writers spell them
+RSTDT18_CANONICAL = tuple(canonical_label(c) for c in RSTDT18_CLASSES)
 
 #: GUM (eRST, v8+) fine relations: 31 relations plus the pseudo-relation same-unit
 GUM_RELATIONS = (

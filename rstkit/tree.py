@@ -17,9 +17,9 @@ right-branching chain included), not only on those within Python's recursion lim
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import FormatError, RSTKitError, TreeStructureError, printable
 
@@ -231,22 +231,53 @@ class RSTTree:
     def to_nltk(self) -> nltk.Tree:
         return to_nltk(self)
 
-    def _repr_svg_(self) -> str:
-        """Jupyter display: the RST diagram as SVG (see :mod:`rstkit.draw`)."""
-        from .draw import to_svg
+    def _repr_svg_(self) -> str | None:
+        """Notebook display as SVG, by the renderer :mod:`rstkit.draw` registers (:func:`register_display`)."""
+        render = _DISPLAY.get("svg")
+        return render(self) if render else None
 
-        return to_svg(self)
-
-    def _repr_html_(self) -> str:
-        """Jupyter display: the RST diagram in a horizontally scrolling box."""
-        from .draw import html, lay_out
-
-        return html.fragment(lay_out(self))
+    def _repr_html_(self) -> str | None:
+        """Notebook display as HTML, by the renderer :mod:`rstkit.draw` registers (:func:`register_display`)."""
+        render = _DISPLAY.get("html")
+        return render(self) if render else None
 
     def __str__(self) -> str:
-        from .formats.dis import dumps_dis
+        """The tree on one line (:func:`bracketed`)."""
+        return bracketed(self.root)
 
-        return dumps_dis(self)
+
+#: notebook renderers of trees by kind; filled by rstkit.draw, so that this module knows no drawing
+_DISPLAY: dict[str, Callable[[RSTTree], str]] = {}
+
+
+def register_display(kind: Literal["svg", "html"], render: Callable[[RSTTree], str]) -> None:
+    """Let notebooks (IPython, Jupyter and other frontends of the ``_repr_*_`` protocol) show trees
+    with ``render``. :mod:`rstkit.draw` registers its diagrams when imported, which ``import
+    rstkit`` does."""
+    _DISPLAY[kind] = render
+
+
+def bracketed(node: Node) -> str:
+    """A subtree on one line: each node as ``(nuclearity:relation first-last children...)``, an
+    EDU as ``(nuclearity:relation number)``, the root as ``(Root first-last ...)``; e.g.
+    ``(Root 1-2 (N:span 1) (S:elaboration 2))``. Iterative: any depth."""
+    parts: list[str] = []
+    stack: list[Node | str] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        label = ROOT if item.nuclearity == ROOT else f"{item.nuclearity}:{item.relation}"
+        if item.is_leaf:
+            parts.append(f"({label} {item.start})")
+            continue
+        parts.append(f"({label} {item.start}-{item.end}")
+        stack.append(")")
+        for child in reversed(item.children):
+            stack.append(child)
+            stack.append(" ")
+    return "".join(parts)
 
 
 def leaf(index: int, nuclearity: str, relation: str | None, line: int | None = None) -> Node:

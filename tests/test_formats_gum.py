@@ -17,7 +17,7 @@ from format_files import RENDERABLE, render
 from rstkit.corpus import gum_corpus, read_documents
 from rstkit.errors import RSTKitWarning, TreeStructureError
 from rstkit.formats import get_format
-from rstkit.formats.build import RSTDT_CLASSES
+from rstkit.labels import RSTDT18_CANONICAL as RSTDT_CLASSES
 from rstkit.labels import gum_class
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.transform import Attachment, AttachmentTree, binarize, from_attachment, to_attachment

@@ -16,7 +16,7 @@ import pytest
 from rstkit.cli import main
 from rstkit.corpus import read_documents
 from rstkit.errors import RSTKitWarning
-from rstkit.formats.build import RSTDT_CLASSES
+from rstkit.labels import RSTDT18_CANONICAL as RSTDT_CLASSES
 from rstkit.formats.detect import detect_format
 
 REAL = Path(__file__).resolve().parent / "data" / "real"

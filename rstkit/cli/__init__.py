@@ -20,7 +20,7 @@ import sys
 import warnings
 from importlib import import_module
 
-from .. import __version__
+from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, printable
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names)

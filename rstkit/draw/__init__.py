@@ -9,11 +9,14 @@ differs from gold. The functions below are the entry points::
     print(to_text(tree))
     open("tree.svg", "w").write(to_svg(tree))
     open("diff.html", "w").write(compare_html(gold, pred))
+
+Importing this package registers its diagrams as the notebook display of trees
+(:func:`rstkit.tree.register_display`): in Jupyter a tree shows itself as an SVG diagram.
 """
 from __future__ import annotations
 
 from ..errors import RSTKitError
-from ..tree import Node, RSTTree
+from ..tree import Node, RSTTree, register_display
 from . import html, svg, text
 from .diff import TreeDiff, diff_trees
 from .layout import DEFAULT_STYLE, Layout, Style, column_width
@@ -119,3 +122,12 @@ def drawing(tree: RSTTree, format: str = "text", *, compare: RSTTree | None = No
     if format == "text":
         return to_text(tree, edus, width, ascii)
     return (to_svg if format == "svg" else to_html)(tree, edus)
+
+
+def _notebook_html(tree: RSTTree) -> str:
+    """The diagram in a horizontally scrolling box, for notebooks."""
+    return html.fragment(lay_out(tree))
+
+
+register_display("svg", to_svg)
+register_display("html", _notebook_html)

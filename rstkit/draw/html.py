@@ -9,7 +9,7 @@ constituents that differ.
 """
 from __future__ import annotations
 
-from .. import __version__
+from .._version import __version__
 from .diff import KINDS, TreeDiff
 from .layout import Layout
 from .svg import BAR, DIFF_COLORS, INK, LABEL, LINE, body, svg_document, xml_text

@@ -17,16 +17,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import BinarizationError, FormatError, LabelError, RSTKitWarning, TreeStructureError, printable
-from ..labels import canonical_label
+from ..labels import RSTDT18_CANONICAL, canonical_label
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, validate
 
 PAIRS = ("NS", "SN", "NN")
-
-#: the 18 RST-DT classes in canonical spelling (parser-formats.md section 0.3)
-RSTDT_CLASSES = ("attribution", "background", "cause", "comparison", "condition", "contrast",
-                 "elaboration", "enablement", "evaluation", "explanation", "joint", "manner-means",
-                 "topic-comment", "summary", "temporal", "topic-change", "textual-organization",
-                 "same-unit")
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -190,7 +184,7 @@ class Spelling:
             raise LabelError(f"relation label {label!r} cannot be written in format {self.fmt} "
                              "(only letters, digits, '.' and '-')")
         spelled = _CASES[self.case](canon)
-        return spelled.replace("-", "") if self.drop_hyphens and canon in RSTDT_CLASSES else spelled
+        return spelled.replace("-", "") if self.drop_hyphens and canon in RSTDT18_CANONICAL else spelled
 
 
 def respell(tree: RSTTree, spell: Spelling) -> RSTTree:

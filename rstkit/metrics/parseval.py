@@ -6,11 +6,12 @@ gives n - 1 tuples.
 """
 from __future__ import annotations
 
+from ..settings import Metric
 from ..transform import attachment_decisions, binarize
 from ..tree import RSTTree
 from .config import EvalConfig
 
-NAME = "parseval"
+NAME: Metric = "parseval"
 
 
 def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]:

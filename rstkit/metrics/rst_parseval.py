@@ -6,11 +6,12 @@ relations counts as a label). A binary tree over n >= 2 EDUs gives 2n - 2 tuples
 """
 from __future__ import annotations
 
+from ..settings import Metric
 from ..transform import marcu_tuples
 from ..tree import RSTTree
 from .config import EvalConfig
 
-NAME = "rst-parseval"
+NAME: Metric = "rst-parseval"
 
 
 def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]:

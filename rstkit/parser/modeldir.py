@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from .. import __version__
+from .._version import __version__
 from ..errors import RSTKitError
 from ..labels import get_label_map, label_map_names
 from .encoders import Vocabulary, build_encoder, needs_vocabulary
