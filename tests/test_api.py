@@ -53,7 +53,7 @@ def test_version_in_one_place():
     pyproject = (PROJECT / "pyproject.toml").read_text(encoding="utf-8")
     assert 'dynamic = ["version"]' in pyproject
     assert 'version = { attr = "rstkit._version.__version__" }' in pyproject
-    assert not re.search(r'^version\s*=\s*"', pyproject, re.M)  # no second, literal version
+    assert not re.search(r'^version\s*=\s*"', pyproject, re.MULTILINE)  # no second, literal version
     assert rstkit.__version__ == metadata.version("rstkit")
 
 

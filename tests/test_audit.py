@@ -30,7 +30,7 @@ from rstkit.audit import (
 from rstkit.cli import main
 from rstkit.corpus import read_documents, read_tree
 from rstkit.errors import RSTKitError, RSTKitWarning
-from rstkit.formats.dis import loads_dis
+from rstkit.formats.dis import dumps_dis, loads_dis
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.transform import binarize
 from rstkit.tree import NUCLEUS, SATELLITE, SPAN, Node, RSTTree
@@ -552,7 +552,7 @@ def test_cli_lists_not_applicable_variants(capsys, tmp_path):
     (tmp_path / "pred").mkdir()
     gold = loads_dis(NSS_GOLD, doc_id="nss")
     (tmp_path / "gold" / "nss.dis").write_text(NSS_GOLD)
-    (tmp_path / "pred" / "nss.dis").write_text(str(binarize(gold, "right")))
+    (tmp_path / "pred" / "nss.dis").write_text(dumps_dis(binarize(gold, "right")))
     code, out, _ = run_cli(capsys, "audit", str(tmp_path / "gold"), str(tmp_path / "pred"), "--published", "S=100")
     assert code == 0
     assert "30 not applicable" in out.splitlines()[0]

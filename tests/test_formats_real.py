@@ -16,8 +16,8 @@ import pytest
 from rstkit.cli import main
 from rstkit.corpus import read_documents
 from rstkit.errors import RSTKitWarning
-from rstkit.labels import RSTDT18_CANONICAL as RSTDT_CLASSES
 from rstkit.formats.detect import detect_format
+from rstkit.labels import RSTDT18_CANONICAL as RSTDT_CLASSES
 
 REAL = Path(__file__).resolve().parent / "data" / "real"
 TEXTS = REAL / "texts"

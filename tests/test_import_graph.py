@@ -21,7 +21,7 @@ FACADE = "rstkit"  # rstkit/__init__.py: may import every unit but cli; no unit 
 def layers() -> list[list[str]]:
     """The units of each layer, lowest first, from docs/architecture.md."""
     text = (PROJECT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    block = re.search(r"```layers\n(.*?)```", text, re.S)
+    block = re.search(r"```layers\n(.*?)```", text, re.DOTALL)
     assert block, "docs/architecture.md has no ```layers block"
     return [line.split() for line in block.group(1).splitlines() if line.strip() and not line.startswith("#")]
 

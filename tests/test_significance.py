@@ -12,8 +12,8 @@ from rstkit.errors import RSTKitError
 from rstkit.metrics import significance
 from rstkit.metrics.average import weighted_scores
 from rstkit.metrics.counts import Counts
-from rstkit.settings import MEASURES
 from rstkit.metrics.significance import approximate_randomization, bootstrap_ci, paired_bootstrap
+from rstkit.settings import MEASURES
 
 
 def loop_reference(baseline: Counts, system: Counts, average: str, n_trials: int, seed: int) -> dict[str, float]:

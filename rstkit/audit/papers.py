@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from ..errors import RSTKitError, RSTKitWarning
 from ..metrics import EvalConfig, evaluate
@@ -108,7 +109,7 @@ class Paper:
 
     def config(self, table: PaperTable, parser: str, *, missing: Missing = "error", lenient: bool = False
                ) -> EvalConfig:
-        settings = {**table.settings, "average": self.average(table, parser)}
+        settings: dict[str, Any] = {**table.settings, "average": self.average(table, parser)}
         if settings.pop("compat", None) == RST_EVAL:
             return EvalConfig.rst_eval(missing=missing, lenient=lenient, **settings)
         return EvalConfig(missing=missing, lenient=lenient, **settings)

@@ -11,7 +11,7 @@ from ..settings import MEASURES
 
 #: a published label column that may be Marcu's R or F
 LABEL_COLUMN = "R/F"
-_KEYS = {**{m: m for m in MEASURES}, "R/F": LABEL_COLUMN, "RF": LABEL_COLUMN, "R|F": LABEL_COLUMN}
+_KEYS: dict[str, str] = {**{m: m for m in MEASURES}, "R/F": LABEL_COLUMN, "RF": LABEL_COLUMN, "R|F": LABEL_COLUMN}
 _NOT_REPORTED = {"-", "–", "—", "n/a", "na"}
 
 

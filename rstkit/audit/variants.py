@@ -6,6 +6,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
+from typing import Any
 
 import numpy as np
 
@@ -48,8 +49,8 @@ class Variant:
                unknown_labels: UnknownLabels | None = None) -> EvalConfig:
         """``right`` is rstkit's own mode; the educe binarizations use the rst-eval preset (which
         lets unknown labels pass through unless ``unknown_labels`` says otherwise)."""
-        settings = dict(metric=self.metric, average=self.average, labels=self.labels, missing=missing,
-                        lenient=lenient, exclude_single_edu=self.exclude_single_edu)
+        settings: dict[str, Any] = dict(metric=self.metric, average=self.average, labels=self.labels,
+                                        missing=missing, lenient=lenient, exclude_single_edu=self.exclude_single_edu)
         if unknown_labels is not None:
             settings["unknown_labels"] = unknown_labels
         if self.binarization == "right":

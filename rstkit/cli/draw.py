@@ -17,7 +17,7 @@ from ..corpus import read_documents
 from ..draw import DRAWINGS, drawing
 from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
-from ..settings import BINARIZATIONS
+from ..settings import BINARIZATIONS, UnknownLabels
 from ..tree import RSTTree
 from .common import add_input_options, add_label_option, check_input, input_format, nonnegative_int
 from .output import check_target, write_files
@@ -75,7 +75,7 @@ def _documents(path: str, fmt: str | None, args: argparse.Namespace) -> dict[str
                                        f"{', '.join(list(documents)[:10])}{' ...' if len(documents) > 10 else ''})",
                                        path)
         documents = {args.doc: documents[args.doc]}
-    unknown_labels = "keep" if args.keep_unknown_labels else "error"
+    unknown_labels: UnknownLabels = "keep" if args.keep_unknown_labels else "error"
     return {doc_id: prepare(tree, binarize=args.binarize, labels=args.labels, unknown_labels=unknown_labels)
             for doc_id, tree in documents.items()}
 

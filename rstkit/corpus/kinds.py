@@ -67,7 +67,7 @@ class Corpus:
     files: dict[str, Path]
     split_ids: dict[str, list[str]] = field(default_factory=dict)
     format: str | None = None
-    kind: CorpusKind = field(default_factory=lambda: DIRECTORY)
+    kind: CorpusKind = field(default_factory=lambda: _directory_kind())
 
     def splits(self) -> list[str]:
         return list(self.split_ids)
@@ -117,6 +117,10 @@ class Corpus:
         fmt = get_format(source.format)
         files = _index(sorted(p for p in (self.root / source.folder).iterdir() if fmt.claims(p.name)), fmt)
         return Corpus(f"{self.kind.key}/{source.folder}", self.root, files, self.split_ids, fmt.key, self.kind)
+
+
+def _directory_kind() -> CorpusKind:
+    return DIRECTORY
 
 
 def _index(files: list[Path], fmt: Format | None = None) -> dict[str, Path]:

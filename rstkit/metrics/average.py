@@ -46,7 +46,7 @@ def _ratio(num: np.ndarray | float, den: np.ndarray | float, fill: float) -> np.
     return out
 
 
-def f1_score(p: np.ndarray, r: np.ndarray) -> np.ndarray:
+def f1_score(p: np.ndarray | float, r: np.ndarray | float) -> np.ndarray:
     """The harmonic mean of ``p`` and ``r``; 0 where both are 0."""
     return divide(2 * p * r, p + r)
 

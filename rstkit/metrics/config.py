@@ -173,7 +173,7 @@ class EvalConfig:
         return self.gold_binarization
 
     @property
-    def attachment_rebinarization(self) -> str | None:
+    def attachment_rebinarization(self) -> Binarization | None:
         """educe builds attachment trees after a ``right_mixed`` pass; rstkit needs binary trees."""
         return "right_mixed" if self.compat == RST_EVAL else None
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..labels import get_label_map
-from ..settings import MEASURES, RST_EVAL
+from ..settings import MEASURES, RST_EVAL, Binarization
 from ..transform import binarize, nary_nodes
 from ..tree import RSTTree
 from . import parseval, rst_parseval
@@ -144,7 +144,7 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
     label_map = get_label_map(config.labels)
     passthrough = config.unknown_labels == "keep"
 
-    def prepare(tree: RSTTree, mode: str) -> RSTTree:
+    def prepare(tree: RSTTree, mode: Binarization) -> RSTTree:
         return binarize(label_map.apply(tree, passthrough), mode)
 
     gold_trees = [prepare(gold[d], config.gold_binarization) for d in doc_ids]
