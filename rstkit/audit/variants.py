@@ -49,8 +49,9 @@ class Variant:
                unknown_labels: UnknownLabels | None = None) -> EvalConfig:
         """``right`` is rstkit's own mode; the educe binarizations use the rst-eval preset (which
         lets unknown labels pass through unless ``unknown_labels`` says otherwise)."""
-        settings: dict[str, Any] = dict(metric=self.metric, average=self.average, labels=self.labels,
-                                        missing=missing, lenient=lenient, exclude_single_edu=self.exclude_single_edu)
+        settings: dict[str, Any] = {"metric": self.metric, "average": self.average, "labels": self.labels,
+                                    "missing": missing, "lenient": lenient,
+                                    "exclude_single_edu": self.exclude_single_edu}
         if unknown_labels is not None:
             settings["unknown_labels"] = unknown_labels
         if self.binarization == "right":

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..labels import label_map_names
 from ..probe.cache import default_cache_dir
 from ..probe.classifier import DEFAULT_C_GRID, ClassifierConfig
-from ..probe.discoeval import discoeval
+from ..probe.discoeval import evaluate_encoder
 from ..probe.encoders import BUILTIN_ENCODERS, get_encoder
 from ..probe.report import to_json, to_text
 from .common import check_input, positive_float, positive_int, seed
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         check_target(Path(cache_dir), directory=True)
     if Path(args.corpus).exists():
         check_input(args.corpus)
-    result = discoeval(args.corpus, encoder, labels=args.labels, include_masked=args.include_masked,
-                       config=ClassifierConfig(c_grid=args.c_grid, seed=args.seed), cache_dir=cache_dir)
+    result = evaluate_encoder(args.corpus, encoder, labels=args.labels, include_masked=args.include_masked,
+                              config=ClassifierConfig(c_grid=args.c_grid, seed=args.seed), cache_dir=cache_dir)
     print(to_json(result) if args.output == "json" else to_text(result))
     return 0

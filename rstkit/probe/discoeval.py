@@ -1,6 +1,6 @@
 """Running the DiscoEval RST task: encode every distinct EDU once, build features, fit, score.
 
-:func:`discoeval` runs it on a corpus (named, a path or a :class:`~rstkit.corpus.Corpus`);
+:func:`evaluate_encoder` runs it on a corpus (named, a path or a :class:`~rstkit.corpus.Corpus`);
 :func:`run_discoeval` on a task already built.
 """
 from __future__ import annotations
@@ -120,7 +120,7 @@ def run_discoeval(task: ProbeTask, encoder: Encoder | None, config: ClassifierCo
         signature(task, encoder.name if encoder else "none", classifier, config.seed), timing, task.excluded)
 
 
-def discoeval(corpus: str | Path | Corpus, encoder: str | Encoder | None, *, labels: str | None = None,
+def evaluate_encoder(corpus: str | Path | Corpus, encoder: str | Encoder | None, *, labels: str | None = None,
               include_masked: bool = False, config: ClassifierConfig | None = None,
               cache_dir: str | Path | None = None) -> DiscoEvalResult:
     """The DiscoEval RST task on ``corpus`` (``gum``, ``rstdt``, a directory, or a corpus) with
