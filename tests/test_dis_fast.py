@@ -80,8 +80,8 @@ def test_lenient_repair_and_its_warning_are_the_same_on_both_paths(gum_dir):
             tree = loads_dis(variant, "t.dis", lenient=True)
         results.append((node_list(tree), tree.edus, [str(w.message) for w in caught]))
     assert results[0] == results[1]
-    assert results[0][2] == ["t.dis:60: declares (span 49 266) over children covering 22-266; "
-                             "repaired from the leaves (lenient)"]
+    assert results[0][2] == [("t.dis:60: declares (span 49 266) over children covering 22-266; "
+                              "repaired from the leaves (lenient)")]
 
 
 @pytest.mark.parametrize("variant", ["", FORCE_GRAMMAR])
@@ -107,13 +107,18 @@ def dis_documents(draw, bodies=CLEAN):
     """(text of a .dis file in a random layout, the tree it says, the EDU bodies written)."""
     tree = draw(rst_trees(patterns="any", max_edus=8))
     labels = {}
-    gap = lambda: draw(SEPARATORS)  # noqa: E731 - a token separator
-    need = lambda: draw(SEPARATORS.filter(bool))  # noqa: E731 - a separator that cannot be empty
+
+    def gap() -> str:
+        return draw(SEPARATORS)
+
+    def need() -> str:  # a separator that cannot be empty
+        return draw(SEPARATORS.filter(bool))
+
     bodies_written = []
     parts = []
-    stack: list = [(tree.root, True)]
+    stack: list = [tree.root]
     while stack:
-        node, opening = stack.pop()
+        node = stack.pop()
         if node is None:
             parts += [gap(), ")"]
             continue
@@ -130,11 +135,10 @@ def dis_documents(draw, bodies=CLEAN):
             bodies_written.append(body)
             parts += [gap(), "(", gap(), "text", need(), "_!", body, "_!", gap(), ")", gap(), ")"]
         else:
-            stack.append((None, False))
-            stack.extend((c, True) for c in reversed(node.children))
+            stack.append(None)
+            stack.extend(reversed(node.children))
     parts.append(gap())
-    relabel = {old: new for old, new in labels.items()}
-    return "".join(parts), tree, relabel, bodies_written
+    return "".join(parts), tree, labels, bodies_written
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
