@@ -46,6 +46,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal
 from . import Format, doc_id_from_path, read_text, register
+from .walk import bottom_up
 
 RST = "rst"
 MULTINUC = "multinuc"
@@ -467,10 +468,8 @@ def rs3_normal_form(tree: RSTTree) -> RSTTree:
     labelled ``span``; sentence and paragraph indices are dropped (rs3 has none).
     """
 
-    def normal(node: Node) -> Node:
-        if node.is_leaf:
-            return node
-        children = [normal(c) for c in node.children]
+    def normal(node: Node, children: list[Node]) -> Node:
+        """``node`` over its children in normal form."""
         nuclei = [c for c in children if c.nuclearity == NUCLEUS]
         if len(nuclei) == len(children):
             return replace(node, children=tuple(children))
@@ -485,7 +484,7 @@ def rs3_normal_form(tree: RSTTree) -> RSTTree:
         return replace(node, children=tuple(children))
 
     edus = tuple(EDU(e.index, e.text) for e in tree.edus)
-    return replace(tree, root=normal(tree.root), edus=edus)
+    return replace(tree, root=bottom_up(tree.root, normal), edus=edus)
 
 
 def dumps_rs3(tree: RSTTree) -> str:
@@ -500,26 +499,29 @@ def dumps_rs3(tree: RSTTree) -> str:
     links: dict[int, tuple[int, str]] = {}  # element id -> (parent id, relname)
     groups: list[tuple[int, str]] = []  # (id, type)
 
-    def element_id(node: Node) -> int:
-        if node.is_leaf:
-            return node.start
-        gid = n + len(groups) + 1
-        groups.append((gid, MULTINUC if node.is_multinuclear else SPAN))
-        for child in node.children:
-            cid = element_id(child)
-            if node.is_multinuclear:
-                _check_writable(child.relation, "a multinuclear nucleus", child, tree)
-                declared.setdefault(child.relation, set()).add(MULTINUC)
-                links[cid] = (gid, child.relation)
-            elif child.nuclearity == NUCLEUS:
-                links[cid] = (gid, SPAN)
-            else:
-                _check_writable(child.relation, "a satellite", child, tree)
-                declared.setdefault(child.relation, set()).add(RST)
-                links[cid] = (gid, child.relation)
-        return gid
+    stack: list[tuple[Node, Node | None, int, int | None]] = [(tree.root, None, 0, None)]
+    while stack:  # depth-first; an element's link is checked once its subtree is numbered
+        node, parent, gid, own = stack.pop()
+        if own is None and not node.is_leaf:  # entering a group: number it, then its children
+            own = n + len(groups) + 1
+            groups.append((own, MULTINUC if node.is_multinuclear else SPAN))
+            stack.append((node, parent, gid, own))
+            stack.extend((child, node, own, None) for child in reversed(node.children))
+            continue
+        if parent is None:
+            continue
+        cid = node.start if node.is_leaf else own
+        if parent.is_multinuclear:
+            _check_writable(node.relation, "a multinuclear nucleus", node, tree)
+            declared.setdefault(node.relation, set()).add(MULTINUC)
+            links[cid] = (gid, node.relation)
+        elif node.nuclearity == NUCLEUS:
+            links[cid] = (gid, SPAN)
+        else:
+            _check_writable(node.relation, "a satellite", node, tree)
+            declared.setdefault(node.relation, set()).add(RST)
+            links[cid] = (gid, node.relation)
 
-    element_id(tree.root)
     _check_unambiguous(tree, links, declared)
     out = ["<rst>", "\t<header>", "\t\t<relations>"]
     for name in sorted(declared):

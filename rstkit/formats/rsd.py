@@ -34,6 +34,7 @@ from ..dependency import VIRTUAL_ROOT, from_dependencies, to_dependencies
 from ..errors import FormatError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
 from . import Format, doc_id_from_path, read_text, register
+from .walk import bottom_up
 
 N_COLUMNS = 10
 ROOT_LABEL = "ROOT"
@@ -321,10 +322,7 @@ def rsd_normal_form(tree: RSTTree) -> RSTTree:
     multinuclear node takes the relation of the next nucleus; whitespace in EDU text is
     collapsed; paragraphs are renumbered 1, 2, ... (or dropped when some EDU has none).
     """
-    def normal(node: Node) -> Node:
-        if node.is_leaf:
-            return node
-        children = [normal(c) for c in node.children]
+    def normal(node: Node, children: list[Node]) -> Node:
         nuclei = [i for i, c in enumerate(children) if c.nuclearity == NUCLEUS]
         first = nuclei[0]
         relation = children[nuclei[1]].relation if len(nuclei) > 1 else SPAN
@@ -337,7 +335,7 @@ def rsd_normal_form(tree: RSTTree) -> RSTTree:
         if known and (i == 0 or e.paragraph != tree.edus[i - 1].paragraph):
             paragraph += 1
         edus.append(EDU(e.index, " ".join(e.text.split()), e.sentence, paragraph if known else None))
-    return replace(tree, root=normal(tree.root), edus=tuple(edus))
+    return replace(tree, root=bottom_up(tree.root, normal), edus=tuple(edus))
 
 
 _RSD_LINE = re.compile(r"^\d+\t[^\t]*\t(\d+|_)\t[^\t]*\t[^\t]*\t[^\t]*\t\d+\t(ROOT|\S+_[rm])\t[^\t]*\t[^\t]*$")
