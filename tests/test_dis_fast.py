@@ -65,9 +65,11 @@ def dis_examples() -> Path:
 
 def test_both_paths_agree_on_the_sample_examples_and_test_files():
     files = project_dis_files()
-    assert any("sample" in str(p) for p in files) and any(p.name == "ex3.dis" for p in files)
-    scanned = sum(events_agree(read_text(p), str(p)) is not None for p in files)
-    assert scanned >= len([p for p in files if "sample" in str(p) or "examples" in str(p)])
+    regular = [p for p in files if "sample" in p.parts or dis_examples() in p.parents]
+    assert len(regular) >= 10 and any(p.name == "ex3.dis" for p in regular)
+    for path in files:  # parser outputs in dis syntax may be declined, but never read differently
+        events = events_agree(read_text(path), str(path))
+        assert events is not None or path not in regular, path
 
 
 @pytest.mark.gum
@@ -141,7 +143,7 @@ def dis_documents(draw, bodies=CLEAN):
     return "".join(parts), tree, labels, bodies_written
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(dis_documents())
 def test_generated_files_read_as_written_on_both_paths(document):
     text, tree, relabel, bodies = document
@@ -154,13 +156,13 @@ def test_generated_files_read_as_written_on_both_paths(document):
     events_agree(text)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(dis_documents(bodies=NASTY))
 def test_nasty_texts_the_scanner_takes_read_exactly_as_the_grammar_reads_them(document):
     events_agree(document[0])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(dis_documents(bodies=NASTY), st.data())
 def test_mutated_files_are_declined_or_read_as_the_grammar_reads_them(document, data):
     text = document[0]

@@ -101,7 +101,7 @@ def rs3_texts(draw) -> str:
     return text
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rs3_texts())
 def test_rs3_reads_generated_and_mutated_files_as_before(text):
     markup = rs3._scan(text)
@@ -135,7 +135,7 @@ def rsd_texts(draw) -> str:
     return text
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rsd_texts(), st.booleans())
 def test_rsd_reads_generated_and_mutated_files_as_before(text, heights):
     plain = rsd._read_plain(text, "doc.x", "doc", heights)

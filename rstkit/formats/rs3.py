@@ -66,7 +66,8 @@ def loads_rs3(text: str, path: str | Path | None = None, doc_id: str | None = No
     tree_root = builder.tree()
     if doc_id is None:
         doc_id = doc_id_from_path(path) if path is not None else ""
-    edus = tuple(EDU(i, text) for i, text in enumerate(builder.body.segment_texts, 1))
+    texts = builder.body.segment_texts
+    edus = tuple(map(EDU, range(1, len(texts) + 1), texts))
     extra = _rs4_extra(markup, builder)
     # no validate(): every element is used once and children are checked contiguous, which implies
     # every property it checks (tests/test_readers_equivalence.py runs it on every tree read)
@@ -377,9 +378,10 @@ class _TreeBuilder:
         start, end, kids_of_top, line = built[body.order[0]]
         return Node(start, end, ROOT, None, kids_of_top, line)
 
-    def spans(self) -> dict[str, tuple[int, int]]:
-        """The EDU span of every segment and group, by id."""
-        return {node_id: (c[0], c[1]) for node_id, c in zip(self.body.ids, self.built)}
+    def span(self, node_id: str) -> tuple[int, int] | None:
+        """The EDU span of a segment or group, or None for an id that names none."""
+        k = self.body.position.get(node_id)
+        return None if k is None else self.built[k][:2]
 
     def _core(self, k: int, names: list[str]) -> tuple[_Unlabelled, list[int]]:
         """The nucleus of node ``k`` (the node itself for a segment) and its satellites."""
@@ -445,13 +447,12 @@ _start = attrgetter("start")
 def _rs4_extra(markup: _Markup, builder: _TreeBuilder) -> dict[str, Any]:
     """Secondary edges, signals and signal types of an rs4 file (empty for plain rs3)."""
     extra: dict[str, Any] = {}
-    if markup.secedges or markup.signals:
-        spans = builder.spans()
-        for edge in markup.secedges:
-            edge["source_span"] = spans.get(edge.get("source", ""))
-            edge["target_span"] = spans.get(edge.get("target", ""))
-        for signal in markup.signals:
-            signal["source_span"] = spans.get(signal.get("source", ""))
+    span = builder.span
+    for edge in markup.secedges:
+        edge["source_span"] = span(edge.get("source", ""))
+        edge["target_span"] = span(edge.get("target", ""))
+    for signal in markup.signals:
+        signal["source_span"] = span(signal.get("source", ""))
     sigtypes = {kind: subtypes.split(";") for kind, subtypes in markup.sigtypes}
     for key, value in (("secedges", markup.secedges), ("signals", markup.signals), ("sigtypes", sigtypes)):
         if value:

@@ -128,6 +128,9 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
     built: list[tuple[int, int, tuple[Node, ...], int] | None] = [None] * (n + 1)
     for h in reversed(order):
         current = (h, h, (), lines[h])
+        if not dependents[h]:
+            built[h] = current
+            continue
         for level in _levels(h, dependents[h], relations, nuclearities, heights):
             nuclei = [d for d in level if nuclearities[d] == NUCLEUS]
             members = [Node(current[0], current[1], NUCLEUS, relations[min(nuclei)] if nuclei else SPAN,
@@ -148,8 +151,6 @@ def _levels(h: int, dependents: list[int], relations: list[str | None], nucleari
             heights: list[int] | None) -> list[list[int]]:
     """The dependents of ``h`` grouped by attachment level, innermost first (as
     :mod:`rstkit.dependency` groups them)."""
-    if not dependents:
-        return []
     if heights is not None:
         by_height: dict[int, list[int]] = {}
         for d in dependents:
