@@ -134,10 +134,11 @@ def _scan(text: str) -> _Markup | None:
     ids, parents, relnames, texts = map(list, zip(*segments)) if segments else ([], [], [], [])
     if "&" in text:
         texts = [_unescape(t) for t in texts]
-    for group_id, parent, relname in groups:  # only a top group has neither parent nor relname
-        ids.append(group_id)
-        parents.append(parent or None)
-        relnames.append(relname or None)
+    if groups:
+        group_ids, group_parents, group_relnames = zip(*groups)
+        ids += group_ids
+        parents += [parent or None for parent in group_parents]  # only a top group has neither
+        relnames += [relname or None for relname in group_relnames]
     first_line = text.count("\n", 0, body_start) + 2  # one element per line, from the line after <body>
     body = ([True] * len(segments) + [False] * len(groups), ids, parents, relnames, texts + [""] * len(groups),
             list(range(first_line, first_line + len(ids))))

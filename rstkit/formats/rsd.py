@@ -139,8 +139,9 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
                 c = built[d]
                 members.append(Node(c[0], c[1], nuclearities[d], relations[d], c[2], c[3]))
             members.sort(key=_start)
-            if any(right.start != left.end + 1 for left, right in pairwise(members)):
-                return None
+            for left, right in pairwise(members):
+                if right.start != left.end + 1:
+                    return None  # non-projective
             current = (members[0].start, members[-1].end, tuple(members), lines[h])
         built[h] = current
     start, end, children, line = built[order[0]]
@@ -151,6 +152,8 @@ def _levels(h: int, dependents: list[int], relations: list[str | None], nucleari
             heights: list[int] | None) -> list[list[int]]:
     """The dependents of ``h`` grouped by attachment level, innermost first (as
     :mod:`rstkit.dependency` groups them)."""
+    if len(dependents) == 1:
+        return [dependents]
     if heights is not None:
         by_height: dict[int, list[int]] = {}
         for d in dependents:
