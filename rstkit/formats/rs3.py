@@ -128,7 +128,8 @@ def _scan(text: str) -> _Markup | None:
         return None
     header_end = text.index("</header>")
     body_start = text.index("<body>", header_end)
-    items_end = min(text.find(tag, body_start) % len(text) for tag in ("<secedges>", "<signals>", "</body>"))
+    items_end = next(end for end in (text.find(tag, body_start) for tag in ("<secedges>", "<signals>", "</body>"))
+                     if end >= 0)  # the layout puts them in this order
     segments = _READ_SEGMENT.findall(text, body_start, items_end)
     groups = _READ_GROUP.findall(text, body_start, items_end)
     ids, parents, relnames, texts = map(list, zip(*segments)) if segments else ([], [], [], [])
