@@ -52,20 +52,10 @@ def test_both_paths_give_the_same_events_on_every_gum_file(gum_dir, form):
         assert events is not None, f"{path.name}: the scanner declined a regular GUM file"
 
 
-def project_dis_files() -> list[Path]:
-    roots = [PROJECT / "corpora", PROJECT / "tests", PROJECT / "parsers", dis_examples()]
-    return sorted(p for root in roots if root.is_dir() for p in root.rglob("*.dis"))
-
-
-def dis_examples() -> Path:
-    from conftest import EXAMPLES
-
-    return EXAMPLES
-
-
-def test_both_paths_agree_on_the_sample_examples_and_test_files():
-    files = project_dis_files()
-    regular = [p for p in files if "sample" in p.parts or dis_examples() in p.parents]
+def test_both_paths_agree_on_the_sample_examples_and_test_files(examples_dir):
+    roots = [PROJECT / "corpora", PROJECT / "tests", PROJECT / "parsers", examples_dir]
+    files = sorted(p for root in roots if root.is_dir() for p in root.rglob("*.dis"))
+    regular = [p for p in files if "sample" in p.parts or examples_dir in p.parents]
     assert len(regular) >= 10 and any(p.name == "ex3.dis" for p in regular)
     for path in files:  # parser outputs in dis syntax may be declined, but never read differently
         events = events_agree(read_text(path), str(path))

@@ -238,7 +238,7 @@ class _Body:
                 and all(r for p, r in zip(parents, relnames) if p is not None)):
             self._explain_bad_items()
         self.segment_texts = [text.strip() for text, segment in zip(texts, is_segment) if segment]
-        self.children: list[list[int]] = [[] for _ in ids]
+        self.children: dict[int, list[int]] = {}  # only nodes that have children
         self.order = self._link()
 
     def _explain_bad_items(self) -> None:
@@ -266,10 +266,14 @@ class _Body:
             if j is None:
                 raise FormatError(f"node {printable(self.ids[k])} points to parent {_shown(parent)}, which does not "
                                   "exist", self.source, self.lines[k])
-            children[j].append(k)
+            kids = children.get(j)
+            if kids is None:
+                children[j] = [k]
+            else:
+                kids.append(k)
         order = tops[:1]
         for k in order:  # grows while iterating
-            order.extend(children[k])
+            order.extend(children.get(k, ()))
         if len(tops) == 1 and len(order) == len(position):
             return order  # every node hangs from the one top: no cycle
         self._reject_cycles()
@@ -346,7 +350,7 @@ class _TreeBuilder:
                               for segment, line in zip(is_segment, lines)]
         check_each = not set(relnames) <= self.types.keys() | {SPAN, None}
         for k in reversed(body.order):
-            kids = children[k]
+            kids = children.get(k, ())
             segment = is_segment[k]
             if not kids and segment:
                 continue
@@ -388,7 +392,7 @@ class _TreeBuilder:
     def _core(self, k: int, names: list[str]) -> tuple[_Unlabelled, list[int]]:
         """The nucleus of node ``k`` (the node itself for a segment) and its satellites."""
         body, built = self.body, self.built
-        kids = body.children[k]
+        kids = body.children.get(k, [])
         roles = child_roles(body.is_segment[k], names, self.types)
         spans = [j for j, role in zip(kids, roles) if role == SPAN_ROLE]
         nuclei = [j for j, role in zip(kids, roles) if role == MULTI_ROLE]
