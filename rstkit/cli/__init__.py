@@ -33,7 +33,7 @@ def error_line(error: RSTKitError) -> str:
     return f"rstkit: error: {error}" + (f" (use {hint})" if hint else "")
 
 #: subcommand modules of rstkit.cli, in the order ``rstkit --help`` lists them
-SUBCOMMANDS = ["eval", "convert", "stats", "train", "parse", "draw", "discoeval", "audit"]
+SUBCOMMANDS = ["eval", "convert", "stats", "train", "parse", "draw", "discoeval", "audit", "segment", "train-segmenter"]
 
 
 def build_parser() -> argparse.ArgumentParser:
