@@ -12,6 +12,7 @@ context on each side), so time and memory grow linearly with the text.
 from __future__ import annotations
 
 import json
+import pickle
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -70,7 +71,7 @@ class Segmenter:
         try:
             state = torch.load(directory / "model.pt", map_location="cpu", weights_only=True)
             net.load_state_dict({k: v.float() for k, v in state.items()})
-        except (OSError, RuntimeError, KeyError) as exc:
+        except (OSError, RuntimeError, KeyError, ValueError, EOFError, pickle.UnpicklingError) as exc:
             raise RSTKitError(f"unreadable segmenter weights: {exc}", str(directory / "model.pt")) from None
         return cls(net, Vocabulary(vocab["words"][2:]), Vocabulary(vocab["chars"][2:]), settings)
 
