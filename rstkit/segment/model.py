@@ -29,6 +29,7 @@ class NetConfig:
     chars: int
     flags: int
     extra: int = 0
+    extra_dim: int = 128
     word_dim: int = 100
     char_dim: int = 32
     char_filters: int = 64
@@ -47,8 +48,9 @@ class SegmenterNet(nn.Module):
         self.word_embedding = nn.Embedding(config.words, config.word_dim, padding_idx=0)
         self.char_embedding = nn.Embedding(config.chars, config.char_dim, padding_idx=0)
         self.char_cnn = nn.Conv1d(config.char_dim, config.char_filters, kernel_size=3, padding=1)
-        width = config.word_dim + config.char_filters + config.flags + config.extra
-        self.extra_norm = nn.LayerNorm(config.extra) if config.extra else None
+        width = config.word_dim + config.char_filters + config.flags + (config.extra_dim if config.extra else 0)
+        self.extra_projection = nn.Sequential(nn.LayerNorm(config.extra), nn.Linear(config.extra, config.extra_dim),
+                                              nn.ReLU()) if config.extra else None
         self.lstm = nn.LSTM(width, config.hidden, num_layers=config.layers, batch_first=True, bidirectional=True,
                             dropout=config.dropout if config.layers > 1 else 0.0)
         self.dropout = nn.Dropout(config.dropout)
@@ -62,8 +64,8 @@ class SegmenterNet(nn.Module):
         char_vectors = self.char_embedding(chars.reshape(batch * steps, width)).transpose(1, 2)
         char_vectors = torch.relu(self.char_cnn(char_vectors)).max(dim=2).values.reshape(batch, steps, -1)
         parts = [self.word_embedding(words), char_vectors, flags]
-        if self.extra_norm is not None:
-            parts.append(self.extra_norm(extra))
+        if self.extra_projection is not None:
+            parts.append(self.extra_projection(extra))
         inputs = self.dropout(torch.cat(parts, dim=-1))
         packed = pack_padded_sequence(inputs, lengths.cpu(), batch_first=True, enforce_sorted=False)
         states, _ = self.lstm(packed)
@@ -72,7 +74,8 @@ class SegmenterNet(nn.Module):
 
 
 def batch_windows(windows: Sequence[tuple[TokenFeatures, int, int]]) -> tuple[torch.Tensor, ...]:
-    """Padded inputs (words, chars, flags, lengths) of token ranges ``[lo, hi)`` of texts."""
+    """Padded inputs (words, chars, flags, lengths, extra) of token ranges ``[lo, hi)`` of
+    texts (``extra`` None without pretrained vectors)."""
     steps = max(hi - lo for _, lo, hi in windows)
     size = len(windows)
     first = windows[0][0]
@@ -83,5 +86,11 @@ def batch_windows(windows: Sequence[tuple[TokenFeatures, int, int]]) -> tuple[to
         words[row, :hi - lo] = features.words[lo:hi]
         chars[row, :hi - lo] = features.chars[lo:hi]
         flags[row, :hi - lo] = features.flags[lo:hi]
+    extra = None
+    if first.extra is not None:
+        extra = np.zeros((size, steps, first.extra.shape[1]), dtype=np.float32)
+        for row, (features, lo, hi) in enumerate(windows):
+            extra[row, :hi - lo] = features.extra[lo:hi]
+        extra = torch.from_numpy(extra)
     lengths = torch.tensor([hi - lo for _, lo, hi in windows])
-    return torch.from_numpy(words), torch.from_numpy(chars), torch.from_numpy(flags), lengths
+    return torch.from_numpy(words), torch.from_numpy(chars), torch.from_numpy(flags), lengths, extra

@@ -8,6 +8,11 @@ begins an EDU and a sentence; EDUs never cross paragraphs.
 
 Long texts are tagged in overlapping windows (``window`` tokens, ``margin`` tokens of
 context on each side), so time and memory grow linearly with the text.
+
+A model trained with a pretrained encoder (``settings["pretrained"]``: its name, e.g.
+``minilm``, and the layers averaged) also reads the frozen states of that encoder
+(:mod:`rstkit.parser.pretrained`, the parser's feature code): a token's vector is the mean
+of the word pieces overlapping its characters.
 """
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ import numpy as np
 import torch
 
 from ..errors import RSTKitError
-from .features import Vocabulary, featurize
+from .features import Vocabulary, featurize, pool_pieces
 from .model import EDU_START, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .result import Segmentation, build_segmentation
 from .tokenize import Span, paragraphs, tokenize
@@ -38,8 +43,9 @@ def default_model_dir() -> Path:
 class Segmenter:
     """A trained segmenter (network, vocabularies and decoding settings)."""
 
-    def __init__(self, net: SegmenterNet, words: Vocabulary, chars: Vocabulary, settings: dict):
+    def __init__(self, net: SegmenterNet, words: Vocabulary, chars: Vocabulary, settings: dict, encoder=None):
         self.net = net.eval()
+        self.encoder = encoder
         self.words = words
         self.chars = chars
         self.settings = dict(settings)
@@ -51,8 +57,10 @@ class Segmenter:
     # -- loading and saving ------------------------------------------------------------
 
     @classmethod
-    def load(cls, path: str | Path | None = None, threads: int | None = None) -> Segmenter:
-        """The model in directory ``path`` (default: the model shipped with rstkit)."""
+    def load(cls, path: str | Path | None = None, threads: int | None = None,
+             cache_dir: str | Path | None = None) -> Segmenter:
+        """The model in directory ``path`` (default: the model shipped with rstkit);
+        ``cache_dir`` keeps a pretrained encoder's states on disk (models that use one)."""
         directory = Path(path) if path is not None else default_model_dir()
         if threads:
             torch.set_num_threads(threads)
@@ -73,7 +81,9 @@ class Segmenter:
             net.load_state_dict({k: v.float() for k, v in state.items()})
         except (OSError, RuntimeError, KeyError, ValueError, EOFError, pickle.UnpicklingError) as exc:
             raise RSTKitError(f"unreadable segmenter weights: {exc}", str(directory / "model.pt")) from None
-        return cls(net, Vocabulary(vocab["words"][2:]), Vocabulary(vocab["chars"][2:]), settings)
+        pretrained = settings.get("pretrained")
+        encoder = load_encoder(pretrained["encoder"], cache_dir) if pretrained else None
+        return cls(net, Vocabulary(vocab["words"][2:]), Vocabulary(vocab["chars"][2:]), settings, encoder)
 
     def save(self, path: str | Path) -> None:
         """Write the model directory (weights in half precision: the model is small and its
@@ -111,11 +121,20 @@ class Segmenter:
         sentence = probabilities[edu_starts, SENTENCE_START] > probabilities[edu_starts, EDU_START]
         return edu_starts.tolist(), edu_starts[sentence].tolist()
 
+    def token_vectors(self, text: str, tokens: Sequence[Span]) -> np.ndarray:
+        """Pretrained vectors [T, dim] of the tokens: the chosen layers of the encoder's
+        word-piece states, averaged, then pooled over each token's characters."""
+        states = self.encoder.encode(text)
+        layers = self.settings["pretrained"]["layers"]
+        return pool_pieces(states.offsets, states.layers[layers].mean(axis=0), tokens)
+
     def probabilities(self, text: str, tokens: Sequence[Span], paragraph_starts: Sequence[int] = ()) -> np.ndarray:
         """Class probabilities [T, 3] (inside, begins an EDU, begins an EDU and a sentence)."""
         if not tokens:
             return np.zeros((0, 3), dtype=np.float32)
         features = featurize(text, tokens, paragraph_starts, self.words, self.chars)
+        if self.encoder is not None:
+            features.extra = self.token_vectors(text, tokens)
         n = len(features)
         windows = [(max(0, s - self.margin), min(n, s + self.window + self.margin), s, min(n, s + self.window))
                    for s in range(0, n, self.window)]
@@ -128,3 +147,13 @@ class Segmenter:
                 for row, (lo, _, keep_from, keep_to) in enumerate(batch):
                     result[keep_from:keep_to] = probabilities[row, keep_from - lo:keep_to - lo]
         return result
+
+
+def load_encoder(name: str, cache_dir: str | Path | None = None):
+    """The parser's pretrained encoder ``name`` (``minilm`` or ``hf:PATH``)."""
+    try:
+        from ..parser.pretrained import PretrainedEncoder
+    except ImportError as exc:
+        raise RSTKitError(f"this segmenter model reads the pretrained encoder {name!r}, which needs "
+                          f"{exc.name} (pip install 'rstkit[parser]')") from None
+    return PretrainedEncoder.load(name, cache_dir=cache_dir)

@@ -11,6 +11,10 @@ from the words alone and still uses paragraph breaks where a text has them.
 Training reads random windows of ``window`` tokens; the model of the epoch with the best
 mean dev F1 (raw text with and without paragraph breaks) is kept, and the decision
 threshold is then tuned on dev.
+
+With ``pretrained`` (an encoder name of :mod:`rstkit.parser.pretrained`, e.g. ``minilm``),
+each token also gets the frozen states of that encoder (``pretrained_layers`` averaged,
+pooled over the token's word pieces), computed once per text and cached on disk.
 """
 from __future__ import annotations
 
@@ -30,7 +34,9 @@ from .evaluate import BoundaryScore, boundary_score
 from .features import FLAGS, UNK, TokenFeatures, Vocabulary, featurize, word_key
 from .gum import GoldDocument, read_gum
 from .model import EDU_START, INSIDE, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
-from .segmenter import Segmenter
+from ..errors import RSTKitError
+from ..parser.pretrained import default_cache_dir
+from .segmenter import Segmenter, load_encoder
 from .tokenize import Span, tokenize
 
 
@@ -48,6 +54,8 @@ class TrainConfig:
     word_dropout: float = 0.05
     min_word_count: int = 2
     max_docs: int | None = None
+    pretrained: str | None = None
+    pretrained_layers: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
     net: dict = field(default_factory=dict)
 
 
@@ -57,6 +65,7 @@ class Example:
 
     features: TokenFeatures
     labels: np.ndarray
+    tokens: list[str]
 
 
 def own_tokens(doc: GoldDocument) -> list[Span]:
@@ -82,13 +91,22 @@ def build_vocabularies(documents: Sequence[GoldDocument], min_word_count: int) -
     return Vocabulary.build(words, min_word_count), Vocabulary.build(chars, 2)
 
 
-def make_examples(documents: Sequence[GoldDocument], words: Vocabulary, chars: Vocabulary) -> list[Example]:
+def make_examples(documents: Sequence[GoldDocument], segmenter: Segmenter,
+                  same_text: Sequence[Example] | None = None) -> list[Example]:
+    """Training examples of ``documents``. ``same_text``: examples of the same documents laid
+    out otherwise (with paragraph breaks), whose pretrained vectors are reused where the
+    tokens are the same (a pretrained tokenizer does not see the layout's whitespace)."""
     examples = []
-    for doc in documents:
+    for i, doc in enumerate(d for d in documents if d.tokens):
         tokens = own_tokens(doc)
-        if tokens:
-            features = featurize(doc.text, tokens, doc.paragraph_starts, words, chars)
-            examples.append(Example(features, token_labels(doc, tokens)))
+        features = featurize(doc.text, tokens, doc.paragraph_starts, segmenter.words, segmenter.chars)
+        if segmenter.encoder is not None:
+            other = same_text[i] if same_text is not None else None
+            if other is not None and other.tokens == [doc.text[a:b] for a, b in tokens]:
+                features.extra = other.features.extra
+            else:
+                features.extra = segmenter.token_vectors(doc.text, tokens).astype(np.float16)
+        examples.append(Example(features, token_labels(doc, tokens), [doc.text[a:b] for a, b in tokens]))
     return examples
 
 
@@ -115,15 +133,24 @@ def train(root: str | Path, out: str | Path, config: TrainConfig, log: Callable[
     train_docs, train_flat = usable(train_split, True), usable(train_split, False)
     dev_docs, dev_flat = usable(dev_split, True), usable(dev_split, False)
     words, chars = build_vocabularies(train_docs, config.min_word_count)
-    examples = make_examples(train_docs, words, chars)
-    flat_examples = make_examples(train_flat, words, chars)
-    log(f"{len(examples)} training documents, {sum(len(e.labels) for e in examples)} tokens; "
-        f"{len(words)} words, {len(chars)} characters; {len(dev_docs)} dev documents")
-
-    net = SegmenterNet(NetConfig(words=len(words), chars=len(chars), flags=len(FLAGS), **config.net))
     settings = {"training": {**asdict(config), "corpus": str(root), "train_split": train_split,
-                             "dev_split": dev_split, "train_documents": len(examples)}}
-    segmenter = Segmenter(net, words, chars, settings)
+                             "dev_split": dev_split}}
+    encoder = None
+    if config.pretrained:
+        encoder = load_encoder(config.pretrained, default_cache_dir())
+        if not all(0 <= layer < encoder.n_layers for layer in config.pretrained_layers):
+            raise RSTKitError(f"the encoder {config.pretrained!r} has layers 0-{encoder.n_layers - 1} "
+                              f"(0: embeddings), not {list(config.pretrained_layers)}")
+        settings["pretrained"] = {"encoder": config.pretrained, "layers": list(config.pretrained_layers)}
+    extra = encoder.dim if encoder is not None else 0
+    net = SegmenterNet(NetConfig(words=len(words), chars=len(chars), flags=len(FLAGS), extra=extra, **config.net))
+    segmenter = Segmenter(net, words, chars, settings, encoder)
+    examples = make_examples(train_docs, segmenter)
+    flat_examples = make_examples(train_flat, segmenter, same_text=examples)
+    settings["training"]["train_documents"] = len(examples)
+    log(f"{len(examples)} training documents, {sum(len(e.labels) for e in examples)} tokens; "
+        f"{len(words)} words, {len(chars)} characters; {len(dev_docs)} dev documents ({time.time() - started:.0f}s)")
+
     optimizer = torch.optim.Adam(net.parameters(), lr=config.lr)
     loss_function = nn.CrossEntropyLoss(reduction="sum")
     best, best_state, best_epoch, history = -1.0, None, 0, []
@@ -133,14 +160,14 @@ def train(root: str | Path, out: str | Path, config: TrainConfig, log: Callable[
         windows = _epoch_windows(examples, flat_examples, config)
         for b in range(0, len(windows), config.batch_size):
             batch = windows[b:b + config.batch_size]
-            words_t, chars_t, flags_t, lengths = batch_windows([(e.features, lo, hi) for e, lo, hi in batch])
+            words_t, chars_t, flags_t, lengths, extra_t = batch_windows([(e.features, lo, hi) for e, lo, hi in batch])
             if config.word_dropout:
                 drop = (torch.rand(words_t.shape) < config.word_dropout) & (words_t > UNK)
                 words_t = words_t.masked_fill(drop, UNK)
             gold = torch.full(words_t.shape, -100, dtype=torch.int64)
             for row, (e, lo, hi) in enumerate(batch):
                 gold[row, :hi - lo] = torch.from_numpy(e.labels[lo:hi])
-            scores = net(words_t, chars_t, flags_t, lengths)
+            scores = net(words_t, chars_t, flags_t, lengths, extra_t)
             loss = loss_function(scores.reshape(-1, 3), gold.reshape(-1)) / int(lengths.sum())
             optimizer.zero_grad()
             loss.backward()
