@@ -151,3 +151,51 @@ def test_shipped_model_on_a_10k_token_paragraph(shipped) -> None:
     result = shipped.segment(text)
     assert_covers(text, result)
     assert len(result.edus) > 100
+
+
+# -- the optional pretrained vectors (the parser's encoder, on a tiny random BERT) -----------
+
+def test_pool_pieces_by_hand() -> None:
+    from rstkit.segment.features import pool_pieces
+
+    # text "cats sat ." with pieces cat|s|sat and a token "." that no piece covers
+    offsets = np.array([[0, 3], [3, 4], [5, 8]])
+    vectors = np.array([[1.0, 10.0], [3.0, 30.0], [5.0, 50.0]])
+    pooled = pool_pieces(offsets, vectors, [(0, 4), (5, 8), (9, 10)])
+    assert pooled.tolist() == [[2.0, 20.0], [5.0, 50.0], [0.0, 0.0]]
+    # a piece straddling two tokens counts for both
+    assert pool_pieces(np.array([[0, 5]]), np.array([[4.0]]), [(0, 2), (2, 5)]).tolist() == [[4.0], [4.0]]
+
+
+@pytest.mark.gum
+def test_training_with_pretrained_vectors(gum_dir, tmp_path) -> None:
+    pytest.importorskip("transformers")
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from tiny_transformer import make_tiny_bert
+
+    from rstkit.segment.train import TrainConfig, train
+
+    bert = make_tiny_bert(tmp_path / "bert")
+    corpus = tmp_path / "gum"
+    (corpus / "dependencies").mkdir(parents=True)
+    for doc in ("GUM_academic_art", "GUM_news_iodine"):
+        shutil.copy(gum_dir / "dependencies" / f"{doc}.rsd", corpus / "dependencies")
+    (corpus / "splits.md").write_text("## dev\n\n  * GUM_news_iodine\n\n## train\n\n  * GUM_academic_art\n")
+    config = TrainConfig(epochs=1, pretrained=f"hf:{bert}", pretrained_layers=(1, 2), net={"hidden": 8})
+    with pytest.raises(RSTKitError, match="has layers 0-2"):
+        train(corpus, tmp_path / "bad", TrainConfig(epochs=1, pretrained=f"hf:{bert}"), log=lambda _: None)
+    train(corpus, tmp_path / "model", config, log=lambda _: None)
+    loaded = Segmenter.load(tmp_path / "model")
+    assert loaded.settings["pretrained"] == {"encoder": f"hf:{bert}", "layers": [1, 2]}
+    assert loaded.net.config.extra == 16
+    text = "The cat sat on the mat, because it was tired."
+    assert_covers(text, loaded.segment(text))
+    # the network does read the vectors: other vectors, other probabilities
+    from rstkit.segment.tokenize import tokenize
+
+    before = loaded.probabilities(text, tokenize(text))
+    loaded.token_vectors = lambda text, tokens: np.ones((len(tokens), 16), dtype=np.float32)
+    assert not np.allclose(before, loaded.probabilities(text, tokenize(text)))
