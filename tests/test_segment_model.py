@@ -103,10 +103,10 @@ def test_training_smoke(gum_dir, tmp_path) -> None:
 
     corpus = tmp_path / "gum"
     (corpus / "dependencies").mkdir(parents=True)
-    for split, doc in [("train", "GUM_academic_art"), ("train", "GUM_bio_byron"), ("dev", "GUM_news_iodine")]:
+    for doc in ("GUM_news_worship", "GUM_news_stampede", "GENTLE_poetry_road"):  # three short documents
         shutil.copy(gum_dir / "dependencies" / f"{doc}.rsd", corpus / "dependencies")
-    (corpus / "splits.md").write_text("## dev\n\n  * GUM_news_iodine\n\n## train\n\n  * GUM_academic_art\n"
-                                      "  * GUM_bio_byron\n")
+    (corpus / "splits.md").write_text("## dev\n\n  * GENTLE_poetry_road\n\n## train\n\n  * GUM_news_worship\n"
+                                      "  * GUM_news_stampede\n")
     lines = []
     segmenter = train(corpus, tmp_path / "model", TrainConfig(epochs=1, net={"hidden": 8, "word_dim": 8}),
                       log=lines.append)
@@ -181,9 +181,9 @@ def test_training_with_pretrained_vectors(gum_dir, tmp_path) -> None:
     bert = make_tiny_bert(tmp_path / "bert")
     corpus = tmp_path / "gum"
     (corpus / "dependencies").mkdir(parents=True)
-    for doc in ("GUM_academic_art", "GUM_news_iodine"):
+    for doc in ("GUM_news_worship", "GUM_news_stampede"):
         shutil.copy(gum_dir / "dependencies" / f"{doc}.rsd", corpus / "dependencies")
-    (corpus / "splits.md").write_text("## dev\n\n  * GUM_news_iodine\n\n## train\n\n  * GUM_academic_art\n")
+    (corpus / "splits.md").write_text("## dev\n\n  * GUM_news_stampede\n\n## train\n\n  * GUM_news_worship\n")
     config = TrainConfig(epochs=1, pretrained=f"hf:{bert}", pretrained_layers=(1, 2), net={"hidden": 8})
     with pytest.raises(RSTKitError, match="has layers 0-2"):
         train(corpus, tmp_path / "bad", TrainConfig(epochs=1, pretrained=f"hf:{bert}"), log=lambda _: None)
@@ -193,9 +193,24 @@ def test_training_with_pretrained_vectors(gum_dir, tmp_path) -> None:
     assert loaded.net.config.extra == 16
     text = "The cat sat on the mat, because it was tired."
     assert_covers(text, loaded.segment(text))
-    # the network does read the vectors: other vectors, other probabilities
     from rstkit.segment.tokenize import tokenize
 
     before = loaded.probabilities(text, tokenize(text))
+    # a long text is encoded in pieces of ENCODER_CHUNK tokens: each piece as a text of its own
+    import rstkit.segment.segmenter as segmenter_module
+    from rstkit.segment.features import pool_pieces
+
+    tokens = tokenize(text)
+    whole = loaded.token_vectors(text, tokens)
+    segmenter_module.ENCODER_CHUNK, saved = 4, segmenter_module.ENCODER_CHUNK
+    try:
+        chunked = loaded.token_vectors(text, tokens)
+    finally:
+        segmenter_module.ENCODER_CHUNK = saved
+    assert chunked.shape == whole.shape == (len(tokens), 16)
+    piece = loaded.encoder.encode(text[tokens[4][0]:tokens[7][1]])
+    expected = pool_pieces(piece.offsets + tokens[4][0], piece.layers[[1, 2]].mean(axis=0), tokens[4:8])
+    assert np.allclose(chunked[4:8], expected)
+    # the network does read the vectors: other vectors, other probabilities
     loaded.token_vectors = lambda text, tokens: np.ones((len(tokens), 16), dtype=np.float32)
     assert not np.allclose(before, loaded.probabilities(text, tokenize(text)))

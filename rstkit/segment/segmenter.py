@@ -32,6 +32,9 @@ from .result import Segmentation, build_segmentation
 from .tokenize import Span, paragraphs, tokenize
 
 MODEL_FORMAT = "rstkit-segmenter/1"
+#: tokens per piece of text given to a pretrained encoder at once (its states of a piece
+#: take pieces x layers x dim floats)
+ENCODER_CHUNK = 4096
 _FILES = ("config.json", "vocab.json", "model.pt")
 
 
@@ -123,10 +126,17 @@ class Segmenter:
 
     def token_vectors(self, text: str, tokens: Sequence[Span]) -> np.ndarray:
         """Pretrained vectors [T, dim] of the tokens: the chosen layers of the encoder's
-        word-piece states, averaged, then pooled over each token's characters."""
-        states = self.encoder.encode(text)
+        word-piece states, averaged, then pooled over each token's characters. A long text
+        is encoded in pieces of ``ENCODER_CHUNK`` tokens, so memory stays bounded."""
         layers = self.settings["pretrained"]["layers"]
-        return pool_pieces(states.offsets, states.layers[layers].mean(axis=0), tokens)
+        parts = []
+        for first in range(0, len(tokens), ENCODER_CHUNK):
+            chunk = tokens[first:first + ENCODER_CHUNK]
+            start = chunk[0][0]
+            states = self.encoder.encode(text[start:chunk[-1][1]])
+            vectors = states.layers[layers].mean(axis=0)
+            parts.append(pool_pieces(states.offsets + start, vectors, chunk))
+        return np.concatenate(parts) if parts else np.zeros((0, self.encoder.dim), dtype=np.float32)
 
     def probabilities(self, text: str, tokens: Sequence[Span], paragraph_starts: Sequence[int] = ()) -> np.ndarray:
         """Class probabilities [T, 3] (inside, begins an EDU, begins an EDU and a sentence)."""
