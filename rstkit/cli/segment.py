@@ -10,7 +10,8 @@ per EDU with its character offsets into the input, paragraph and sentence (``.js
 
 Every input is read and every output location checked before anything is segmented or
 written; an input is never overwritten, an existing output only with ``--force``. Needs
-torch (the ``parser`` extra).
+torch; the default model also reads MiniLM (the ``minilm`` extra), ``--model
+segmenter-base`` needs nothing but torch.
 """
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def add_parser(sub) -> None:
                    help="lines: EDUs one per line (default); jsonl: one JSON object per EDU with offsets")
     p.add_argument("--glob", default="*.txt", help="which files of a directory to segment (default: *.txt)")
     p.add_argument("--model", default=None, metavar="DIR",
-                   help="segmenter model directory (default: the model shipped with rstkit)")
+                   help="segmenter model directory, or the name of a shipped model: segmenter (the default; reads "
+                        "MiniLM, extra: minilm) or segmenter-base (needs nothing but torch)")
     p.add_argument("--threads", type=positive_int, default=None, help="CPU threads for torch")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(run=run)

