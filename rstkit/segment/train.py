@@ -49,6 +49,7 @@ class TrainConfig:
     batch_size: int = 32
     window: int = 128
     lr: float = 2e-3
+    lr_decay: float = 1.0
     seed: int = 13
     flat_probability: float = 0.5
     word_dropout: float = 0.05
@@ -152,6 +153,7 @@ def train(root: str | Path, out: str | Path, config: TrainConfig, log: Callable[
         f"{len(words)} words, {len(chars)} characters; {len(dev_docs)} dev documents ({time.time() - started:.0f}s)")
 
     optimizer = torch.optim.Adam(net.parameters(), lr=config.lr)
+    schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=config.lr_decay)
     loss_function = nn.CrossEntropyLoss(reduction="sum")
     best, best_state, best_epoch, history = -1.0, None, 0, []
     for epoch in range(1, config.epochs + 1):
@@ -175,6 +177,7 @@ def train(root: str | Path, out: str | Path, config: TrainConfig, log: Callable[
             optimizer.step()
             total += loss.item() * int(lengths.sum())
             count += int(lengths.sum())
+        schedule.step()
         net.eval()
         with_paragraphs, flat = dev_f1(segmenter, dev_docs), dev_f1(segmenter, dev_flat)
         mean = (with_paragraphs.f1 + flat.f1) / 2
