@@ -18,16 +18,19 @@ from rstkit.segment.tokenize import tokenize  # noqa: E402
 
 @pytest.fixture(scope="module")
 def test_texts(gum_dir) -> list[str]:
-    if not (default_model_dir() / "model.pt").is_file():
-        pytest.skip("no segmenter model shipped")
     return [d.text for d in read_gum(gum_dir, "test") if not d.masked]
 
 
-def test_segment_gum_test(benchmark, test_texts) -> None:
+@pytest.mark.parametrize("model", ["segmenter", "segmenter-base"])
+def test_segment_gum_test(benchmark, test_texts, model) -> None:
+    if not (default_model_dir(model) / "model.pt").is_file():
+        pytest.skip(f"no {model} model shipped")
+    if model == "segmenter":
+        pytest.importorskip("transformers")
     torch.set_num_threads(1)
-    segmenter = Segmenter.load()
+    segmenter = Segmenter.load(model)
     edus = benchmark.pedantic(lambda: sum(len(segmenter.segment(t)) for t in test_texts), rounds=1, iterations=1)
     tokens = sum(len(tokenize(t)) for t in test_texts)
-    print(f"\n{tokens} tokens, {edus} EDUs, {tokens / benchmark.stats.stats.mean:.0f} tokens/s (1 thread)")
+    print(f"\n{model}: {tokens} tokens, {edus} EDUs, {tokens / benchmark.stats.stats.mean:.0f} tokens/s (1 thread)")
     assert edus > 1000
     assert benchmark.stats.stats.max < 300, "segmenting GUM test must take seconds, not many minutes"
