@@ -11,9 +11,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from rstkit.segment.gum import read_gum  # noqa: E402
-from rstkit.segment.segmenter import Segmenter, default_model_dir  # noqa: E402
-from rstkit.segment.tokenize import tokenize  # noqa: E402
+from rstkit.segment.gum import read_gum
+from rstkit.segment.segmenter import Segmenter, default_model_dir
+from rstkit.segment.tokenize import tokenize
 
 
 @pytest.fixture(scope="module")

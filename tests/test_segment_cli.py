@@ -8,10 +8,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from rstkit.cli import main  # noqa: E402
-from rstkit.segment.features import FLAGS, Vocabulary  # noqa: E402
-from rstkit.segment.model import NetConfig, SegmenterNet  # noqa: E402
-from rstkit.segment.segmenter import Segmenter  # noqa: E402
+from rstkit.cli import main
+from rstkit.segment.features import FLAGS, Vocabulary
+from rstkit.segment.model import NetConfig, SegmenterNet
+from rstkit.segment.segmenter import Segmenter
 
 TEXT = "I stayed at home because it was raining.\nThen I read a book.\n\nA second paragraph."
 
@@ -107,8 +107,8 @@ def test_non_utf8_input_is_a_one_line_error_naming_file_and_byte(tmp_path, model
     bad = tmp_path / "in" / "bad.txt"
     bad.write_bytes("caf\u00e9\nna\u00efve".encode("latin-1"))
     assert main(["segment", str(tmp_path / "in"), str(tmp_path / "out"), "--model", model]) == 2
-    assert error_lines(capsys) == [f"rstkit: error: {bad}:1: not UTF-8 text: byte 0xe9 at offset 3 cannot be "
-                                   "decoded (convert the file to UTF-8)"]
+    assert error_lines(capsys) == [(f"rstkit: error: {bad}:1: not UTF-8 text: byte 0xe9 at offset 3 cannot be "
+                                    "decoded (convert the file to UTF-8)")]
     assert not (tmp_path / "out").exists(), "nothing is written when an input is bad"
 
 
@@ -118,7 +118,8 @@ def test_empty_input_gives_an_empty_output_and_a_warning(tmp_path, model, capsys
     source.write_text(" \n\n", encoding="utf-8")
     assert main(["segment", str(source), str(tmp_path / "empty.edus"), "--model", model]) == 0
     assert (tmp_path / "empty.edus").read_text(encoding="utf-8") == ""
-    assert error_lines(capsys) == [f"rstkit: warning: {source}: no text (empty or only whitespace); its output is empty"]
+    expected = f"rstkit: warning: {source}: no text (empty or only whitespace); its output is empty"
+    assert error_lines(capsys) == [expected]
 
 
 @pytest.mark.parametrize("text", ["word", "no punctuation here at all just words and more words",

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 
-from rstkit.errors import RSTKitError  # noqa: E402
-from rstkit.segment.features import FLAGS, Vocabulary  # noqa: E402
-from rstkit.segment.model import NetConfig, SegmenterNet  # noqa: E402
-from rstkit.segment.segmenter import Segmenter, default_model_dir  # noqa: E402
+from rstkit.errors import RSTKitError
+from rstkit.segment.features import FLAGS, Vocabulary
+from rstkit.segment.model import NetConfig, SegmenterNet
+from rstkit.segment.segmenter import Segmenter, default_model_dir
 
 
 def tiny_segmenter(window: int = 8, margin: int = 2) -> Segmenter:

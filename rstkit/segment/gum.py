@@ -23,9 +23,10 @@ from ..corpus import gum_corpus, read_tree
 from ..tree import EDU
 from .tokenize import Span
 
-_NO_SPACE_BEFORE = frozenset(", . ; : ! ? ) ] } % ... … ” ’ n't 's 're 've 'll 'd 'm".split())
-_NO_SPACE_AFTER = frozenset("( [ { “ ‘ $ #".split())
-_GLUED = frozenset("- / – _".split())  # hyphen, slash, en dash between two words or numbers
+_NO_SPACE_BEFORE = frozenset([",", ".", ";", ":", "!", "?", ")", "]", "}", "%", "...", "…", "”", "’", "n't", "'s",
+                              "'re", "'ve", "'ll", "'d", "'m"])
+_NO_SPACE_AFTER = frozenset(["(", "[", "{", "“", "‘", "$", "#"])
+_GLUED = frozenset(["-", "/", "–", "_"])  # hyphen, slash, en dash between two words or numbers
 _SPLIT_WORDS = {("gon", "na"), ("wan", "na"), ("got", "ta"), ("can", "not")}
 
 

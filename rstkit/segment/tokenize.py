@@ -19,13 +19,14 @@ import re
 Span = tuple[int, int]
 
 #: prefixes GUM keeps attached to the hyphenated word (``non-profit``, ``co-op``); other hyphens are tokens
-HYPHEN_PREFIXES = frozenset("non re cross co pro anti pre mid semi proto post counter mini inter sub multi un e ex".split())
+HYPHEN_PREFIXES = frozenset(["non", "re", "cross", "co", "pro", "anti", "pre", "mid", "semi", "proto", "post",
+                             "counter", "mini", "inter", "sub", "multi", "un", "e", "ex"])
 #: abbreviations that keep their final period (compared lower-cased, without the period); words that often
 #: end a sentence (``no``, ``ed``) are left out
-ABBREVIATIONS = frozenset("""
-mr mrs ms dr prof st jr sr vs etc al inc ltd corp pp cf approx fig figs vol vols eq eqs dept sgt capt lt rev
-jan feb apr jun jul aug sep sept oct nov dec ave blvd mt
-""".split())
+ABBREVIATIONS = frozenset(["mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "al", "inc", "ltd", "corp",
+                           "pp", "cf", "approx", "fig", "figs", "vol", "vols", "eq", "eqs", "dept", "sgt", "capt",
+                           "lt", "rev", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+                           "ave", "blvd", "mt"])
 
 _SPACE = re.compile(r"\s+")
 _BLANK_LINE = re.compile(r"\n[^\S\n]*\n\s*")

@@ -24,18 +24,19 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
+from ..errors import RSTKitError
+from ..parser.pretrained import default_cache_dir
 from .evaluate import BoundaryScore, boundary_score
 from .features import FLAGS, UNK, TokenFeatures, Vocabulary, featurize, word_key
 from .gum import GoldDocument, read_gum
 from .model import EDU_START, INSIDE, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
-from ..errors import RSTKitError
-from ..parser.pretrained import default_cache_dir
 from .segmenter import Segmenter, load_encoder
 from .tokenize import Span, tokenize
 
@@ -72,7 +73,7 @@ class Example:
 def own_tokens(doc: GoldDocument) -> list[Span]:
     """The segmenter's tokenisation of a document's text, paragraph by paragraph."""
     bounds = list(doc.paragraph_starts) + [len(doc.text)]
-    return [t for start, end in zip(bounds, bounds[1:]) for t in tokenize(doc.text, start, end)]
+    return [t for start, end in pairwise(bounds) for t in tokenize(doc.text, start, end)]
 
 
 def token_labels(doc: GoldDocument, tokens: Sequence[Span]) -> np.ndarray:
