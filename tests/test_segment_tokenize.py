@@ -39,9 +39,14 @@ def test_gum_conventions(raw: str, gum: str) -> None:
     assert words(raw) == gum.split()
 
 
-def test_numbered_list_item_keeps_its_period_only_at_a_line_start() -> None:
+def test_numbered_list_item_keeps_its_period() -> None:
+    # GUM/GENTLE: "1. First", "... at night . 2. Metformin", "three basic factors : 1. The nature"
     assert words("1. First\n2. Second") == ["1.", "First", "2.", "Second"]
+    assert words("one at night. 2. Metformin") == ["one", "at", "night", ".", "2.", "Metformin"]
+    assert words("three basic factors: 1. The nature") == ["three", "basic", "factors", ":", "1.", "The", "nature"]
+    # but not a number ending a sentence
     assert words("born in 1990.") == ["born", "in", "1990", "."]
+    assert words("He scored 5. Then he left.") == ["He", "scored", "5", ".", "Then", "he", "left", "."]
 
 
 def test_tokenize_a_range_gives_spans_of_the_whole_text() -> None:

@@ -83,18 +83,19 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Span]:
     return tokens
 
 
-def _line_start(text: str, position: int) -> bool:
-    """Whether only spaces and tabs stand between the line's start and ``position``."""
+def _item_position(text: str, position: int) -> bool:
+    """Whether a list item number may stand at ``position``: at the start of a line, or
+    after the end of a sentence or clause (``... at night. 2. Metformin``, ``factors: 1.``)."""
     i = position - 1
     while i >= 0 and text[i] in " \t":
         i -= 1
-    return i < 0 or text[i] in "\n\r"
+    return i < 0 or text[i] in "\n\r.:;!?)"
 
 
 def _chunk_tokens(text: str, start: int, end: int) -> list[Span]:
     """Tokens of one whitespace-free chunk."""
     chunk = text[start:end]
-    if re.fullmatch(r"\d{1,2}\.", chunk) and _line_start(text, start):  # a numbered list item: "1."
+    if re.fullmatch(r"\d{1,2}\.", chunk) and _item_position(text, start):  # a numbered list item: "1."
         return [(start, end)]
     tokens: list[Span] = []
     for piece in _PIECE.finditer(chunk):
