@@ -78,11 +78,24 @@ def _text(report: Report, digits: int) -> str:
         lines = [f"{_title(result)} F1 (%), {len(result.doc_ids)} documents"
                  + (f", {report.confidence:.0%} bootstrap CI" if report.ci else "")]
         lines += aligned([header, *rows, *paired_rows])
+        lines += _segmentation_text(result, digits)
         if report.per_relation:
             lines += ["", *_relation_text(result, digits)]
         lines.append(f"signature: {result.signature}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
+
+
+def _segmentation_text(result: EvalResult, digits: int) -> list[str]:
+    """One line per system with ``edus="aligned"``: EDU boundary P/R/F1, micro (DISRPT's way)."""
+    lines = []
+    for s, system in enumerate(result.systems):
+        seg = result.segmentation(s)
+        if seg is not None:
+            lines.append(f"segmentation ({system.name}, EDU boundaries, micro): P {seg['precision']:.{digits}f}  "
+                         f"R {seg['recall']:.{digits}f}  F1 {seg['f1']:.{digits}f}  "
+                         f"(gold {seg['gold']}, predicted {seg['pred']}, matched {seg['matched']})")
+    return lines
 
 
 def _relation_text(result: EvalResult, digits: int) -> list[str]:
@@ -111,6 +124,9 @@ def _system_json(report: Report, r: int, s: int, with_documents: bool) -> dict:
         "precision": dict(system.scores.precision),
         "recall": dict(system.scores.recall),
     }
+    segmentation = result.segmentation(s)
+    if segmentation is not None:
+        out["segmentation"] = segmentation
     if (r, s) in report.ci:
         out["ci"] = {m: list(v) for m, v in report.ci[(r, s)].items()}
         out["confidence"] = report.confidence

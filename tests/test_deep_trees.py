@@ -223,8 +223,6 @@ def test_draw_command_on_a_deep_tree(tmp_path, capsys):
     assert (tmp_path / "chain.svg").read_text(encoding="utf-8").count('<g class="edu"') == N
 
 
-@pytest.mark.xfail(strict=False, reason="needs the iterative .dis reader/writer (readers) and binarization "
-                                        "(compat) from the other branches")
 @pytest.mark.parametrize("shape", ["right", "left"])
 def test_commands_on_a_deep_dis_file(tmp_path, capsys, shape):
     """A deep .dis file is read, scored, converted and drawn by the command line. A tree scored

@@ -20,9 +20,6 @@ CASES_PER_READER = 100
 SEED = 20261123
 #: (format, kind of finding) in a reader another part of the project is rewriting (rstkit/formats/dis.py):
 #: reported there; tolerated as an expected failure until fixed, any other finding fails
-PENDING = {("dis", "unprintable character in the message")}
-
-
 @pytest.fixture(scope="module")
 def seed_sets():
     return seeds(GUM if (GUM / "lisp_nary").is_dir() else None)
@@ -37,9 +34,6 @@ def test_every_reader_has_seeds(seed_sets):
 def test_mutated_inputs_parse_or_raise_an_rstkit_error_naming_the_file(seed_sets, key):
     outcome = run({key: seed_sets[key]}, CASES_PER_READER, seed=SEED + zlib.crc32(key.encode()))
     assert outcome.cases == {key: CASES_PER_READER}
-    open_findings = [f for f in outcome.findings if (key, f.error.split(":")[0]) not in PENDING]
     report = "\n".join(f"{f.seed} after {f.mutations}: {f.error}\n  input: {f.data[:300]!r}"
-                       for f in open_findings[:5])
-    assert not open_findings, f"{len(open_findings)} finding(s):\n{report}"
-    if outcome.findings:
-        pytest.xfail(f"pending in another module: {outcome.findings[0].error}")
+                       for f in outcome.findings[:5])
+    assert not outcome.findings, f"{len(outcome.findings)} finding(s):\n{report}"

@@ -13,7 +13,7 @@ from rstkit.errors import RSTKitError
 from rstkit.labels import label_map_names
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.metrics.config import Statistics, parse_signature
-from rstkit.settings import AVERAGES, COMPAT_MODES, EVAL_BINARIZATIONS, METRICS, MISSING_POLICIES
+from rstkit.settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, METRICS, MISSING_POLICIES
 
 SAMPLE = "corpora/sample"
 
@@ -32,8 +32,8 @@ configs = st.builds(
     EvalConfig, metric=st.sampled_from(METRICS), average=st.sampled_from(AVERAGES),
     labels=st.sampled_from(label_map_names()), unknown_labels=st.sampled_from(["error", "keep"]),
     binarize=st.sampled_from(EVAL_BINARIZATIONS), compat=st.sampled_from([None, *COMPAT_MODES]),
-    missing=st.sampled_from(MISSING_POLICIES), lenient=st.booleans(), exclude_single_edu=st.booleans(),
-    statistics=statistics())
+    missing=st.sampled_from(MISSING_POLICIES), edus=st.sampled_from(EDU_MODES), lenient=st.booleans(),
+    exclude_single_edu=st.booleans(), statistics=statistics())
 
 
 def pinned(config: EvalConfig) -> EvalConfig:
@@ -95,10 +95,22 @@ def test_only_what_can_differ_is_printed():
     (EvalConfig().signature(2).replace("|lenient=no", "|lenient=no|ci=1.5|boot=100|seed=1"), "confidence"),
     (EvalConfig().signature(2).replace("avg=micro", "avg=median"), "average must be one of"),
     (EvalConfig().signature(2).replace("|avg=micro", "|avgmicro"), "not key=value"),
+    (EvalConfig().signature(2).replace("edus=gold", "edus=silver"), "edus must be one of gold, aligned"),
 ])
 def test_bad_signatures_are_clear_errors(text, message):
     with pytest.raises(RSTKitError, match=message):
         EvalConfig.from_signature(text)
+
+
+def test_edus_is_pinned_and_older_signatures_read_as_gold():
+    """edus=aligned changes the numbers, so it is printed; a signature from before the setting (no
+    ``edus``) was necessarily made over gold EDUs."""
+    aligned = EvalConfig(edus="aligned")
+    assert parse_signature(aligned.signature(3))["edus"] == "aligned"
+    assert EvalConfig.from_signature(aligned.signature(3)) == aligned
+    older = EvalConfig(metric="rst-parseval").signature(3).replace("|edus=gold", "")
+    assert "edus" not in parse_signature(older)
+    assert EvalConfig.from_signature(older) == EvalConfig(metric="rst-parseval")
 
 
 def test_version_is_not_a_setting():

@@ -43,7 +43,7 @@ def error_line(error: RSTKitError) -> str:
     return f"rstkit: error: {printable(str(error), limit=None)}" + (f" (use {hint})" if hint else "")
 
 #: subcommand modules of rstkit.cli, in the order ``rstkit --help`` lists them
-SUBCOMMANDS = ["eval", "convert", "stats", "train", "parse", "draw", "discoeval", "audit"]
+SUBCOMMANDS = ["eval", "convert", "stats", "train", "parse", "draw", "discoeval", "audit", "segment", "train-segmenter"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,7 +10,7 @@ from ..errors import RSTKitError, RSTKitWarning
 from ..metrics import EvalConfig, evaluate
 from ..metrics.config import Statistics
 from ..report import FORMATS, Report, render
-from ..settings import AVERAGES, COMPAT_MODES, EVAL_BINARIZATIONS, METRICS, MISSING_POLICIES, RST_EVAL
+from ..settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, METRICS, MISSING_POLICIES, RST_EVAL
 from .common import (
     add_label_option,
     nonnegative_int,
@@ -41,6 +41,11 @@ def add_parser(sub) -> None:
     p.add_argument("--lenient", action="store_true",
                    help="repair inconsistent extents, and score gold/prediction pairs with different EDU "
                         "counts by EDU number as the reference does (with warnings; shown in the signature)")
+    p.add_argument("--edus", choices=EDU_MODES, default="gold",
+                   help="gold: both sides have the same EDUs (compared by number); aligned: score predictions "
+                        "that segment their own EDUs, with spans over the characters of the text (which must "
+                        "be the same, whitespace aside) and an EDU segmentation score (shown in the signature; "
+                        "--lenient then only repairs extents when reading)")
     p.add_argument("--exclude-single-edu", action="store_true", help="leave 1-EDU documents out of the averages")
     p.add_argument("--skip-errors", action="store_true",
                    help="drop unreadable documents (listed as warnings) instead of failing")
@@ -82,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
                  for pred, path in zip(preds, args.preds)]
     metrics = list(METRICS) if args.metric == "all" else [args.metric]
     settings = dict(average=args.average, labels=args.labels, binarize=args.binarize, missing=args.missing,
-                    lenient=args.lenient, exclude_single_edu=args.exclude_single_edu,
+                    edus=args.edus, lenient=args.lenient, exclude_single_edu=args.exclude_single_edu,
                     unknown_labels="keep" if args.keep_unknown_labels else "error",
                     statistics=Statistics.used(args.ci, args.n_bootstrap, args.n_trials, args.seed,
                                                paired=len(args.preds) > 1))

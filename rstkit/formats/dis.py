@@ -1,13 +1,21 @@
 """RST-DT ``.dis`` files (also GUM ``lisp_nary``/``lisp_binary``): reader and writer.
 
-The reader uses a real grammar (lark, LALR). EDU text atoms ``(text _!..._!)`` are single
-tokens wherever they appear, so several leaves on one line, parentheses, brackets and
-quotes inside text, and any whitespace between tokens are all read correctly (the
-reference reader mis-reads some of these silently, evaluation.md B2/B3). RST-DT's stray
-``//TT_ERR`` editor marks are ignored.
+Two readers share one tree builder. A fast scanner reads files laid out regularly (one
+regular-expression match per node: a whole leaf group, an inner node's header, or a closing
+bracket) into a flat list of node events. Anything it does not handle (``<EDU>`` delimiters,
+RST-DT's ``//TT_ERR`` marks, a token out of place) sends the file to the precise reader, a
+real grammar (lark, LALR), which produces the same events or explains the syntax error. The
+events hold everything a file says about a node, so both readers give the same tree, the
+same errors and the same warnings (tests/test_dis_fast.py checks them on every GUM file).
+
+EDU text atoms ``(text _!..._!)`` are single tokens wherever they appear, so several leaves
+on one line, parentheses, brackets and quotes inside text, and any whitespace between tokens
+are all read correctly (the reference reader mis-reads some of these silently, evaluation.md
+B2/B3). RST-DT's stray ``//TT_ERR`` editor marks are ignored.
 
 Declared extents are checked against the leaves: a mismatch is an error naming the line,
 unless ``lenient=True``, which repairs extents (and leaf numbers) from the leaves and warns.
+Reading and writing are iterative: tree depth is limited by memory only.
 """
 from __future__ import annotations
 
@@ -16,13 +24,97 @@ import warnings
 from pathlib import Path
 
 from lark import Lark, Token
-from lark import Tree as LarkTree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from ..errors import FormatError, RSTKitWarning, TreeStructureError
+from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word, validate
 from . import Format, doc_id_from_path, read_text, register
 
+#: one node of a file: (nuclearity word, line, extent, relation, EDU text body, has child nodes);
+#: extent is the leaf number of ``(leaf i)`` or the pair of ``(span a b)``; None closes a span node
+Event = tuple[str, int, int | tuple[int, int], str | None, str | None, bool] | None
+
+
+def loads_dis(text: str, path: str | Path | None = None, doc_id: str | None = None,
+              lenient: bool = False) -> RSTTree:
+    """Parse the text of one ``.dis`` file into an RSTTree."""
+    source = str(path) if path is not None else "<string>"
+    events = _scan(text)
+    if events is None:
+        events = _grammar_events(text, source)
+    builder = _Builder(source, lenient)
+    root = builder.build(events)
+    if doc_id is None:
+        doc_id = doc_id_from_path(path) if path is not None else ""
+    tree = RSTTree(root, builder.edus(), doc_id, source)
+    validate(tree)
+    return tree
+
+
+def read_dis(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+    """Read one ``.dis`` file (a list of one tree, as every format reader returns)."""
+    return [loads_dis(read_text(path), path, lenient=lenient)]
+
+
+# -- the fast scanner -----------------------------------------------------------------------
+# One match per node or closing bracket. The text atom is lark's TEXT terminal, made atomic so
+# that it ends where the grammar's token ends (never stretched to make the rest match).
+_WS = r"\s*"
+_REL2PAR = r"\(\s*rel2par\s+([^\s()]+)\s*\)"
+_NODE_SCAN = re.compile(rf"""
+    (                                            # 1 the whole match (for line counting)
+      ({_WS}\(\s*)                               # 2 up to the nuclearity word
+      (?:
+        (Nucleus|Satellite|Root)\s*\(\s*         # 3 nuclearity word
+        (?:
+          leaf\s+(\d+)\s*\)\s*                   # 4 leaf number
+          (?:{_REL2PAR}\s*)?                     # 5 relation
+          (?>\(\s*text\s+_!(.*?)_!\s*\))\s*\)    # 6 EDU text; the leaf's closing bracket
+        | span\s+(\d+)\s+(\d+)\s*\)              # 7, 8 extent of an inner node
+          (?:\s*{_REL2PAR})?                     # 9 relation
+        )
+      )
+    | {_WS}(\))                                  # 10 closing bracket of an inner node
+    | {_WS}\Z                                    # end of the file
+    | (.)                                        # 11 anything else: leave it to the grammar
+    )""", re.DOTALL | re.VERBOSE)
+
+
+def _scan(text: str) -> list[Event] | None:
+    """The node events of a regularly laid out file, or None when the grammar must read it."""
+    if "//TT_ERR" in text:
+        return None
+    events: list[Event] = []
+    append = events.append
+    depth = 0
+    closed = False  # the top node is complete
+    line = 1
+    for whole, lead, word, leaf_no, leaf_rel, body, first, last, rel, close, junk in _NODE_SCAN.findall(text):
+        if word:
+            if closed:
+                return None
+            node_line = line + lead.count("\n")
+            if leaf_no:
+                append((word, node_line, int(leaf_no), leaf_rel or None, body, False))
+                closed = depth == 0
+            else:
+                append((word, node_line, (int(first), int(last)), rel or None, None, True))
+                depth += 1
+        elif close:
+            if depth == 0:
+                return None
+            depth -= 1
+            append(None)
+            closed = depth == 0
+        elif junk:
+            return None
+        else:
+            break  # end of the file
+        line += whole.count("\n")
+    return events if closed else None
+
+
+# -- the grammar (precise reader, explains malformed files) ----------------------------------
 _GRAMMAR = r"""
 start: node
 node: "(" NUCLEARITY extent rel2par? TEXT? node* ")"
@@ -41,113 +133,174 @@ INT: /\d+/
 
 _PARSER = Lark(_GRAMMAR, parser="lalr", maybe_placeholders=False)
 _TEXT_BODY = re.compile(r"^\(\s*text\s+(?:_!(.*)_!|<EDU>(.*)</EDU>)\s*\)$", re.DOTALL)
-_PARAGRAPH_END = re.compile(r"\s*<P>\s*$")
 
 
-def loads_dis(text: str, path: str | Path | None = None, doc_id: str | None = None,
-              lenient: bool = False) -> RSTTree:
-    """Parse the text of one ``.dis`` file into an RSTTree."""
-    source = str(path) if path is not None else "<string>"
+def _grammar_events(text: str, source: str) -> list[Event]:
+    """The node events of a file read with the grammar; a FormatError explains bad syntax."""
     try:
         parsed = _PARSER.parse(text)
     except UnexpectedInput as exc:
-        raise FormatError(_describe_syntax_error(exc, text), source, getattr(exc, "line", None)) from None
-    builder = _Builder(source, lenient)
-    root = builder.build(parsed.children[0], is_root=True)
-    if doc_id is None:
-        doc_id = doc_id_from_path(path) if path is not None else ""
-    edus = builder.edus
-    if not builder.saw_paragraph_marker:  # no <P> at all: paragraphs are unknown
-        edus = [EDU(e.index, e.text) for e in edus]
-    tree = RSTTree(root, tuple(edus), doc_id, source)
-    validate(tree)
-    return tree
+        line = getattr(exc, "line", None)
+        message = _describe_syntax_error(exc, text)
+        unterminated = _unterminated_text(text, _error_position(exc, text))
+        if unterminated is not None:
+            message, line = unterminated
+        raise FormatError(message, source, line) from None
+    events: list[Event] = []
+    stack = [parsed.children[0]]
+    while stack:  # pre-order, with None where a span node closes
+        node = stack.pop()
+        if node is None:
+            events.append(None)
+            continue
+        word, extent, *parts = node.children
+        relation = body = None
+        kids = []
+        for part in parts:
+            if isinstance(part, Token):  # TEXT
+                match = _TEXT_BODY.match(part)
+                body = next(g for g in match.groups() if g is not None)
+            elif part.data == "rel2par":
+                relation = str(part.children[0])
+            else:
+                kids.append(part)
+        numbers = [int(n) for n in extent.children]
+        is_leaf = extent.data == "leaf"
+        events.append((str(word), word.line, numbers[0] if is_leaf else (numbers[0], numbers[1]),
+                       relation, body, bool(kids)))
+        if not is_leaf:
+            stack.append(None)
+            stack.extend(reversed(kids))
+    return events
 
 
-def read_dis(path: str | Path, lenient: bool = False) -> list[RSTTree]:
-    """Read one ``.dis`` file (a list of one tree, as every format reader returns)."""
-    return [loads_dis(read_text(path), path, lenient=lenient)]
+_TERMINAL_WORDS = {"LPAR": "'('", "RPAR": "')'", "TEXT": "(text _!..._!)", "INT": "a number",
+                   "$END": "end of file", "NUCLEARITY": "Nucleus/Satellite", "LABEL": "a relation label",
+                   "SPAN": "'span'", "LEAF": "'leaf'", "REL2PAR": "'rel2par'"}
 
 
 def _describe_syntax_error(exc: UnexpectedInput, text: str) -> str:
     if isinstance(exc, UnexpectedCharacters):
         snippet = text[exc.pos_in_stream:exc.pos_in_stream + 20].split("\n")[0]
-        return f"malformed .dis: unexpected text {snippet!r} at column {exc.column}"
+        return f"malformed .dis: unexpected text '{printable(snippet, 20)}' at column {exc.column}"
     if isinstance(exc, UnexpectedToken):
         if exc.token.type == "$END":
             return "malformed .dis: unexpected end of file (unbalanced brackets?)"
-        expected = ", ".join(sorted(_pretty_terminal(t) for t in exc.expected))
-        return (f"malformed .dis: unexpected {exc.token!s:.30} at column {exc.column}; "
-                f"expected one of: {expected}")
-    return f"malformed .dis: {exc}"
+        words = sorted({_TERMINAL_WORDS.get(t, "something else") for t in _acceptable(exc)})
+        return (f"malformed .dis: unexpected '{printable(str(exc.token), 30)}' at column {exc.column}; "
+                f"expected one of: {', '.join(words)}")
+    return "malformed .dis: the file does not follow the .dis grammar"
 
 
-def _pretty_terminal(name: str) -> str:
-    return {"LPAR": "'('", "RPAR": "')'", "TEXT": "(text _!..._!)", "INT": "a number", "$END": "end of file",
-            "NUCLEARITY": "Nucleus/Satellite", "LABEL": "a relation label"}.get(name, name)
+def _acceptable(exc: UnexpectedToken) -> set[str]:
+    """The tokens the parser could take where it failed (exact, unlike LALR's merged ``expected``)."""
+    parser = getattr(exc, "interactive_parser", None)
+    return set(parser.accepts()) if parser is not None else set(exc.expected)
+
+
+def _error_position(exc: UnexpectedInput, text: str) -> int:
+    if isinstance(exc, UnexpectedToken):
+        return len(text) if exc.token.type == "$END" else exc.token.start_pos
+    return getattr(exc, "pos_in_stream", None) or 0
+
+
+_TEXT_OPEN = re.compile(r"\(\s*text\s+_!")
+_TEXT_ATOM = re.compile(r"\(\s*text\s+_!.*?_!\s*\)", re.DOTALL)
+_NODE_OPEN = re.compile(r"\(\s*(?:Nucleus|Satellite|Root)\s*\(\s*(?:span|leaf)\b")
+
+
+def _unterminated_text(text: str, error_position: int) -> tuple[str, int] | None:
+    """(message, line) when an EDU text opened before the error has no ``_!`` of its own: it
+    runs to the end of the file, or over the nodes that follow it (into a later text)."""
+    position = 0
+    while True:
+        opening = _TEXT_OPEN.search(text, position)
+        if opening is None or opening.start() >= error_position:
+            return None
+        atom = _TEXT_ATOM.match(text, opening.start())
+        if atom is None or _NODE_OPEN.search(text, opening.end(), atom.end()):
+            line = text.count("\n", 0, opening.end()) + 1
+            return ("malformed .dis: EDU text '(text _!' is not closed by '_!)' (it runs "
+                    + ("to the end of the file)" if atom is None else "into the nodes after it)"), line)
+        position = atom.end()
+
+
+# -- building the tree from events -----------------------------------------------------------
+_PARAGRAPH_END = re.compile(r"\s*<P>\s*$")
+_NUCLEARITY = {word: nuclearity_from_word(word) for word in ("Nucleus", "Satellite", "Root")}
 
 
 class _Builder:
-    """Turns the lark parse into Nodes, numbering leaves in order and checking extents."""
+    """Turns node events into Nodes, numbering leaves in order and checking extents."""
 
     def __init__(self, source: str, lenient: bool):
         self.source = source
         self.lenient = lenient
-        self.edus: list[EDU] = []
+        self.texts: list[str] = []
+        self.paragraphs: list[int] = []
         self.paragraph = 1
         self.saw_paragraph_marker = False
 
-    def build(self, node: LarkTree, is_root: bool = False) -> Node:
-        nuc_token: Token = node.children[0]
-        line = nuc_token.line
-        nuclearity = nuclearity_from_word(str(nuc_token))
-        extent: LarkTree = node.children[1]
-        relation = None
-        text = None
-        kids = []
-        for part in node.children[2:]:
-            if isinstance(part, Token):  # TEXT
-                text = part
-            elif part.data == "rel2par":
-                relation = str(part.children[0])
+    def build(self, events: list[Event]) -> Node:
+        source = self.source
+        stack: list[tuple[str, str | None, int, tuple[int, int], list[Node]]] = []
+        root = None
+        for event in events:
+            if event is None:
+                nuclearity, relation, line, declared, children = stack.pop()
+                if not children:
+                    raise TreeStructureError("a (span ...) node has no children", source, line)
+                actual = (children[0].start, children[-1].end)
+                if declared != actual:
+                    self._problem(f"declares (span {declared[0]} {declared[1]}) over children covering "
+                                  f"{actual[0]}-{actual[1]}", line)
+                node = Node(actual[0], actual[1], nuclearity, relation, tuple(children), line)
             else:
-                kids.append(part)
-        if is_root != (nuclearity == ROOT):
-            where = "the top node" if is_root else "a non-top node"
-            raise TreeStructureError(f"{where} has nuclearity {nuc_token!s}", self.source, line)
-        if not is_root and relation is None:
-            raise TreeStructureError("node has no (rel2par ...)", self.source, line)
-        if extent.data == "leaf":
-            if kids:
-                raise TreeStructureError("a (leaf ...) node has children", self.source, line)
-            if text is None:
-                raise TreeStructureError("a (leaf ...) node has no (text ...)", self.source, line)
-            return self._leaf(int(extent.children[0]), nuclearity, relation, str(text), line)
-        if text is not None:
-            raise TreeStructureError("a (span ...) node has a (text ...)", self.source, line)
-        if not kids:
-            raise TreeStructureError("a (span ...) node has no children", self.source, line)
-        children = tuple(self.build(k) for k in kids)
-        declared = (int(extent.children[0]), int(extent.children[1]))
-        actual = (children[0].start, children[-1].end)
-        if declared != actual:
-            self._problem(f"declares (span {declared[0]} {declared[1]}) over children covering "
-                          f"{actual[0]}-{actual[1]}", line)
-        return Node(actual[0], actual[1], nuclearity, relation, children, line)
+                word, line, extent, relation, body, has_kids = event
+                nuclearity = _NUCLEARITY[word]
+                is_root = not stack
+                if is_root != (nuclearity == ROOT):
+                    where = "the top node" if is_root else "a non-top node"
+                    raise TreeStructureError(f"{where} has nuclearity {word}", source, line)
+                if not is_root and relation is None:
+                    raise TreeStructureError("node has no (rel2par ...)", source, line)
+                if isinstance(extent, tuple):
+                    if body is not None:
+                        raise TreeStructureError("a (span ...) node has a (text ...)", source, line)
+                    stack.append((nuclearity, relation, line, extent, []))
+                    continue
+                if has_kids:
+                    raise TreeStructureError("a (leaf ...) node has children", source, line)
+                if body is None:
+                    raise TreeStructureError("a (leaf ...) node has no (text ...)", source, line)
+                index = self._edu(extent, body, line)
+                node = Node(index, index, nuclearity, relation, (), line)
+            if stack:
+                stack[-1][4].append(node)
+            else:
+                root = node
+        return root
 
-    def _leaf(self, declared: int, nuclearity: str, relation: str | None, text_token: str, line: int) -> Node:
-        index = len(self.edus) + 1
+    def _edu(self, declared: int, body: str, line: int) -> int:
+        """Record one EDU (its text without RST-DT's paragraph-end ``<P>``); its number."""
+        index = len(self.texts) + 1
         if declared != index:
             self._problem(f"declares (leaf {declared}) where EDU {index} is expected", line)
-        match = _TEXT_BODY.match(text_token)
-        body = next(g for g in match.groups() if g is not None) if match else ""
-        body, n_sub = _PARAGRAPH_END.subn("", body)
+        n_sub = 0
+        if "<P>" in body:
+            body, n_sub = _PARAGRAPH_END.subn("", body)
+        self.texts.append(body.strip())
+        self.paragraphs.append(self.paragraph)
         if n_sub:
             self.saw_paragraph_marker = True
-        self.edus.append(EDU(index, body.strip(), paragraph=self.paragraph))
-        if n_sub:
             self.paragraph += 1
-        return Node(index, index, nuclearity, relation, (), line)
+        return index
+
+    def edus(self) -> tuple[EDU, ...]:
+        """The EDUs read; paragraph indices only where some ``<P>`` marks them."""
+        if not self.saw_paragraph_marker:
+            return tuple(EDU(i, text) for i, text in enumerate(self.texts, 1))
+        return tuple(EDU(i, text, None, p) for i, (text, p) in enumerate(zip(self.texts, self.paragraphs), 1))
 
     def _problem(self, message: str, line: int) -> None:
         if not self.lenient:
@@ -156,10 +309,17 @@ class _Builder:
                       RSTKitWarning, stacklevel=2)
 
 
+# -- writing ----------------------------------------------------------------------------------
+#: the deepest level that :func:`dumps_dis` indents further (GUM's deepest tree has 32 levels)
+MAX_INDENT = 100
+
+
 def dumps_dis(tree: RSTTree) -> str:
     """Write a tree in RST-DT layout: one node per line, leaves on one line, 2-space indent.
 
     EDUs that end a paragraph (where paragraph indices are known) get RST-DT's ``<P>``.
+    Indentation stops growing at depth :data:`MAX_INDENT` (a 20,000-EDU chain would
+    otherwise take gigabytes of spaces); readers ignore it anyway.
     """
     lines: list[str] = []
     edus = tree.edus
@@ -176,18 +336,19 @@ def dumps_dis(tree: RSTTree) -> str:
             return f"( Root {extent}"
         return f"( {nuclearity_word(node.nuclearity)} {extent} (rel2par {node.relation})"
 
-    def emit(node: Node, depth: int) -> None:
-        pad = "  " * depth
-        if node.is_leaf:
+    stack: list[tuple[Node | None, int]] = [(tree.root, 0)]
+    while stack:  # pre-order; None closes an inner node
+        node, depth = stack.pop()
+        pad = "  " * min(depth, MAX_INDENT)
+        if node is None:
+            lines.append(pad + ")")
+        elif node.is_leaf:
             text = edus[node.start - 1].text + ("<P>" if ends_paragraph(node.start) else "")
             lines.append(f"{pad}{header(node)} (text _!{text}_!) )")
-            return
-        lines.append(pad + header(node))
-        for child in node.children:
-            emit(child, depth + 1)
-        lines.append(pad + ")")
-
-    emit(tree.root, 0)
+        else:
+            lines.append(pad + header(node))
+            stack.append((None, depth))
+            stack.extend((child, depth + 1) for child in reversed(node.children))
     return "\n".join(lines) + "\n"
 
 

@@ -36,14 +36,17 @@ import re
 import warnings
 import xml.etree.ElementTree as ET
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from itertools import pairwise
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from ..errors import FormatError, RSTKitWarning, TreeStructureError
-from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf, validate
+from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
+from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal
 from . import Format, doc_id_from_path, read_text, register
+from .walk import bottom_up
 
 RST = "rst"
 MULTINUC = "multinuc"
@@ -51,23 +54,114 @@ _RELATION_TYPES = (RST, MULTINUC)
 
 
 # -- reading ------------------------------------------------------------------------------
-@dataclass
-class _Element:
-    """A segment or group of the body, with its children (in file order)."""
-
-    id: str
-    is_segment: bool
-    parent: str | None
-    relname: str | None
-    line: int | None
-    text: str = ""
-    children: list[_Element] = field(default_factory=list)
-
-
 def loads_rs3(text: str, path: str | Path | None = None, doc_id: str | None = None,
               lenient: bool = False) -> RSTTree:
     """Parse the text of one rs3/rs4 file into an RSTTree."""
     source = str(path) if path is not None else "<string>"
+    markup = _scan(text)
+    if markup is None:
+        markup = _parse_xml(text, source)
+    types = _declared_types(markup.relations, source)
+    builder = _TreeBuilder(_Body(*markup.body, source), types, lenient)
+    tree_root = builder.tree()
+    if doc_id is None:
+        doc_id = doc_id_from_path(path) if path is not None else ""
+    texts = builder.body.segment_texts
+    edus = tuple(map(EDU, range(1, len(texts) + 1), texts))
+    extra = _rs4_extra(markup, builder)
+    # no validate(): every element is used once and children are checked contiguous, which implies
+    # every property it checks (tests/test_readers_equivalence.py runs it on every tree read)
+    return RSTTree(tree_root, edus, doc_id, source, extra)
+
+
+def read_rs3(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+    """Read one rs3/rs4 file (a list of one tree, as every format reader returns)."""
+    return [loads_rs3(read_text(path), path, lenient=lenient)]
+
+
+@dataclass
+class _Markup:
+    """What the reader takes from a file, as both front ends (scanner, XML parser) give it."""
+
+    #: (name, type) of each ``header/relations/rel``
+    relations: list[tuple[str | None, str | None]]
+    #: the segments and groups of the body, as columns: is a segment, id, parent, relname, text, line
+    body: tuple[list[bool], list[str | None], list[str | None], list[str | None], list[str], list[int | None]]
+    secedges: list[dict[str, str]]
+    signals: list[dict[str, str]]
+    #: (type, subtypes) of each ``header/sigtypes/sig``
+    sigtypes: list[tuple[str, str]]
+
+
+# -- the fast scanner: files laid out as rstWeb and GUM write them -----------------------------
+# One regular expression checks that the whole file has the plain layout (each element on its own
+# line, attributes in rstWeb's order, nothing an XML parser would rewrite); a few more read it.
+_WS = "[ \t\n]*"
+_VAL = '"[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]+"'  # non-empty, returned unchanged by an XML parser
+_ANY = '"[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]*"'  # possibly empty
+_CHARS = "[^<&\x00-\x08\x0a-\x1f\ud800-\udfff\ufffe\uffff]*"  # text without markup, newlines or entities
+_TEXT = f"{_CHARS}(?:&(?:lt|gt|amp|quot|apos);{_CHARS})*"
+_REL = f"<rel name={_VAL} type={_VAL} ?/>"
+_SIG = f"<sig type={_ANY} subtypes={_ANY} ?/>"
+_SEGMENT = f"<segment id={_VAL} parent={_VAL} relname={_VAL}>{_TEXT}</segment>"
+_GROUP = f"<group id={_VAL} type={_VAL}(?: parent={_VAL} relname={_VAL})? ?/>"
+_SECEDGE = f"<secedge id={_ANY} source={_ANY} target={_ANY} relname={_ANY} ?/>"
+_SIGNAL = f"<signal source={_ANY} type={_ANY} subtype={_ANY} tokens={_ANY}(?: status={_ANY})? ?/>"
+_PLAIN_LAYOUT = re.compile(
+    f"<rst>{_WS}<header>{_WS}<relations>(?:{_WS}{_REL})*{_WS}</relations>"
+    f"(?:{_WS}<sigtypes>(?:{_WS}{_SIG})*{_WS}</sigtypes>)?{_WS}</header>"
+    f"{_WS}<body>(?:\n[ \t]*{_SEGMENT})*(?:\n[ \t]*{_GROUP})*"
+    f"(?:{_WS}<secedges>(?:{_WS}{_SECEDGE})*{_WS}</secedges>)?"
+    f"(?:{_WS}<signals>(?:{_WS}{_SIGNAL})*{_WS}</signals>)?{_WS}</body>{_WS}</rst>{_WS}")
+_READ_REL = re.compile('<rel name="([^"]*)" type="([^"]*)"')
+_READ_SIG = re.compile('<sig type="([^"]*)" subtypes="([^"]*)"')
+_READ_SEGMENT = re.compile('<segment id="([^"]*)" parent="([^"]*)" relname="([^"]*)">([^<]*)</segment>')
+_READ_GROUP = re.compile('<group id="([^"]*)" type="[^"]*"(?: parent="([^"]*)" relname="([^"]*)")?')
+_READ_SECEDGE = re.compile('<secedge id="([^"]*)" source="([^"]*)" target="([^"]*)" relname="([^"]*)"')
+_READ_SIGNAL = re.compile('<signal source="([^"]*)" type="([^"]*)" subtype="([^"]*)" tokens="([^"]*)"'
+                          '( status="([^"]*)")?')
+
+
+def _scan(text: str) -> _Markup | None:
+    """The markup of a plainly laid out file, or None when the XML parser must read it."""
+    if "]]>" in text or not _PLAIN_LAYOUT.fullmatch(text):
+        return None
+    header_end = text.index("</header>")
+    body_start = text.index("<body>", header_end)
+    items_end = next(end for end in (text.find(tag, body_start) for tag in ("<secedges>", "<signals>", "</body>"))
+                     if end >= 0)  # the layout puts them in this order
+    segments = _READ_SEGMENT.findall(text, body_start, items_end)
+    groups = _READ_GROUP.findall(text, body_start, items_end)
+    ids, parents, relnames, texts = map(list, zip(*segments)) if segments else ([], [], [], [])
+    if "&" in text:
+        texts = [_unescape(t) for t in texts]
+    if groups:
+        group_ids, group_parents, group_relnames = zip(*groups)
+        ids += group_ids
+        parents += [parent or None for parent in group_parents]  # only a top group has neither
+        relnames += [relname or None for relname in group_relnames]
+    first_line = text.count("\n", 0, body_start) + 2  # one element per line, from the line after <body>
+    body = ([True] * len(segments) + [False] * len(groups), ids, parents, relnames, texts + [""] * len(groups),
+            list(range(first_line, first_line + len(ids))))
+    signals = [{"source": source, "type": kind, "subtype": subtype, "tokens": tokens, "status": status}
+               if with_status else {"source": source, "type": kind, "subtype": subtype, "tokens": tokens}
+               for source, kind, subtype, tokens, with_status, status in _READ_SIGNAL.findall(text, items_end)]
+    secedges = [{"id": edge_id, "source": source, "target": target, "relname": relname}
+                for edge_id, source, target, relname in _READ_SECEDGE.findall(text, items_end)]
+    return _Markup(_READ_REL.findall(text, 0, header_end), body, secedges, signals,
+                   _READ_SIG.findall(text, 0, header_end))
+
+
+def _unescape(text: str) -> str:
+    """XML text with its named entities (the only ones :func:`_scan` lets through) resolved."""
+    if "&" not in text:
+        return text
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&apos;", "'") \
+        .replace("&amp;", "&")
+
+
+# -- the XML parser (any well-formed file; explains malformed ones) ----------------------------
+def _parse_xml(text: str, source: str) -> _Markup:
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
@@ -76,28 +170,21 @@ def loads_rs3(text: str, path: str | Path | None = None, doc_id: str | None = No
         column = f" at column {exc.position[1] + 1}" if exc.position else ""
         raise FormatError(f"malformed XML: {message}{column}", source, line) from None
     if root.tag != "rst":
-        raise FormatError(f"root element is <{root.tag}>, expected <rst>", source, 1)
+        raise FormatError(f"root element is <{printable(root.tag)}>, expected <rst>", source, 1)
     body = root.find("body")
     if body is None:
         raise FormatError("no <body> element", source, 1)
     lines = _ElementLines(text)
-    types = _declared_types(root, source)
-    elements = _body_elements(body, lines, source)
-    top = _link(elements, source)
-    reader = _TreeReader(elements, types, source, lenient)
-    tree_root = reader.constituent_of_all(top)
-    if doc_id is None:
-        doc_id = doc_id_from_path(path) if path is not None else ""
-    edus = tuple(EDU(i, e.text) for i, e in enumerate(reader.segments, 1))
-    extra = _rs4_extra(root, body, reader.spans)
-    tree = RSTTree(tree_root, edus, doc_id, source, extra)
-    validate(tree)
-    return tree
-
-
-def read_rs3(path: str | Path, lenient: bool = False) -> list[RSTTree]:
-    """Read one rs3/rs4 file (a list of one tree, as every format reader returns)."""
-    return [loads_rs3(read_text(path), path, lenient=lenient)]
+    items = [node for node in body if node.tag in ("segment", "group")]
+    ids = [node.get("id") for node in items]
+    columns = ([node.tag == "segment" for node in items], ids, [node.get("parent") for node in items],
+               [node.get("relname") for node in items], [node.text or "" for node in items],
+               [lines.take(node_id) if node_id else None for node_id in ids])
+    return _Markup([(rel.get("name"), rel.get("type")) for rel in root.iterfind("header/relations/rel")],
+                   columns,
+                   [dict(e.attrib) for e in body.iterfind("secedges/secedge")],
+                   [dict(s.attrib) for s in body.iterfind("signals/signal")],
+                   [(s.get("type", ""), s.get("subtypes", "")) for s in root.iterfind("header/sigtypes/sig")])
 
 
 class _ElementLines:
@@ -118,78 +205,102 @@ class _ElementLines:
         return lines.pop(0) if lines else None
 
 
-def _declared_types(root: ET.Element, source: str) -> dict[str, set[str]]:
+# -- from markup to the tree (shared by both front ends) ----------------------------------------
+def _declared_types(relations: list[tuple[str | None, str | None]], source: str) -> dict[str, set[str]]:
     """Relation name -> declared types (``rst``, ``multinuc``; a name may have both)."""
     types: dict[str, set[str]] = {}
-    for rel in root.iterfind("header/relations/rel"):
-        name, kind = rel.get("name"), rel.get("type")
+    for name, kind in relations:
         if not name or kind not in _RELATION_TYPES:
-            raise FormatError(f"<rel name={name!r} type={kind!r}>: needs a name and type 'rst' or 'multinuc'",
-                              source)
+            raise FormatError(f"<rel name={_shown(name)} type={_shown(kind)}>: needs a name and type 'rst' or "
+                              "'multinuc'", source)
         types.setdefault(name, set()).add(kind)
     return types
 
 
-def _body_elements(body: ET.Element, lines: _ElementLines, source: str) -> dict[str, _Element]:
-    elements: dict[str, _Element] = {}
-    for node in body:
-        if node.tag not in ("segment", "group"):
-            continue
-        node_id = node.get("id")
-        if not node_id:
-            raise FormatError(f"<{node.tag}> without an id", source)
-        line = lines.take(node_id)
-        if node_id in elements:
-            raise FormatError(f"id {node_id!r} is used twice", source, line)
-        parent, relname = node.get("parent"), node.get("relname")
-        if parent is not None and not relname:
-            raise FormatError(f"{node.tag} {node_id} has a parent but no relname", source, line)
-        is_segment = node.tag == "segment"
-        text = (node.text or "").strip() if is_segment else ""
-        elements[node_id] = _Element(node_id, is_segment, parent, relname, line, text)
-    if not any(e.is_segment for e in elements.values()):
-        raise FormatError("no <segment> in <body>", source)
-    return elements
+def _shown(value: str | None) -> str:
+    """An attribute value for a message: quoted and printable, or None."""
+    return "None" if value is None else f"'{printable(value)}'"
 
 
-def _link(elements: dict[str, _Element], source: str) -> _Element:
-    """Attach children to parents; reject dangling parents, cycles and forests; return the top."""
-    tops = []
-    for element in elements.values():
-        if element.parent is None:
-            tops.append(element)
-            continue
-        parent = elements.get(element.parent)
-        if parent is None:
-            raise FormatError(f"node {element.id} points to parent {element.parent!r}, which does not exist",
-                              source, element.line)
-        parent.children.append(element)
-    _reject_cycles(elements, source)
-    if len(tops) != 1:
-        ids = ", ".join(e.id for e in tops[:10])
-        raise TreeStructureError(f"expected one top node (without parent), found {len(tops)}: {ids}", source,
-                                 tops[1].line if tops else None)
-    return tops[0]
+class _Body:
+    """The segments and groups of the body as columns (index = position in the body), linked.
 
+    ``order`` lists the indices breadth-first from the one top node; ``children`` holds each
+    node's children in file order. Dangling parents, cycles and forests are errors.
+    """
 
-def _reject_cycles(elements: dict[str, _Element], source: str) -> None:
-    done: set[str] = set()
-    for start in elements.values():
-        path: list[str] = []
-        on_path: set[str] = set()
-        node: _Element | None = start
-        while node is not None and node.id not in done:
-            if node.id in on_path:
-                cycle = path[path.index(node.id):] + [node.id]
-                raise TreeStructureError(f"parent links form a cycle: {' -> '.join(cycle)}", source,
-                                         elements[cycle[0]].line)
-            path.append(node.id)
-            on_path.add(node.id)
-            node = elements.get(node.parent) if node.parent is not None else None
-        done.update(path)
+    def __init__(self, is_segment: list[bool], ids: list[str | None], parents: list[str | None],
+                 relnames: list[str | None], texts: list[str], lines: list[int | None], source: str):
+        self.source = source
+        self.is_segment, self.ids, self.parents, self.relnames, self.lines = is_segment, ids, parents, relnames, lines
+        self.position = dict(zip(ids, range(len(ids))))
+        if not (all(ids) and len(self.position) == len(ids) and any(is_segment)
+                and all(r for p, r in zip(parents, relnames) if p is not None)):
+            self._explain_bad_items()
+        self.segment_texts = [text.strip() for text, segment in zip(texts, is_segment) if segment]
+        self.children: dict[int, list[int]] = {}  # only nodes that have children
+        self.order = self._link()
+
+    def _explain_bad_items(self) -> None:
+        seen: set[str] = set()
+        for segment, node_id, parent, relname, line in zip(self.is_segment, self.ids, self.parents, self.relnames,
+                                                           self.lines):
+            tag = "segment" if segment else "group"
+            if not node_id:
+                raise FormatError(f"<{tag}> without an id", self.source)
+            if node_id in seen:
+                raise FormatError(f"id {_shown(node_id)} is used twice", self.source, line)
+            if parent is not None and not relname:
+                raise FormatError(f"{tag} {printable(node_id)} has a parent but no relname", self.source, line)
+            seen.add(node_id)
+        raise FormatError("no <segment> in <body>", self.source)
+
+    def _link(self) -> list[int]:
+        position, children = self.position, self.children
+        tops = []
+        for k, parent in enumerate(self.parents):
+            if parent is None:
+                tops.append(k)
+                continue
+            j = position.get(parent)
+            if j is None:
+                raise FormatError(f"node {printable(self.ids[k])} points to parent {_shown(parent)}, which does not "
+                                  "exist", self.source, self.lines[k])
+            kids = children.get(j)
+            if kids is None:
+                children[j] = [k]
+            else:
+                kids.append(k)
+        order = tops[:1]
+        for k in order:  # grows while iterating
+            order.extend(children.get(k, ()))
+        if len(tops) == 1 and len(order) == len(position):
+            return order  # every node hangs from the one top: no cycle
+        self._reject_cycles()
+        ids = ", ".join(printable(self.ids[k]) for k in tops[:10])
+        raise TreeStructureError(f"expected one top node (without parent), found {len(tops)}: {ids}", self.source,
+                                 self.lines[tops[1]] if tops else None)
+
+    def _reject_cycles(self) -> None:
+        done: set[int] = set()
+        for start in range(len(self.ids)):
+            path: list[int] = []
+            on_path: set[int] = set()
+            k: int | None = start
+            while k is not None and k not in done:
+                if k in on_path:
+                    cycle = [self.ids[j] for j in path[path.index(k):] + [k]]
+                    raise TreeStructureError(f"parent links form a cycle: {' -> '.join(map(printable, cycle))}",
+                                             self.source, self.lines[k])
+                path.append(k)
+                on_path.add(k)
+                parent = self.parents[k]
+                k = self.position.get(parent) if parent is not None else None
+            done.update(path)
 
 
 SPAN_ROLE, MULTI_ROLE, SAT_ROLE = "span", "multinuc", "satellite"
+_ONLY_RST, _ONLY_MULTINUC = frozenset({RST}), frozenset({MULTINUC})
 
 
 def child_roles(parent_is_segment: bool, relnames: list[str], types: dict[str, set[str]]) -> list[str]:
@@ -199,117 +310,157 @@ def child_roles(parent_is_segment: bool, relnames: list[str], types: dict[str, s
     declared at all, are decided as the module docstring says. Shared by reader and
     writer, so that the writer can refuse what would read back differently.
     """
-    has_span = SPAN in relnames
-    counts = Counter(relnames)
+    if parent_is_segment or SPAN in relnames:
+        return [SPAN_ROLE if name == SPAN else SAT_ROLE for name in relnames]
     roles: list[str | None] = []
+    counts = None
     for name in relnames:
-        declared = types.get(name, set())
-        if name == SPAN:
-            roles.append(SPAN_ROLE)
-        elif declared == {RST} or parent_is_segment or has_span:
+        declared = types.get(name)
+        if declared == _ONLY_RST:
             roles.append(SAT_ROLE)
-        elif declared == {MULTINUC} or counts[name] >= 2:
+        elif declared == _ONLY_MULTINUC:
             roles.append(MULTI_ROLE)
         else:
-            roles.append(None)  # decided below
+            counts = counts or Counter(relnames)
+            roles.append(MULTI_ROLE if counts[name] >= 2 else None)  # None: decided below
     nuclei = roles.count(MULTI_ROLE)
     return [role or (SAT_ROLE if nuclei >= 2 else MULTI_ROLE) for role in roles]
 
 
-class _TreeReader:
-    """Builds constituents bottom-up (no recursion: rs3 chains can be deep)."""
+#: a constituent before its parent labels it: (start, end, children, line)
+_Unlabelled = tuple[int, int, tuple[Node, ...], "int | None"]
 
-    def __init__(self, elements: dict[str, _Element], types: dict[str, set[str]], source: str, lenient: bool):
-        self.elements = elements
+
+class _TreeBuilder:
+    """Builds constituents bottom-up over a linked body (no recursion: rs3 chains can be deep)."""
+
+    def __init__(self, body: _Body, types: dict[str, set[str]], lenient: bool):
+        self.body = body
         self.types = types
-        self.source = source
+        self.source = body.source
         self.lenient = lenient
-        self.segments = [e for e in elements.values() if e.is_segment]
-        self.index = {e.id: i for i, e in enumerate(self.segments, 1)}
-        self.spans: dict[str, tuple[int, int]] = {}
+        self.built: list[_Unlabelled | None] = []
 
-    def constituent_of_all(self, top: _Element) -> Node:
-        order = [top]
-        for element in order:  # breadth-first; grows while iterating
-            order.extend(element.children)
-        built: dict[str, Node] = {}
-        for element in reversed(order):
-            built[element.id] = self._constituent(element, built)
-            self.spans[element.id] = built[element.id].span
-        return _labelled(built[top.id], ROOT, None)
+    def tree(self) -> Node:
+        """The tree of the whole body (the top node labelled ``Root``)."""
+        body = self.body
+        relnames, lines, is_segment, children = body.relnames, body.lines, body.is_segment, body.children
+        index = 0
+        built = self.built = [((index := index + 1), index, (), line) if segment else None
+                              for segment, line in zip(is_segment, lines)]
+        check_each = not set(relnames) <= self.types.keys() | {SPAN, None}
+        for k in reversed(body.order):
+            kids = children.get(k, ())
+            segment = is_segment[k]
+            if not kids and segment:
+                continue
+            if check_each:
+                self._check_declared(kids)
+            if len(kids) == 1 and relnames[kids[0]] == SPAN and not segment:  # a group around its span child
+                built[k] = built[kids[0]]
+                continue
+            if len(kids) == 1 and segment and relnames[kids[0]] != SPAN:  # a segment with one satellite
+                core, satellite = built[k], kids[0]
+            elif len(kids) == 2 and not segment and (relnames[kids[0]] == SPAN) != (relnames[kids[1]] == SPAN):
+                core, satellite = (built[kids[0]], kids[1]) if relnames[kids[0]] == SPAN else (built[kids[1]], kids[0])
+            else:  # several satellites, multinuclear groups, malformed nodes
+                core, satellites = self._core(k, [relnames[j] for j in kids])
+                if satellites:
+                    nodes = [Node(core[0], core[1], NUCLEUS, SPAN, core[2], core[3])]
+                    nodes += [Node(*built[j][:2], SATELLITE, relnames[j], *built[j][2:]) for j in satellites]
+                    built[k] = self._in_order(nodes, k)
+                else:
+                    built[k] = core
+                continue
+            other = built[satellite]  # the common case, one nucleus and one satellite
+            nucleus = Node(core[0], core[1], NUCLEUS, SPAN, core[2], core[3])
+            satellite_node = Node(other[0], other[1], SATELLITE, relnames[satellite], other[2], other[3])
+            if core[0] < other[0] and other[0] == core[1] + 1:
+                built[k] = (core[0], other[1], (nucleus, satellite_node), lines[k])
+            elif other[0] < core[0] and core[0] == other[1] + 1:
+                built[k] = (other[0], core[1], (satellite_node, nucleus), lines[k])
+            else:
+                built[k] = self._in_order([nucleus, satellite_node], k)  # explains the gap
+        start, end, kids_of_top, line = built[body.order[0]]
+        return Node(start, end, ROOT, None, kids_of_top, line)
 
-    def _constituent(self, element: _Element, built: dict[str, Node]) -> Node:
-        kids = element.children
-        roles = child_roles(element.is_segment, [k.relname for k in kids], self._types_for(kids))
-        spans = [k for k, r in zip(kids, roles) if r == SPAN_ROLE]
-        nuclei = [k for k, r in zip(kids, roles) if r == MULTI_ROLE]
-        satellites = [k for k, r in zip(kids, roles) if r == SAT_ROLE]
-        what = f"{'segment' if element.is_segment else 'group'} {element.id}"
-        if element.is_segment:
+    def span(self, node_id: str) -> tuple[int, int] | None:
+        """The EDU span of a segment or group, or None for an id that names none."""
+        k = self.body.position.get(node_id)
+        return None if k is None else self.built[k][:2]
+
+    def _core(self, k: int, names: list[str]) -> tuple[_Unlabelled, list[int]]:
+        """The nucleus of node ``k`` (the node itself for a segment) and its satellites."""
+        body, built = self.body, self.built
+        kids = body.children.get(k, [])
+        roles = child_roles(body.is_segment[k], names, self.types)
+        spans = [j for j, role in zip(kids, roles) if role == SPAN_ROLE]
+        nuclei = [j for j, role in zip(kids, roles) if role == MULTI_ROLE]
+        satellites = [j for j, role in zip(kids, roles) if role == SAT_ROLE]
+        ids, source, line = body.ids, self.source, body.lines[k]
+        if body.is_segment[k]:
             if spans or nuclei:
-                raise TreeStructureError(f"{what} has nucleus children ({(spans + nuclei)[0].id}); "
-                                         "only groups can", self.source, element.line)
-            core = leaf(self.index[element.id], NUCLEUS, SPAN, element.line)
-        elif spans and nuclei:
-            raise TreeStructureError(f"{what} has both a span child ({spans[0].id}) and multinuclear children "
-                                     f"({nuclei[0].id})", self.source, element.line)
-        elif len(spans) > 1:
-            raise TreeStructureError(f"{what} has {len(spans)} span children "
-                                     f"({', '.join(k.id for k in spans)})", self.source, element.line)
-        elif spans:
-            core = built[spans[0].id]
-        elif len(nuclei) == 1:
-            raise TreeStructureError(f"{what} is multinuclear with a single nucleus ({nuclei[0].id})",
-                                     self.source, element.line)
-        elif nuclei:
-            core = self._node([(built[k.id], NUCLEUS, k.relname) for k in nuclei], element)
-        else:
-            raise TreeStructureError(f"{what} has no nucleus (no child with relname 'span' or a multinuclear "
-                                     "relation)", self.source, element.line)
-        if not satellites:
-            return core
-        members = [(core, NUCLEUS, SPAN)] + [(built[k.id], SATELLITE, k.relname) for k in satellites]
-        return self._node(members, element)
+                raise TreeStructureError(f"{self._what(k)} has nucleus children ({printable(ids[(spans + nuclei)[0]])}); "
+                                         "only groups can", source, line)
+            return built[k], satellites
+        if spans and nuclei:
+            raise TreeStructureError(f"{self._what(k)} has both a span child ({printable(ids[spans[0]])}) and "
+                                     f"multinuclear children ({printable(ids[nuclei[0]])})", source, line)
+        if len(spans) > 1:
+            raise TreeStructureError(f"{self._what(k)} has {len(spans)} span children "
+                                     f"({', '.join(printable(ids[j]) for j in spans)})", source, line)
+        if spans:
+            return built[spans[0]], satellites
+        if len(nuclei) == 1:
+            raise TreeStructureError(f"{self._what(k)} is multinuclear with a single nucleus ({printable(ids[nuclei[0]])})",
+                                     source, line)
+        if nuclei:
+            nodes = [Node(*built[j][:2], NUCLEUS, body.relnames[j], *built[j][2:]) for j in nuclei]
+            return self._in_order(nodes, k), satellites
+        raise TreeStructureError(f"{self._what(k)} has no nucleus (no child with relname 'span' or a multinuclear "
+                                 "relation)", source, line)
 
-    def _types_for(self, kids: list[_Element]) -> dict[str, set[str]]:
-        for kid in kids:
-            if kid.relname != SPAN and kid.relname not in self.types:
-                message = f"relname {kid.relname!r} is not declared in <header><relations>"
+    def _what(self, k: int) -> str:
+        return f"{'segment' if self.body.is_segment[k] else 'group'} {printable(self.body.ids[k])}"
+
+    def _check_declared(self, kids: list[int]) -> None:
+        relnames, lines = self.body.relnames, self.body.lines
+        for j in kids:
+            name = relnames[j]
+            if name != SPAN and name not in self.types:
+                message = f"relname {_shown(name)} is not declared in <header><relations>"
                 if not self.lenient:
-                    raise FormatError(message, self.source, kid.line)
-                warnings.warn(f"{self.source}:{kid.line}: {message}; its type is guessed from the structure "
-                              "(lenient)", RSTKitWarning, stacklevel=4)
-                self.types[kid.relname] = set(_RELATION_TYPES)
-        return self.types
+                    raise FormatError(message, self.source, lines[j])
+                warnings.warn(f"{self.source}:{lines[j]}: {message}; its type is guessed from the structure "
+                              "(lenient)", RSTKitWarning, stacklevel=5)
+                self.types[name] = set(_RELATION_TYPES)
 
-    def _node(self, members: list[tuple[Node, str, str]], element: _Element) -> Node:
-        """An internal node over ``members`` (node, nuclearity, relation), in textual order."""
-        children = sorted((_labelled(n, nuc, rel) for n, nuc, rel in members), key=lambda n: n.start)
-        for left, right in zip(children, children[1:]):
+    def _in_order(self, children: list[Node], k: int) -> _Unlabelled:
+        """Node ``k`` over ``children`` in textual order (which must cover a contiguous span)."""
+        children.sort(key=_start)
+        for left, right in pairwise(children):
             if right.start != left.end + 1:
                 raise TreeStructureError(
-                    f"non-projective structure: the children of node {element.id} cover EDUs "
+                    f"non-projective structure: the children of node {printable(self.body.ids[k])} cover EDUs "
                     f"{left.start}-{left.end} and {right.start}-{right.end}, not a contiguous span",
-                    self.source, element.line)
-        return internal(NUCLEUS, SPAN, children, element.line)
+                    self.source, self.body.lines[k])
+        return (children[0].start, children[-1].end, tuple(children), self.body.lines[k])
 
 
-def _labelled(node: Node, nuclearity: str, relation: str | None) -> Node:
-    return Node(node.start, node.end, nuclearity, relation, node.children, node.line)
+_start = attrgetter("start")
 
 
-def _rs4_extra(root: ET.Element, body: ET.Element, spans: dict[str, tuple[int, int]]) -> dict[str, Any]:
+def _rs4_extra(markup: _Markup, builder: _TreeBuilder) -> dict[str, Any]:
     """Secondary edges, signals and signal types of an rs4 file (empty for plain rs3)."""
     extra: dict[str, Any] = {}
-    secedges = [dict(e.attrib) for e in body.iterfind("secedges/secedge")]
-    for edge in secedges:
-        edge["source_span"] = spans.get(edge.get("source", ""))
-        edge["target_span"] = spans.get(edge.get("target", ""))
-    signals = [dict(s.attrib) for s in body.iterfind("signals/signal")]
-    for signal in signals:
-        signal["source_span"] = spans.get(signal.get("source", ""))
-    sigtypes = {s.get("type", ""): s.get("subtypes", "").split(";") for s in root.iterfind("header/sigtypes/sig")}
-    for key, value in (("secedges", secedges), ("signals", signals), ("sigtypes", sigtypes)):
+    span = builder.span
+    for edge in markup.secedges:
+        edge["source_span"] = span(edge.get("source", ""))
+        edge["target_span"] = span(edge.get("target", ""))
+    for signal in markup.signals:
+        signal["source_span"] = span(signal.get("source", ""))
+    sigtypes = {kind: subtypes.split(";") for kind, subtypes in markup.sigtypes}
+    for key, value in (("secedges", markup.secedges), ("signals", markup.signals), ("sigtypes", sigtypes)):
         if value:
             extra[key] = value
     return extra
@@ -324,10 +475,8 @@ def rs3_normal_form(tree: RSTTree) -> RSTTree:
     labelled ``span``; sentence and paragraph indices are dropped (rs3 has none).
     """
 
-    def normal(node: Node) -> Node:
-        if node.is_leaf:
-            return node
-        children = [normal(c) for c in node.children]
+    def normal(node: Node, children: list[Node]) -> Node:
+        """``node`` over its children in normal form."""
         nuclei = [c for c in children if c.nuclearity == NUCLEUS]
         if len(nuclei) == len(children):
             return replace(node, children=tuple(children))
@@ -342,7 +491,7 @@ def rs3_normal_form(tree: RSTTree) -> RSTTree:
         return replace(node, children=tuple(children))
 
     edus = tuple(EDU(e.index, e.text) for e in tree.edus)
-    return replace(tree, root=normal(tree.root), edus=edus)
+    return replace(tree, root=bottom_up(tree.root, normal), edus=edus)
 
 
 def dumps_rs3(tree: RSTTree) -> str:
@@ -357,26 +506,29 @@ def dumps_rs3(tree: RSTTree) -> str:
     links: dict[int, tuple[int, str]] = {}  # element id -> (parent id, relname)
     groups: list[tuple[int, str]] = []  # (id, type)
 
-    def element_id(node: Node) -> int:
-        if node.is_leaf:
-            return node.start
-        gid = n + len(groups) + 1
-        groups.append((gid, MULTINUC if node.is_multinuclear else SPAN))
-        for child in node.children:
-            cid = element_id(child)
-            if node.is_multinuclear:
-                _check_writable(child.relation, "a multinuclear nucleus", child, tree)
-                declared.setdefault(child.relation, set()).add(MULTINUC)
-                links[cid] = (gid, child.relation)
-            elif child.nuclearity == NUCLEUS:
-                links[cid] = (gid, SPAN)
-            else:
-                _check_writable(child.relation, "a satellite", child, tree)
-                declared.setdefault(child.relation, set()).add(RST)
-                links[cid] = (gid, child.relation)
-        return gid
+    stack: list[tuple[Node, Node | None, int, int | None]] = [(tree.root, None, 0, None)]
+    while stack:  # depth-first; an element's link is checked once its subtree is numbered
+        node, parent, gid, own = stack.pop()
+        if own is None and not node.is_leaf:  # entering a group: number it, then its children
+            own = n + len(groups) + 1
+            groups.append((own, MULTINUC if node.is_multinuclear else SPAN))
+            stack.append((node, parent, gid, own))
+            stack.extend((child, node, own, None) for child in reversed(node.children))
+            continue
+        if parent is None:
+            continue
+        cid = node.start if node.is_leaf else own
+        if parent.is_multinuclear:
+            _check_writable(node.relation, "a multinuclear nucleus", node, tree)
+            declared.setdefault(node.relation, set()).add(MULTINUC)
+            links[cid] = (gid, node.relation)
+        elif node.nuclearity == NUCLEUS:
+            links[cid] = (gid, SPAN)
+        else:
+            _check_writable(node.relation, "a satellite", node, tree)
+            declared.setdefault(node.relation, set()).add(RST)
+            links[cid] = (gid, node.relation)
 
-    element_id(tree.root)
     _check_unambiguous(tree, links, declared)
     out = ["<rst>", "\t<header>", "\t\t<relations>"]
     for name in sorted(declared):

@@ -22,15 +22,19 @@ Writing computes heads, relations and heights from the tree; features carry ``si
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
+from itertools import pairwise
+from operator import attrgetter
 from pathlib import Path
 
 import networkx as nx
 
 from ..dependency import VIRTUAL_ROOT, from_dependencies, to_dependencies
-from ..errors import FormatError
-from ..tree import EDU, NUCLEUS, SATELLITE, SPAN, Node, RSTTree
+from ..errors import FormatError, printable
+from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
 from . import Format, doc_id_from_path, read_text, register
+from .walk import bottom_up
 
 N_COLUMNS = 10
 ROOT_LABEL = "ROOT"
@@ -44,8 +48,133 @@ KEPT_COLUMNS = "rsd_columns"
 def loads_rsd(text: str, path: str | Path | None = None, doc_id: str | None = None,
               lenient: bool = False, heights: bool = True) -> RSTTree:
     """Parse the text of one ``.rsd`` file into an RSTTree (``lenient`` is accepted for
-    the common reader signature; nothing in this format is repaired)."""
+    the common reader signature; nothing in this format is repaired).
+
+    A file laid out plainly (no comments or blank lines, well-formed rows, a projective tree)
+    is read directly; anything else goes through the dependency graph of
+    :mod:`rstkit.dependency`, which explains what is wrong. Both give the same tree.
+    """
     source = str(path) if path is not None else "<string>"
+    if doc_id is None:
+        doc_id = doc_id_from_path(path) if path is not None else ""
+    tree = _read_plain(text, source, doc_id, heights)
+    return tree if tree is not None else _read_with_graph(text, source, doc_id, heights)
+
+
+def read_rsd(path: str | Path, lenient: bool = False, heights: bool = True) -> list[RSTTree]:
+    """Read one ``.rsd`` file (a list of one tree, as every format reader returns)."""
+    return [loads_rsd(read_text(path), path, lenient=lenient, heights=heights)]
+
+
+# -- the plain path: rows split at once, the tree projected over arrays -----------------------
+def _read_plain(text: str, source: str, doc_id: str, heights: bool) -> RSTTree | None:
+    """The tree of a plainly laid out, well-formed file; None for anything else."""
+    if not text or "\r" in text or "\n\n" in text or text[0] in "\n#" or "\n#" in text:
+        return None
+    rows = [line.split("\t") for line in text.removesuffix("\n").split("\n")]
+    n = len(rows)
+    if any(len(row) != N_COLUMNS for row in rows):
+        return None
+    ids, texts, heights_given, col4, col5, features, heads_given, labels, col9, col10 = zip(*rows)
+    if ids != tuple(map(str, range(1, n + 1))):
+        return None
+    try:
+        heads = [0, *map(int, heads_given)]
+        attachment = [0, *map(int, heights_given)] if heights and "_" not in heights_given else None
+    except ValueError:
+        return None
+    if any(not 0 <= head <= n for head in heads) or heads.count(0) != 2 or \
+            ("_" in heights_given and any(h != "_" for h in heights_given)):
+        return None
+    relations: list[str | None] = [None]
+    nuclearities: list[str | None] = [None]
+    for head, label in zip(heads[1:], labels):
+        relation, _, suffix = label.rpartition("_")
+        if head == 0:
+            if label != ROOT_LABEL:
+                return None
+            relations.append(None)
+            nuclearities.append(None)
+        elif suffix in _SUFFIX and relation:
+            relations.append(relation)
+            nuclearities.append(_SUFFIX[suffix])
+        else:
+            return None
+    lines = list(range(n + 1))  # the plain layout has EDU i on line i
+    root = _project(heads, relations, nuclearities, attachment, lines)
+    if root is None:
+        return None
+    try:
+        edus = _edus(texts, features, lines[1:], source)
+    except FormatError:
+        return None
+    # no validate(): the projection checks contiguity and uses every EDU once, which implies it
+    return RSTTree(root, edus, doc_id, source, {KEPT_COLUMNS: tuple(zip(col4, col5, features, col9, col10))})
+
+
+def _project(heads: list[int], relations: list[str | None], nuclearities: list[str | None],
+             heights: list[int] | None, lines: list[int]) -> Node | None:
+    """The constituency tree of a dependency tree over EDUs 1..n (index 0 unused), as
+    :func:`rstkit.dependency.from_dependencies` builds it; None where that would fail."""
+    n = len(heads) - 1
+    dependents: list[list[int]] = [[] for _ in heads]
+    for edu in range(1, n + 1):
+        dependents[heads[edu]].append(edu)
+    order = list(dependents[0])  # the root EDU (one, checked by the caller)
+    for h in order:  # breadth-first; grows while iterating
+        order.extend(dependents[h])
+    if len(order) != n:
+        return None  # a cycle
+    built: list[tuple[int, int, tuple[Node, ...], int] | None] = [None] * (n + 1)
+    for h in reversed(order):
+        current = (h, h, (), lines[h])
+        if not dependents[h]:
+            built[h] = current
+            continue
+        for level in _levels(h, dependents[h], relations, nuclearities, heights):
+            nuclei = [d for d in level if nuclearities[d] == NUCLEUS]
+            members = [Node(current[0], current[1], NUCLEUS, relations[min(nuclei)] if nuclei else SPAN,
+                            current[2], current[3])]
+            for d in level:
+                c = built[d]
+                members.append(Node(c[0], c[1], nuclearities[d], relations[d], c[2], c[3]))
+            members.sort(key=_start)
+            for left, right in pairwise(members):
+                if right.start != left.end + 1:
+                    return None  # non-projective
+            current = (members[0].start, members[-1].end, tuple(members), lines[h])
+        built[h] = current
+    start, end, children, line = built[order[0]]
+    return Node(start, end, ROOT, None, children, line)
+
+
+def _levels(h: int, dependents: list[int], relations: list[str | None], nuclearities: list[str | None],
+            heights: list[int] | None) -> list[list[int]]:
+    """The dependents of ``h`` grouped by attachment level, innermost first (as
+    :mod:`rstkit.dependency` groups them)."""
+    if len(dependents) == 1:
+        return [dependents]
+    if heights is not None:
+        by_height: dict[int, list[int]] = {}
+        for d in dependents:
+            by_height.setdefault(heights[d], []).append(d)
+        return [by_height[k] for k in sorted(by_height)]
+    levels: list[list[int]] = []
+    for d in [d for d in dependents if d > h] + [d for d in reversed(dependents) if d < h]:
+        previous = levels[-1] if levels else []
+        if (nuclearities[d] == NUCLEUS and previous
+                and all(nuclearities[p] == NUCLEUS and relations[p] == relations[d] for p in previous)):
+            previous.append(d)
+        else:
+            levels.append([d])
+    return levels
+
+
+_start = attrgetter("start")
+
+
+# -- the graph path: any file, precise errors ---------------------------------------------------
+def _read_with_graph(text: str, source: str, doc_id: str, heights: bool) -> RSTTree:
     rows = _rows(text, source)
     if not rows:
         raise FormatError("no EDU lines", source)
@@ -63,30 +192,21 @@ def loads_rsd(text: str, path: str | Path | None = None, doc_id: str | None = No
         if not 0 <= head <= n:
             raise FormatError(f"head {head} is not an EDU of this file (1..{n}) nor 0", source, line)
         if (head == 0) != (label == ROOT_LABEL):
-            raise FormatError(f"head {head} with relation {label!r}: the root has head 0 and relation ROOT, "
-                              "and only the root", source, line)
+            raise FormatError(f"head {head} with relation '{printable(label)}': the root has head 0 and relation "
+                              "ROOT, and only the root", source, line)
         height = _int(row[2], "attachment height (column 3)", source, line) if use_heights else None
         if head == 0:
             graph.add_edge(VIRTUAL_ROOT, edu, relation=None, nuclearity=None, height=0)
             continue
         relation, _, suffix = label.rpartition("_")
         if suffix not in _SUFFIX or not relation:
-            raise FormatError(f"relation {label!r} does not end in _r (satellite) or _m (multinuclear)",
+            raise FormatError(f"relation '{printable(label)}' does not end in _r (satellite) or _m (multinuclear)",
                               source, line)
         graph.add_edge(head, edu, relation=relation, nuclearity=_SUFFIX[suffix], height=height)
-    features = [_features(row[5]) for _, row in rows]
-    sentences, paragraphs = _sentences(features, rows, source), _paragraphs(features)
-    edus = tuple(EDU(i, row[1].strip(), sentences[i - 1], paragraphs[i - 1]) for i, (_, row) in enumerate(rows, 1))
-    if doc_id is None:
-        doc_id = doc_id_from_path(path) if path is not None else ""
+    edus = _edus([row[1] for _, row in rows], [row[5] for _, row in rows], [line for line, _ in rows], source)
     tree = from_dependencies(graph, edus, doc_id, source)
     columns = tuple((row[3], row[4], row[5], row[8], row[9]) for _, row in rows)
     return replace(tree, extra={KEPT_COLUMNS: columns})
-
-
-def read_rsd(path: str | Path, lenient: bool = False, heights: bool = True) -> list[RSTTree]:
-    """Read one ``.rsd`` file (a list of one tree, as every format reader returns)."""
-    return [loads_rsd(read_text(path), path, lenient=lenient, heights=heights)]
 
 
 def _rows(text: str, source: str) -> list[tuple[int, list[str]]]:
@@ -100,7 +220,7 @@ def _rows(text: str, source: str) -> list[tuple[int, list[str]]]:
             raise FormatError(f"expected {N_COLUMNS} tab-separated columns, found {len(row)}", source, number)
         expected = len(rows) + 1
         if row[0].strip() != str(expected):
-            raise FormatError(f"EDU id {row[0]!r} where {expected} was expected (ids are 1..n in order)",
+            raise FormatError(f"EDU id '{printable(row[0])}' where {expected} was expected (ids are 1..n in order)",
                               source, number)
         rows.append((number, row))
     return rows
@@ -110,35 +230,56 @@ def _int(value: str, what: str, source: str, line: int) -> int:
     try:
         return int(value)
     except ValueError:
-        raise FormatError(f"{what} is {value!r}, not a number", source, line) from None
+        raise FormatError(f"{what} is '{printable(value)}', not a number", source, line) from None
 
 
-def _features(column: str) -> dict[str, str]:
-    """``key=value|...`` (GUM has some malformed items without ``=``: ignored)."""
-    pairs = (item.split("=", 1) for item in column.split("|") if "=" in item)
-    return {key: value for key, value in pairs}
+# -- EDUs, sentences and paragraphs (both paths) -------------------------------------------------
+def _edus(texts: Sequence[str], features: Sequence[str], lines: Sequence[int], source: str) -> tuple[EDU, ...]:
+    """The EDUs, with sentence and paragraph indices from the features column."""
+    sids = [_feature(column, "sid") for column in features]
+    try:
+        sentences = [None if sid is None else int(sid) for sid in sids]
+    except ValueError:  # name the line
+        sentences = [None if sid is None else _int(sid, "sentence id (sid)", source, line)
+                     for sid, line in zip(sids, lines)]
+    return tuple(map(EDU, range(1, len(sids) + 1), [text.strip() for text in texts], sentences,
+                     _paragraphs(features)))
 
 
-def _sentences(features: list[dict[str, str]], rows: list[tuple[int, list[str]]], source: str) -> list[int | None]:
-    sentences = []
-    for feats, (line, _) in zip(features, rows):
-        sid = feats.get("sid")
-        sentences.append(None if sid is None else _int(sid, "sentence id (sid)", source, line))
-    return sentences
+def _feature(column: str, key: str) -> str | None:
+    """The value of ``key`` in a ``key=value|...`` column (the last one given), or None.
+
+    Items without ``=`` are ignored (GUM has some malformed ones).
+    """
+    position = column.rfind(f"|{key}=")
+    if position >= 0:
+        start = position + len(key) + 2
+    elif column.startswith(f"{key}="):
+        start = len(key) + 1
+    else:
+        return None
+    end = column.find("|", start)
+    return column[start:] if end < 0 else column[start:end]
 
 
-def _paragraphs(features: list[dict[str, str]]) -> list[int | None]:
-    if not any(key in feats for feats in features for key in _BLOCK_STARTS + _BLOCK_FLAGS):
+def _paragraphs(features: Sequence[str]) -> list[int | None]:
+    starts = [any(marks) for marks in zip(*(_marked(features, key) for key in _BLOCK_STARTS))]
+    flags = list(zip(*(_marked(features, key) for key in _BLOCK_FLAGS)))
+    if not any(starts) and not any(any(f) for f in flags):
         return [None] * len(features)
     paragraphs, paragraph, previous_flags = [], 1, None
-    for i, feats in enumerate(features):
-        flags = tuple(key in feats for key in _BLOCK_FLAGS)
-        starts = any(key in feats for key in _BLOCK_STARTS) or flags != previous_flags
-        if i > 0 and starts:
+    for i, (start, flag) in enumerate(zip(starts, flags)):
+        if i > 0 and (start or flag != previous_flags):
             paragraph += 1
         paragraphs.append(paragraph)
-        previous_flags = flags
+        previous_flags = flag
     return paragraphs
+
+
+def _marked(features: Sequence[str], key: str) -> list[bool]:
+    """Whether each features column has an item ``key=...``."""
+    first, later = f"{key}=", f"|{key}="
+    return [column.startswith(first) or later in column for column in features]
 
 
 def dumps_rsd(tree: RSTTree) -> str:
@@ -185,10 +326,7 @@ def rsd_normal_form(tree: RSTTree) -> RSTTree:
     multinuclear node takes the relation of the next nucleus; whitespace in EDU text is
     collapsed; paragraphs are renumbered 1, 2, ... (or dropped when some EDU has none).
     """
-    def normal(node: Node) -> Node:
-        if node.is_leaf:
-            return node
-        children = [normal(c) for c in node.children]
+    def normal(node: Node, children: list[Node]) -> Node:
         nuclei = [i for i, c in enumerate(children) if c.nuclearity == NUCLEUS]
         first = nuclei[0]
         relation = children[nuclei[1]].relation if len(nuclei) > 1 else SPAN
@@ -201,7 +339,7 @@ def rsd_normal_form(tree: RSTTree) -> RSTTree:
         if known and (i == 0 or e.paragraph != tree.edus[i - 1].paragraph):
             paragraph += 1
         edus.append(EDU(e.index, " ".join(e.text.split()), e.sentence, paragraph if known else None))
-    return replace(tree, root=normal(tree.root), edus=tuple(edus))
+    return replace(tree, root=bottom_up(tree.root, normal), edus=tuple(edus))
 
 
 _RSD_LINE = re.compile(r"^\d+\t[^\t]*\t(\d+|_)\t[^\t]*\t[^\t]*\t[^\t]*\t\d+\t(ROOT|\S+_[rm])\t[^\t]*\t[^\t]*$")

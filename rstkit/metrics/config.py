@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
 
 from .._version import __version__
 from ..errors import RSTKitError
 from ..settings import (
     AVERAGES,
     COMPAT_MODES,
+    EDU_MODES,
     EVAL_BINARIZATIONS,
     METRICS,
     MISSING_POLICIES,
@@ -22,6 +24,7 @@ from ..settings import (
     Average,
     Binarization,
     Compat,
+    EduMode,
     EvalBinarization,
     Metric,
     Missing,
@@ -29,8 +32,8 @@ from ..settings import (
 )
 
 SIGNATURE_PREFIX = "rstkit:"
-SIGNATURE_KEYS = ("metric", "avg", "tuples", "labels", "bin", "bin.att", "compat", "missing", "1edu", "lenient",
-                  "ci", "boot", "trials", "seed", "docs", "version")
+SIGNATURE_KEYS = ("metric", "avg", "tuples", "edus", "labels", "bin", "bin.att", "compat", "missing", "1edu",
+                  "lenient", "ci", "boot", "trials", "seed", "docs", "version")
 
 
 @dataclass(frozen=True)
@@ -112,9 +115,16 @@ class EvalConfig:
     missing
         predicted documents that are absent: ``error``, ``skip`` (score the
         intersection) or ``zero`` (empty prediction).
+    edus
+        ``gold``: gold and prediction must have the same EDUs (spans are compared by EDU
+        number). ``aligned``: spans are compared by character (first and last character of
+        the text, whitespace aside), so predictions that segment their own EDUs are scored;
+        the texts must be the same (:mod:`rstkit.metrics.aligned`).
     lenient
         repair inconsistent extents when reading and score documents whose gold and
-        predicted EDU counts differ (as the reference does), with warnings.
+        predicted EDU counts differ (as the reference does), with warnings. With
+        ``edus="aligned"`` it changes no score (EDUs are matched by character, and differing
+        texts remain an error).
     exclude_single_edu
         drop 1-EDU documents (0 tuples) from the averages; by default they count, as in
         the reference (F1 = 0 in macro averages).
@@ -130,13 +140,15 @@ class EvalConfig:
     binarize: EvalBinarization = "right"
     compat: Compat | None = None
     missing: Missing = "error"
+    edus: EduMode = "gold"
     lenient: bool = False
     exclude_single_edu: bool = False
     statistics: Statistics = Statistics()
 
     def __post_init__(self) -> None:
         for name, allowed in (("metric", METRICS), ("average", AVERAGES), ("binarize", EVAL_BINARIZATIONS),
-                              ("missing", MISSING_POLICIES), ("unknown_labels", UNKNOWN_LABEL_POLICIES)):
+                              ("missing", MISSING_POLICIES), ("edus", EDU_MODES),
+                              ("unknown_labels", UNKNOWN_LABEL_POLICIES)):
             if getattr(self, name) not in allowed:
                 raise RSTKitError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
         if self.compat is not None and self.compat not in COMPAT_MODES:
@@ -195,6 +207,7 @@ class EvalConfig:
             ("metric", self.metric),
             ("avg", self.average),
             ("tuples", self.tuples),
+            ("edus", self.edus),
             ("labels", self.labels + ("" if self.labels == "raw" else f"+unknown:{self.unknown_labels}")),
             ("bin", self.gold_binarization),
             *([("bin.att", self.attachment_rebinarization)]
@@ -217,12 +230,14 @@ class EvalConfig:
         others (it must be what the configuration read would print, ``version`` aside).
         With the ``raw`` label map, whose identity mapping knows every label, the signature
         does not pin ``unknown_labels``; it comes back as the constructors' default
-        (``keep`` under rst-eval compatibility, else ``error``).
+        (``keep`` under rst-eval compatibility, else ``error``). A signature without ``edus``
+        (printed before that setting existed) reads as ``edus=gold``, the only mode then.
         """
         items = parse_signature(text)
-        unknown = [key for key in items if key not in SIGNATURE_KEYS]
-        if unknown:
-            raise RSTKitError(f"signature has unknown key(s) {', '.join(unknown)}: {text}")
+        items.setdefault("edus", "gold")
+        unknown_keys = [key for key in items if key not in SIGNATURE_KEYS]
+        if unknown_keys:
+            raise RSTKitError(f"signature has unknown key(s) {', '.join(unknown_keys)}: {text}")
         try:
             labels, _, unknown = items["labels"].partition("+unknown:")
             compat = None if items["compat"] == "none" else items["compat"]
@@ -230,11 +245,13 @@ class EvalConfig:
                 confidence=float(items["ci"]) if "ci" in items else None,
                 **{name: int(items[key]) for name, key in (("n_bootstrap", "boot"), ("n_trials", "trials"),
                                                            ("seed", "seed")) if key in items})
-            config = cls(metric=items["metric"], average=items["avg"], labels=labels,
-                         unknown_labels=unknown or ("keep" if compat else "error"),
-                         binarize="right" if items["bin"] == RST_EVAL else items["bin"], compat=compat,
-                         missing=items["missing"], lenient=_flag(items, "lenient", "yes", "no"),
-                         exclude_single_edu=_flag(items, "1edu", "excluded", "included"), statistics=statistics)
+            settings: dict[str, Any] = {  # strings from the text: __post_init__ checks each choice
+                "metric": items["metric"], "average": items["avg"], "labels": labels,
+                "unknown_labels": unknown or ("keep" if compat else "error"),
+                "binarize": "right" if items["bin"] == RST_EVAL else items["bin"], "compat": compat,
+                "missing": items["missing"], "edus": items["edus"], "lenient": _flag(items, "lenient", "yes", "no"),
+                "exclude_single_edu": _flag(items, "1edu", "excluded", "included"), "statistics": statistics}
+            config = cls(**settings)
             n_documents = int(items["docs"])
         except KeyError as exc:
             raise RSTKitError(f"signature lacks {exc.args[0]}=: {text}") from None

@@ -12,7 +12,9 @@ ignores what tokenisation changes and nothing else (case and every other charact
 * PTB double quotes (two backquotes, two single quotes) become ``"``.
 
 A difference is an EDUMismatchError naming the document, both files, the first differing
-EDU and both texts, unless ``lenient`` (then a warning, and the document is scored).
+EDU and both texts, unless ``lenient`` (then a warning, and the document is scored). Its
+``fixes`` suggest ``edus_aligned`` (scoring on characters, :mod:`rstkit.metrics.aligned`)
+where that can help: for a count mismatch, and for differing EDU texts over the same text.
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ def check_edus(gold: RSTTree, pred: RSTTree, config: EvalConfig, notes: list[str
         message = (f"EDU count mismatch for document {gold.doc_id!r}: gold {gold.source or '?'} has "
                    f"{gold.n_edus} EDUs, prediction {pred.source or '?'} has {pred.n_edus}")
         if not config.lenient:
-            raise EDUMismatchError(message, fixes=("lenient",))
+            raise EDUMismatchError(message, fixes=("lenient", "edus_aligned"))
         notes.append(message + "; scored by EDU numbers (lenient)")
         return
     differing = [i for i, (g, p) in enumerate(zip(gold.edus, pred.edus), start=1) if _differ(g.text, p.text)]
@@ -51,8 +53,13 @@ def check_edus(gold: RSTTree, pred: RSTTree, config: EvalConfig, notes: list[str
                f"{gold.source or '?'}, '{printable(pred.edus[first - 1].text, 60)}' in prediction "
                f"{pred.source or '?'} (compared without whitespace, PTB bracket and quote escapes undone)")
     if not config.lenient:
-        raise EDUMismatchError(message, fixes=("lenient",))
+        same_text = _document_text(gold) == _document_text(pred)
+        raise EDUMismatchError(message, fixes=("lenient", "edus_aligned") if same_text else ("lenient",))
     notes.append(message + "; scored by EDU numbers (lenient)")
+
+
+def _document_text(tree: RSTTree) -> str:
+    return "".join(normalise_edu_text(edu.text) for edu in tree.edus)
 
 
 def _differ(gold: str, pred: str) -> bool:

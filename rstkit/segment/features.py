@@ -1,0 +1,118 @@
+"""Token features of the segmenter: word ids, character ids and layout/shape flags.
+
+Everything here is plain Python and numpy (no torch), computed once per text from the
+text and its token spans, so the same code serves training (GUM as raw text) and
+prediction (a user's text).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .tokenize import Span
+
+PAD, UNK = 0, 1
+#: characters kept per token: the first and the last half (prefixes and suffixes both matter)
+MAX_CHARS = 16
+#: the layout and shape flags, in the order of the flag vector
+FLAGS = ("paragraph_start", "line_start", "space_before", "space_after", "capitalized", "all_caps", "digit",
+         "punctuation", "sentence_final", "text_start")
+_SENTENCE_FINAL = re.compile(r"(?:[.!?…]|\.\.\.)[\"'”’)\]]*$")
+
+
+def word_key(word: str) -> str:
+    """How a word is looked up: lower-cased, digits folded to 0."""
+    return re.sub(r"\d", "0", word.lower())
+
+
+class Vocabulary:
+    """Strings <-> ids, 0 for padding and 1 for unknown."""
+
+    def __init__(self, items: Sequence[str]):
+        self.items = ["<pad>", "<unk>"] + [i for i in items if i not in ("<pad>", "<unk>")]
+        self.index = {item: i for i, item in enumerate(self.items)}
+
+    @classmethod
+    def build(cls, items: Iterable[str], min_count: int = 2, max_size: int | None = None) -> Vocabulary:
+        counts = Counter(items)
+        return cls([item for item, count in counts.most_common(max_size) if count >= min_count])
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def get(self, item: str) -> int:
+        return self.index.get(item, UNK)
+
+
+@dataclass
+class TokenFeatures:
+    """The inputs of one text: ``words`` [T], ``chars`` [T, MAX_CHARS], ``flags`` [T, len(FLAGS)]
+    and, with a pretrained encoder, its pooled token vectors ``extra`` [T, E]."""
+
+    words: np.ndarray
+    chars: np.ndarray
+    flags: np.ndarray
+    extra: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+
+def token_chars(token: str) -> str:
+    """The characters of a token the character encoder sees (long tokens: both ends)."""
+    if len(token) <= MAX_CHARS:
+        return token
+    half = MAX_CHARS // 2
+    return token[:half] + token[-half:]
+
+
+def featurize(text: str, tokens: Sequence[Span], paragraph_starts: Iterable[int],
+              words: Vocabulary, chars: Vocabulary) -> TokenFeatures:
+    """Features of ``tokens`` of ``text``; ``paragraph_starts`` are the character offsets
+    where paragraphs begin (a token starting there gets the paragraph flag)."""
+    paragraph_starts = set(paragraph_starts)
+    n = len(tokens)
+    word_ids = np.zeros(n, dtype=np.int64)
+    char_ids = np.zeros((n, MAX_CHARS), dtype=np.int64)
+    flags = np.zeros((n, len(FLAGS)), dtype=np.float32)
+    for i, (start, end) in enumerate(tokens):
+        token = text[start:end]
+        word_ids[i] = words.get(word_key(token))
+        for j, c in enumerate(token_chars(token)):
+            char_ids[i, j] = chars.get(c)
+        before = text[tokens[i - 1][1]:start] if i else ""
+        after_end = tokens[i + 1][0] if i + 1 < n else end
+        flags[i] = (
+            start in paragraph_starts,
+            "\n" in before,
+            i == 0 or bool(before),
+            i + 1 == n or after_end > end,
+            token[:1].isupper(),
+            len(token) > 1 and token.isupper(),
+            any(c.isdigit() for c in token),
+            not any(c.isalnum() for c in token),
+            bool(_SENTENCE_FINAL.search(token)),
+            i == 0,
+        )
+    return TokenFeatures(word_ids, char_ids, flags)
+
+
+def pool_pieces(offsets: np.ndarray, vectors: np.ndarray, tokens: Sequence[Span]) -> np.ndarray:
+    """Token vectors [T, dim] from word-piece vectors: each token's vector is the mean of
+    the pieces whose characters ``offsets`` [n, 2] overlap the token's (zeros if none, as
+    for characters a pretrained tokenizer drops). Pieces are in text order."""
+    result = np.zeros((len(tokens), vectors.shape[1]), dtype=np.float32)
+    if not len(tokens) or not len(offsets):
+        return result
+    spans = np.asarray(tokens, dtype=np.int64)
+    first = np.searchsorted(offsets[:, 1], spans[:, 0], side="right")  # first piece ending after the token starts
+    stop = np.searchsorted(offsets[:, 0], spans[:, 1], side="left")    # first piece starting at or after its end
+    sums = np.concatenate([np.zeros((1, vectors.shape[1])), np.cumsum(vectors, axis=0, dtype=np.float64)])
+    counts = np.maximum(stop - first, 0)
+    some = counts > 0
+    result[some] = (sums[stop[some]] - sums[first[some]]) / counts[some, None]
+    return result

@@ -1,0 +1,194 @@
+"""The EDU segmenter: plain text -> EDUs as character spans (needs torch).
+
+``Segmenter.load()`` reads the model shipped with rstkit (``rstkit/data/models/segmenter``)
+or a directory written by ``rstkit train-segmenter``; ``segment(text)`` splits the text
+into paragraphs (at blank lines) and GUM-like tokens, tags every token (begins an EDU,
+begins a sentence, or neither) and returns a :class:`Segmentation`. A paragraph always
+begins an EDU and a sentence; EDUs never cross paragraphs.
+
+Long texts are tagged in overlapping windows (``window`` tokens, ``margin`` tokens of
+context on each side), so time and memory grow linearly with the text.
+
+A model trained with a pretrained encoder (``settings["pretrained"]``: its name, e.g.
+``minilm``, and the layers averaged) also reads the frozen states of that encoder
+(:mod:`rstkit.parser.pretrained`, the parser's feature code): a token's vector is the mean
+of the word pieces overlapping its characters.
+"""
+from __future__ import annotations
+
+import json
+import pickle
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from ..errors import RSTKitError
+from .features import Vocabulary, featurize, pool_pieces
+from .model import EDU_START, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
+from .result import Segmentation, build_segmentation
+from .tokenize import Span, paragraphs, tokenize
+
+MODEL_FORMAT = "rstkit-segmenter/1"
+#: tokens per piece of text given to a pretrained encoder at once (its states of a piece
+#: take pieces x layers x dim floats)
+ENCODER_CHUNK = 4096
+_FILES = ("config.json", "vocab.json", "model.pt")
+
+
+#: the models shipped with rstkit (directories under ``rstkit/data/models``): the default,
+#: which also reads MiniLM's frozen states, and one that needs nothing but torch
+SHIPPED = {"segmenter": "the default model (word, character and MiniLM features)",
+           "segmenter-base": "word and character features only (needs nothing but torch)"}
+
+
+def default_model_dir(name: str = "segmenter") -> Path:
+    """Where a model shipped with rstkit is (``segmenter``, the default, or ``segmenter-base``)."""
+    return Path(str(resources.files("rstkit") / "data" / "models" / name))
+
+
+def model_location(path: str | Path | None) -> Path:
+    """The model directory ``path`` names: an existing directory, else a shipped model's
+    name, else (None) the default shipped model."""
+    if path is None:
+        return default_model_dir()
+    if not Path(path).is_dir() and str(path) in SHIPPED:
+        return default_model_dir(str(path))
+    return Path(path)
+
+
+class Segmenter:
+    """A trained segmenter (network, vocabularies and decoding settings)."""
+
+    def __init__(self, net: SegmenterNet, words: Vocabulary, chars: Vocabulary, settings: dict, encoder=None):
+        self.net = net.eval()
+        self.encoder = encoder
+        self.words = words
+        self.chars = chars
+        self.settings = dict(settings)
+        self.threshold = float(self.settings.get("threshold", 0.5))
+        self.window = int(self.settings.get("window", 256))
+        self.margin = int(self.settings.get("margin", 32))
+        self.batch_size = int(self.settings.get("batch_size", 32))
+
+    # -- loading and saving ------------------------------------------------------------
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, threads: int | None = None,
+             cache_dir: str | Path | None = None) -> Segmenter:
+        """The model in directory ``path``, or the shipped model of that name
+        (:data:`SHIPPED`; default: ``segmenter``); ``cache_dir`` keeps a pretrained
+        encoder's states on disk (models that use one)."""
+        directory = model_location(path)
+        if threads:
+            torch.set_num_threads(threads)
+        missing = [name for name in _FILES if not (directory / name).is_file()]
+        if missing:
+            raise RSTKitError(f"not a segmenter model directory (missing {', '.join(missing)})", str(directory))
+        try:
+            settings = json.loads((directory / "config.json").read_text(encoding="utf-8"))
+            vocab = json.loads((directory / "vocab.json").read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise RSTKitError(f"unreadable segmenter model: {exc}", str(directory)) from None
+        if settings.get("format") != MODEL_FORMAT:
+            raise RSTKitError(f"not a segmenter model of this rstkit version (format {settings.get('format')!r}, "
+                              f"expected {MODEL_FORMAT!r})", str(directory / "config.json"))
+        net = SegmenterNet(NetConfig(**settings["net"]))
+        try:
+            state = torch.load(directory / "model.pt", map_location="cpu", weights_only=True)
+            net.load_state_dict({k: v.float() for k, v in state.items()})
+        except (OSError, RuntimeError, KeyError, ValueError, EOFError, pickle.UnpicklingError) as exc:
+            raise RSTKitError(f"unreadable segmenter weights: {exc}", str(directory / "model.pt")) from None
+        pretrained = settings.get("pretrained")
+        encoder = load_encoder(pretrained["encoder"], cache_dir) if pretrained else None
+        return cls(net, Vocabulary(vocab["words"][2:]), Vocabulary(vocab["chars"][2:]), settings, encoder)
+
+    def save(self, path: str | Path) -> None:
+        """Write the model directory (weights in half precision: the model is small and its
+        predictions do not change measurably)."""
+        directory = Path(path)
+        directory.mkdir(parents=True, exist_ok=True)
+        settings = dict(self.settings, format=MODEL_FORMAT, net=self.net.config.to_dict(), threshold=self.threshold,
+                        window=self.window, margin=self.margin, batch_size=self.batch_size)
+        (directory / "config.json").write_text(json.dumps(settings, indent=1, ensure_ascii=False) + "\n",
+                                               encoding="utf-8")
+        vocab = {"words": self.words.items, "chars": self.chars.items}
+        (directory / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False) + "\n", encoding="utf-8")
+        torch.save({k: v.half() for k, v in self.net.state_dict().items()}, directory / "model.pt")
+
+    # -- segmenting ------------------------------------------------------------------------
+
+    def segment(self, text: str) -> Segmentation:
+        """EDUs of a plain text (paragraphs separated by blank lines)."""
+        paragraph_spans = paragraphs(text)
+        tokens = [t for start, end in paragraph_spans for t in tokenize(text, start, end)]
+        return self.segment_tokens(text, tokens, [start for start, _ in paragraph_spans])
+
+    def segment_tokens(self, text: str, tokens: Sequence[Span], paragraph_starts: Sequence[int] = ()) -> Segmentation:
+        """EDUs of ``text`` already split into ``tokens`` (spans of ``text``, e.g. a
+        corpus' gold tokens); ``paragraph_starts`` are character offsets (none: one paragraph)."""
+        paragraph_starts = sorted(paragraph_starts)
+        edu_starts, sentence_starts = self.decide(self.probabilities(text, tokens, paragraph_starts))
+        return build_segmentation(text, tokens, edu_starts, sentence_starts, paragraph_starts)
+
+    def decide(self, probabilities: np.ndarray) -> tuple[list[int], list[int]]:
+        """Token numbers that begin an EDU (boundary probability >= threshold) and, among
+        them, those that begin a sentence."""
+        boundary = probabilities[:, EDU_START] + probabilities[:, SENTENCE_START]
+        edu_starts = np.flatnonzero(boundary >= self.threshold)
+        sentence = probabilities[edu_starts, SENTENCE_START] > probabilities[edu_starts, EDU_START]
+        return edu_starts.tolist(), edu_starts[sentence].tolist()
+
+    def token_vectors(self, text: str, tokens: Sequence[Span]) -> np.ndarray:
+        """Pretrained vectors [T, dim] of the tokens: the chosen layers of the encoder's
+        word-piece states, averaged, then pooled over each token's characters. A long text
+        is encoded in pieces of ``ENCODER_CHUNK`` tokens, so memory stays bounded."""
+        layers = self.settings["pretrained"]["layers"]
+        parts = []
+        for first in range(0, len(tokens), ENCODER_CHUNK):
+            chunk = tokens[first:first + ENCODER_CHUNK]
+            start = chunk[0][0]
+            states = self.encoder.encode(text[start:chunk[-1][1]])
+            vectors = states.layers[layers].mean(axis=0)
+            parts.append(pool_pieces(states.offsets + start, vectors, chunk))
+        return np.concatenate(parts) if parts else np.zeros((0, self.encoder.dim), dtype=np.float32)
+
+    def probabilities(self, text: str, tokens: Sequence[Span], paragraph_starts: Sequence[int] = ()) -> np.ndarray:
+        """Class probabilities [T, 3] (inside, begins an EDU, begins an EDU and a sentence)."""
+        if not tokens:
+            return np.zeros((0, 3), dtype=np.float32)
+        features = featurize(text, tokens, paragraph_starts, self.words, self.chars)
+        if self.encoder is not None:
+            features.extra = self.token_vectors(text, tokens)
+        n = len(features)
+        windows = [(max(0, s - self.margin), min(n, s + self.window + self.margin), s, min(n, s + self.window))
+                   for s in range(0, n, self.window)]
+        result = np.zeros((n, 3), dtype=np.float32)
+        with torch.no_grad():
+            for b in range(0, len(windows), self.batch_size):
+                batch = windows[b:b + self.batch_size]
+                scores = self.net(*batch_windows([(features, lo, hi) for lo, hi, _, _ in batch]))
+                probabilities = torch.softmax(scores, dim=-1).numpy()
+                for row, (lo, _, keep_from, keep_to) in enumerate(batch):
+                    result[keep_from:keep_to] = probabilities[row, keep_from - lo:keep_to - lo]
+        return result
+
+
+def load_encoder(name: str, cache_dir: str | Path | None = None):
+    """The parser's pretrained encoder ``name`` (``minilm`` or ``hf:PATH``)."""
+    hint = ("pip install 'rstkit[minilm]', or use the shipped model that needs nothing but torch "
+            "(segmenter-base)")
+    try:
+        from ..parser.pretrained import PretrainedEncoder
+
+        return PretrainedEncoder.load(name, cache_dir=cache_dir)
+    except ImportError as exc:
+        raise RSTKitError(f"this segmenter model reads the pretrained encoder {name!r}, which needs the package "
+                          f"{exc.name}: {hint}") from None
+    except RSTKitError as exc:
+        if name != "minilm":
+            raise
+        raise RSTKitError(f"this segmenter model reads the pretrained encoder 'minilm': {exc.message}; or use the "
+                          "shipped model that needs nothing but torch (segmenter-base)", exc.path) from None

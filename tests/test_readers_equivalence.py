@@ -1,0 +1,190 @@
+"""The fast rs3/rs4 and .rsd readers read exactly what the readers they replaced read.
+
+Reference: tests/previous_readers.py, the reading code as it was before (ElementTree and
+networkx throughout, one tree validation per file). Every GUM file and generated, mutated files
+must give the same tree (nodes, spans, relations, line numbers), EDUs and extras, or the same
+error (type, file, line). Each fast path is also compared with its own package fallback (the XML
+parser for rs3, the dependency graph for .rsd), and every tree read passes ``validate``.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import replace
+
+import previous_readers as previous
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import rst_trees
+from test_dis_fast import chain
+
+from rstkit.errors import RSTKitError
+from rstkit.formats import read_text, rs3, rsd
+from rstkit.formats.rs3 import dumps_rs3, loads_rs3
+from rstkit.formats.rsd import dumps_rsd, loads_rsd
+from rstkit.formats.walk import bottom_up
+from rstkit.tree import EDU, RSTTree, validate
+
+
+def outcome(read, text: str, **options) -> tuple:
+    """What a reader makes of a text: the tree in full (with node lines) or the error's kind and place."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            tree = read(text, "doc.x", **options)
+        except RSTKitError as exc:
+            return ("error", type(exc).__name__, exc.path, exc.line)
+    validate(tree)
+    nodes = [(n.start, n.end, n.nuclearity, n.relation, n.line) for n in tree.nodes()]
+    return ("tree", nodes, tree.edus, tree.doc_id, dict(tree.extra), [str(w.message) for w in caught])
+
+
+# -- every GUM file ---------------------------------------------------------------------------
+@pytest.mark.gum
+def test_rs4_reads_as_before_on_every_gum_file(gum_dir):
+    files = sorted((gum_dir / "rstweb").glob("*.rs4"))
+    assert len(files) == 281
+    for path in files:
+        text = read_text(path)
+        assert rs3._scan(text) == rs3._parse_xml(text, str(path)), path.name  # the scanner takes every file
+        assert outcome(loads_rs3, text) == outcome(previous.loads_rs3, text), path.name
+
+
+@pytest.mark.gum
+def test_rsd_reads_as_before_on_every_gum_file(gum_dir):
+    files = sorted((gum_dir / "dependencies").glob("*.rsd"))
+    assert len(files) == 281
+    for path in files:
+        text = read_text(path)
+        for heights in (True, False):
+            plain = rsd._read_plain(text, "doc.x", "doc", heights)
+            assert plain is not None, path.name  # the plain path takes every file
+            graph = rsd._read_with_graph(text, "doc.x", "doc", heights)
+            assert [(n.span, n.nuclearity, n.relation, n.line) for n in plain.nodes()] == \
+                [(n.span, n.nuclearity, n.relation, n.line) for n in graph.nodes()]
+            assert outcome(loads_rsd, text, heights=heights) == outcome(previous.loads_rsd, text, heights=heights)
+
+
+# -- generated and mutated files -----------------------------------------------------------------
+NASTY_TEXT = st.lists(st.sampled_from(["a", " ", "&", "<", ">", '"', "'", "é", "中", "\U0001f600", "\t", "&amp;",
+                                       "\\", "b", "]]>"]), max_size=6).map("".join)
+RELATIONS = st.sampled_from(["elab", "list", "Contrast", "same-unit", "elab", "list", 'say "x"', "a&b", "r'q", "é"])
+SNIPPETS = ["", "&", "&amp;", "&#65;", "<", ">", "]]>", "\r", '"', " x=\"1\"", "\n", "<!-- c -->", "\x01", "\t",
+            "<group id=\"99\" type=\"span\"/>", "<segment id=\"1\">", "</body>", "<?xml version=\"1.0\"?>",
+            " parent=\"1\"", "relname", "signal", "\ufeff"]
+
+
+@st.composite
+def rs3_texts(draw) -> str:
+    """An rs3/rs4 file written by rstkit for a random tree with nasty texts and relation names, then
+    maybe cut and patched."""
+    tree = draw(rst_trees(max_edus=10, patterns="any"))
+    names = {}
+
+    def rename(label: str | None) -> str | None:
+        return label if label in (None, "span") else names.setdefault(label, draw(RELATIONS))
+
+    root = bottom_up(tree.root, lambda node, kids: replace(node, children=tuple(
+        replace(kid, relation=rename(kid.relation)) for kid in kids)))
+    edus = tuple(EDU(e.index, draw(NASTY_TEXT)) for e in tree.edus)
+    try:
+        text = dumps_rs3(RSTTree(root, edus))
+    except RSTKitError:
+        text = dumps_rs3(RSTTree(tree.root, tuple(EDU(e.index, "x") for e in tree.edus)))
+    if draw(st.booleans()):  # an rs4 tail
+        text = text.replace("\t</body>", '\t\t<signals>\n\t\t\t<signal source="1" type="dm" subtype="dm" '
+                            'tokens="1,2"/>\n\t\t\t<signal source="2" type="x" subtype="y" tokens="" status="gold"/>'
+                            '\n\t\t</signals>\n\t</body>')
+    for _ in range(draw(st.integers(0, 2))):
+        cut = draw(st.integers(0, len(text)))
+        text = text[:cut] + draw(st.sampled_from(SNIPPETS)) + text[cut + draw(st.integers(0, 4)):]
+    return text
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rs3_texts())
+def test_rs3_reads_generated_and_mutated_files_as_before(text):
+    markup = rs3._scan(text)
+    try:
+        parsed = rs3._parse_xml(text, "doc.x")
+    except RSTKitError:
+        assert markup is None, "the scanner took a file the XML parser rejects"
+    else:
+        assert markup is None or markup == parsed
+    for lenient in (False, True):
+        assert outcome(loads_rs3, text, lenient=lenient) == outcome(previous.loads_rs3, text, lenient=lenient)
+
+
+@st.composite
+def rsd_texts(draw) -> str:
+    """An .rsd file written by rstkit for a random tree, maybe with layout features, then maybe patched."""
+    tree = draw(rst_trees(max_edus=10, patterns="any"))
+    features = draw(st.lists(st.sampled_from(["sid=1", "sid=2", "para=para", "item=item", "heading=heading",
+                                               "caption=c", "x=1", "sid=x", "parent_posNN", "sid=3|sid=4"]),
+                             min_size=tree.n_edus, max_size=tree.n_edus))
+    lines = dumps_rsd(tree).split("\n")
+    if draw(st.booleans()):
+        lines = ["\t".join(row[:5] + [feats] + row[6:]) if len(row) == 10 else line
+                 for line, feats in zip(lines, features + [""]) for row in [line.split("\t")]]
+    text = "\n".join(lines)
+    for _ in range(draw(st.integers(0, 2))):
+        cut = draw(st.integers(0, len(text)))
+        snippet = draw(st.sampled_from(["", "\t", "\n", "\n\n", "# note\n", "_", "0", "9", "ROOT", "_r", "_m",
+                                        "\r", " ", "x", "|para=p"]))
+        text = text[:cut] + snippet + text[cut + draw(st.integers(0, 3)):]
+    return text
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rsd_texts(), st.booleans())
+def test_rsd_reads_generated_and_mutated_files_as_before(text, heights):
+    plain = rsd._read_plain(text, "doc.x", "doc", heights)
+    if plain is not None:
+        graph = rsd._read_with_graph(text, "doc.x", "doc", heights)
+        assert [(n.span, n.nuclearity, n.relation, n.line) for n in plain.nodes()] == \
+            [(n.span, n.nuclearity, n.relation, n.line) for n in graph.nodes()]
+        assert plain.edus == graph.edus and plain.extra == graph.extra
+    assert outcome(loads_rsd, text, heights=heights) == outcome(previous.loads_rsd, text, heights=heights)
+
+
+# -- deep trees (issue 10) --------------------------------------------------------------------------
+@pytest.mark.parametrize("right", [True, False])
+@pytest.mark.parametrize("fmt", ["rs3", "rsd"])
+def test_a_20000_edu_chain_is_written_and_read_on_both_paths(fmt, right):
+    """Writing is depth-independent; both reading paths are (the second is forced by a comment)."""
+    tree = chain(20_000, right)
+    expected = [(n.start, n.end, n.nuclearity, n.relation) for n in tree.nodes()]
+    if fmt == "rs3":
+        text = dumps_rs3(tree)
+        variants, read = [text, text.replace("<body>", "<body><!-- forces the XML parser -->")], loads_rs3
+    else:
+        text = dumps_rsd(tree)
+        variants, read = [text, "# forces the graph path\n" + text], loads_rsd
+    for variant in variants:
+        back = read(variant)
+        assert [(n.start, n.end, n.nuclearity, n.relation) for n in back.nodes()] == expected
+        assert [e.text for e in back.edus] == [e.text for e in tree.edus]
+    fast = rs3._scan(variants[0]) if fmt == "rs3" else rsd._read_plain(variants[0], "", "", True)
+    assert fast is not None  # the first variant took the fast path
+
+
+# -- messages ---------------------------------------------------------------------------------------
+def test_rs3_messages_show_unprintable_characters_escaped():
+    text = ('<rst><header><relations><rel name="elab" type="rst"/></relations></header><body>\n'
+            '<segment id="1" parent="9\u200b" relname="elab">a</segment>\n</body></rst>')
+    with pytest.raises(RSTKitError, match=r"parent '9\\u200b', which does not exist") as info:
+        loads_rs3(text, "u.rs3")
+    assert info.value.path == "u.rs3" and info.value.line == 2
+
+
+def test_rsd_messages_show_unprintable_characters_escaped():
+    text = "1\ta\t0\t_\t_\t_\t0\tROOT\t_\t_\n2\tb\t0\t_\t_\t_\t1\telab\x07_x\t_\t_\n"
+    with pytest.raises(RSTKitError, match=r"relation 'elab\\x07_x' does not end in _r") as info:
+        loads_rsd(text, "u.rsd")
+    assert info.value.line == 2
+
+
+def test_xml_errors_name_file_and_line():
+    with pytest.raises(RSTKitError, match="malformed XML") as info:
+        loads_rs3("<rst>\n<header>\n</rst>\n", "bad.rs3")
+    assert (info.value.path, info.value.line) == ("bad.rs3", 3)

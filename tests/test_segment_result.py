@@ -1,0 +1,74 @@
+"""Segmentations built from token decisions (rstkit.segment.result) and DISRPT-style
+boundary scores (rstkit.segment.evaluate)."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rstkit.segment import BoundaryScore, boundary_score, build_segmentation, paragraphs, tokenize
+from rstkit.tree import EDU
+
+
+def segment_at(text: str, firsts: set[int], sentences: set[int] = frozenset()):
+    spans = paragraphs(text)
+    tokens = [t for a, b in spans for t in tokenize(text, a, b)]
+    return build_segmentation(text, tokens, firsts, sentences, [a for a, _ in spans])
+
+
+def test_hand_example() -> None:
+    text = "I left because\nit rained. Then I slept.\n\nNew paragraph"
+    # tokens: I left because it rained . Then I slept . | New paragraph
+    result = segment_at(text, {2, 6}, {6})
+    assert [e.text for e in result.edus] == ["I left", "because\nit rained.", "Then I slept.", "New paragraph"]
+    assert [(e.paragraph, e.sentence) for e in result.edus] == [(1, 1), (1, 1), (1, 2), (2, 3)]
+    assert result.spans()[1] == (7, 25)
+    assert result.lines() == "I left\nbecause it rained.\nThen I slept.\n\nNew paragraph\n"
+    assert result.to_edus()[3] == EDU(4, "New paragraph", 3, 2)
+
+
+def test_empty_text() -> None:
+    result = segment_at(" \n\n ", set())
+    assert result.edus == () and result.lines() == ""
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab.,' \n\t\u00a0\u2028-"), max_size=120), st.data())
+def test_edus_and_the_whitespace_between_them_are_the_text(text: str, data) -> None:
+    n = len([t for a, b in paragraphs(text) for t in tokenize(text, a, b)])
+    firsts = data.draw(st.sets(st.integers(0, max(n - 1, 0))))
+    result = segment_at(text, firsts)
+    rebuilt, position = [], 0
+    for edu in result.edus:
+        gap = text[position:edu.start]
+        assert gap.strip() == ""
+        assert edu.text == text[edu.start:edu.end] and edu.text.strip() == edu.text != ""
+        rebuilt += [gap, edu.text]
+        position = edu.end
+    assert text[position:].strip() == ""
+    assert "".join(rebuilt) + text[position:] == text
+    # EDUs never cross a paragraph break, and each paragraph starts an EDU
+    for a, b in paragraphs(text):
+        assert any(e.start == a for e in result.edus)
+        assert all(e.end <= a or e.start >= b or (a <= e.start and e.end <= b) for e in result.edus)
+    # one line per EDU, one blank line between paragraphs
+    assert result.lines().count("\n") == (len(result.edus) + len(paragraphs(text)) - 1 if result.edus else 0)
+
+
+def test_boundary_score_counts_like_disrpt() -> None:
+    # DISRPT's seg_eval.py over token labels: gold B _ _ B _ B, predicted B _ B _ _ B
+    # -> tokens 0 and 5 are true positives, 2 a false positive, 3 a false negative
+    gold, predicted = [0, 3, 5], [0, 2, 5]
+    score = boundary_score(gold, predicted)
+    assert (score.true_positives, score.false_positives, score.false_negatives) == (2, 1, 1)
+    assert score.precision == pytest.approx(2 / 3) and score.recall == pytest.approx(2 / 3)
+    assert score.f1 == pytest.approx(2 / 3)
+    total = score + boundary_score([0, 4], [0, 4])
+    assert (total.true_positives, total.false_positives, total.false_negatives) == (4, 1, 1)
+    assert total.as_dict()["f1"] == round(100 * 0.8, 2)
+
+
+def test_boundary_score_without_predictions_is_zero_not_an_error() -> None:
+    score = boundary_score([0, 4], [])
+    assert (score.precision, score.recall, score.f1) == (0.0, 0.0, 0.0)
+    assert BoundaryScore().f1 == 0.0
