@@ -150,6 +150,6 @@ def test_train_segmenter_validates_numbers(flag, value, capsys) -> None:
 def test_train_segmenter_needs_a_gum_checkout(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.delenv("RSTKIT_GUM", raising=False)
     assert main(["train-segmenter", "--out", str(tmp_path / "m")]) == 2
-    assert "give --corpus-root or set $RSTKIT_GUM" in capsys.readouterr().err
+    assert "$RSTKIT_GUM is not set" in capsys.readouterr().err
     assert main(["train-segmenter", "--out", str(tmp_path / "m"), "--corpus-root", str(tmp_path)]) == 2
     assert "not a GUM checkout" in capsys.readouterr().err

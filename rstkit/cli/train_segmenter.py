@@ -11,9 +11,8 @@ saved in DIR/config.json. Needs torch (the ``parser`` extra).
 from __future__ import annotations
 
 import argparse
-import os
 
-from ..corpus import gum_corpus
+from ..corpus import resolve_corpus
 from ..errors import CorpusError, RSTKitError
 from .common import nonnegative_float, positive_float, positive_int
 
@@ -73,10 +72,11 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise RSTKitError(f"rstkit train-segmenter needs torch ({exc.name} is missing): "
                           "pip install torch==2.13.0") from None
-    root = args.corpus_root or os.environ.get("RSTKIT_GUM")
-    if not root:
-        raise CorpusError("where is the GUM corpus? give --corpus-root or set $RSTKIT_GUM")
-    gum_corpus(root, "rsd")  # fails clearly if root is not a GUM checkout with dependencies/
+    corpus = resolve_corpus("gum", args.corpus_root)
+    if corpus.boundary_corpus() is None:
+        raise CorpusError("the GUM checkout has no dependencies/ (.rsd files): the segmenter learns from them",
+                          str(corpus.root))
+    root = corpus.root
     if args.pretrained:
         from ..parser.pretrained import check_encoder_name
 

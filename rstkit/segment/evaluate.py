@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..metrics.average import divide, f1_score
 from .gum import GoldDocument, read_gum
 
 CONDITIONS = ("gold-flat", "gold", "raw", "raw-flat")
@@ -51,18 +52,15 @@ class BoundaryScore:
 
     @property
     def precision(self) -> float:
-        predicted = self.true_positives + self.false_positives
-        return self.true_positives / predicted if predicted else 0.0
+        return float(divide(self.true_positives, self.true_positives + self.false_positives))
 
     @property
     def recall(self) -> float:
-        gold = self.true_positives + self.false_negatives
-        return self.true_positives / gold if gold else 0.0
+        return float(divide(self.true_positives, self.true_positives + self.false_negatives))
 
     @property
     def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
+        return float(f1_score(self.precision, self.recall))
 
     def as_dict(self) -> dict:
         return {"tp": self.true_positives, "fp": self.false_positives, "fn": self.false_negatives,
