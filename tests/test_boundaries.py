@@ -3,6 +3,7 @@ reading, boundary files, plain EDU lists (no torch)."""
 from __future__ import annotations
 
 import warnings
+from itertools import pairwise
 
 import pytest
 from hypothesis import given
@@ -59,7 +60,7 @@ def test_inferred_sentences_start_at_one_and_step_by_at_most_one(texts):
     assert len(sentences) == len(texts)
     if texts:
         assert sentences[0] == 1
-        assert all(b - a in (0, 1) for a, b in zip(sentences, sentences[1:]))
+        assert all(b - a in (0, 1) for a, b in pairwise(sentences))
 
 
 @pytest.mark.gum

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from rstkit.corpus import gum_corpus
 from rstkit.errors import BinarizationError, TreeStructureError
 from rstkit.labels import get_label_map
-from rstkit.parser.features import N_STATE_FEATURES, Boundaries, guess_sentences
+from rstkit.parser.features import N_STATE_FEATURES, Boundaries
 from rstkit.parser.transition import REDUCE, SHIFT, Action, ParserState, oracle_actions, oracle_states, run_actions
 from rstkit.transform import binarize
 from rstkit.tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf, validate
@@ -115,4 +115,6 @@ def test_boundary_features_use_format_information_or_guess():
     assert b.pair_features((2, 2), (3, 3)) == [1.0, 1.0, 0.0, 0.0]
     plain = Boundaries.of(tuple(EDU(e.index, e.text) for e in edus))
     assert plain.paragraphs is None and plain.state_features(None, None, 1)[-1] == 1.0
-    assert guess_sentences((EDU(1, 'He said "no."'), EDU(2, "Then"), EDU(3, "left?"), EDU(4, "x"))) == [1, 2, 2, 3]
+    # sentences inferred by rstkit.boundaries: "no." before capitalised "Then" ends one, "left?" before "x" not
+    guessed = Boundaries.of((EDU(1, 'He said "no."'), EDU(2, "Then"), EDU(3, "left?"), EDU(4, "x")))
+    assert guessed.sentences == [1, 2, 2, 2]

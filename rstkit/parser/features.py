@@ -1,31 +1,19 @@
 """Boundary features of parser states: sentence and paragraph structure around the spans.
 
-Sentence and paragraph indices come from the EDUs when the format carries them (GUM's
-rs4/rsd, RST-DT's ``<P>`` markers). Sentences the format does not give are guessed from
-punctuation (an EDU ending in ``.``, ``!`` or ``?``, possibly followed by closing quotes
-or brackets, ends a sentence); unknown paragraphs give zero features plus an "unknown"
-flag, so that documents with and without the information share one model.
+Sentence and paragraph indices come from the EDUs when the input carries them (GUM's
+rsd, RST-DT's ``<P>`` markers, a boundary file); sentences the input does not give are
+inferred from the text (:func:`rstkit.boundaries.infer_sentences`); unknown paragraphs
+give zero features plus an "unknown" flag, so that documents with and without the
+information share one model.
 """
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
+from ..boundaries import has_paragraphs, has_sentences, infer_sentences
 from ..tree import EDU
 from .transition import Span
-
-_SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*\s*$")
-
-
-def guess_sentences(edus: tuple[EDU, ...]) -> list[int]:
-    """1-based sentence index of each EDU, guessed from sentence-final punctuation."""
-    result, current = [], 1
-    for edu in edus:
-        result.append(current)
-        if _SENTENCE_END.search(edu.text):
-            current += 1
-    return result
 
 
 @dataclass(frozen=True)
@@ -37,11 +25,11 @@ class Boundaries:
 
     @classmethod
     def of(cls, edus: tuple[EDU, ...]) -> Boundaries:
-        if edus and all(e.sentence is not None for e in edus):
+        if has_sentences(edus):
             sentences = [int(e.sentence) for e in edus]  # type: ignore[arg-type]
         else:
-            sentences = guess_sentences(edus)
-        paragraphs = [int(e.paragraph) for e in edus] if edus and all(e.paragraph is not None for e in edus) else None
+            sentences = infer_sentences([e.text for e in edus])
+        paragraphs = [int(e.paragraph) for e in edus] if has_paragraphs(edus) else None
         return cls(sentences, paragraphs)
 
     def _unit(self, ids: list[int], span: Span) -> tuple[float, float, float]:

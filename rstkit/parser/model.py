@@ -22,6 +22,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from ..errors import RSTKitError
 from ..tree import EDU
 from .features import N_STATE_FEATURES, Boundaries
 from .transition import View
@@ -81,7 +82,7 @@ class ParserModel(nn.Module):
         self.document = nn.LSTM(encoder.dim, hidden, batch_first=True, bidirectional=True)
         self.span = nn.Sequential(nn.Linear((8 if span_diff else 6) * hidden, span_dim), nn.Tanh())
         if context not in CONTEXT_SLOTS:
-            raise ValueError(f"context must be one of {sorted(CONTEXT_SLOTS)}, got {context}")
+            raise RSTKitError(f"context must be one of {sorted(CONTEXT_SLOTS)}, got {context}")
         self.context = context
         self.empty = nn.Parameter(torch.zeros(context, span_dim))
         self.mlp = nn.Sequential(nn.Dropout(dropout), nn.Linear(context * span_dim + N_STATE_FEATURES, mlp_dim),
@@ -158,8 +159,8 @@ class ParserModel(nn.Module):
 
 @dataclass
 class PreparedDocument:
-    """A document ready for the model: its EDUs, encoder inputs, boundaries and, for
-    training, its oracle states and gold labels."""
+    """A document ready for the model: its EDUs, encoder inputs (one per ensemble member),
+    boundaries and, for training, its oracle states and gold labels."""
 
     doc_id: str
     edus: tuple[EDU, ...]
@@ -180,7 +181,7 @@ def collate(docs: Sequence[PreparedDocument], encoder: nn.Module, device: torch.
         return torch.from_numpy(np.concatenate([source(d, name) for d in docs])).to(device)
 
     return {
-        "inputs": encoder.collate([d.inputs for d in docs], device),
+        "inputs": encoder.collate([d.inputs[0] for d in docs], device),
         "sizes": [len(d.edus) for d in docs],
         "doc_index": torch.repeat_interleave(torch.arange(len(docs)), torch.tensor(counts)).to(device),
         "spans": cat("spans", lambda d, n: getattr(d.states, n)),
