@@ -70,8 +70,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         import torch
 
-        from ..parser.api import Parser, default_model, default_threads
+        from ..parser.api import Parser, default_model
         from ..parser.inputs import apply_boundaries, missing_boundaries, read_corpus_split, read_parse_inputs
+        from ..parser.threads import default_threads
         from ..parser.train import check_output_dir
     except ImportError as exc:
         raise RSTKitError(f"rstkit parse needs the parser extra ({exc.name} is missing): "

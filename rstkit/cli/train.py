@@ -63,7 +63,8 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=nonnegative_int, default=13)
     p.add_argument("--device", default="auto", help="auto, cpu or cuda (default: auto)")
     p.add_argument("--no-amp", action="store_true", help="no mixed precision on GPU")
-    p.add_argument("--threads", type=positive_int, default=None, help="CPU threads for torch")
+    p.add_argument("--threads", type=positive_int, default=None,
+                   help="CPU threads for torch (default: min(4, cores) less the cores other processes keep busy)")
     p.add_argument("--max-docs", type=positive_int, default=None,
                    help="train on the first N documents only (smoke tests)")
     p.add_argument("--max-dev-docs", type=positive_int, default=None, help="select on the first N dev documents only")
@@ -109,17 +110,18 @@ def run(args: argparse.Namespace) -> int:
     if not isinstance(options, dict) or set(options) - {"model", "encoder"}:
         raise RSTKitError('--options must be a JSON object with "model" and/or "encoder" members')
     check_output_dir(args.out)
-    corpus, default_labels = resolve_corpus(args.corpus, args.corpus_root)
     encoder_options = dict(options.get("encoder", {}))
     if args.fine_tune:
         encoder_options["fine_tune"] = True
-    config = TrainConfig(label_map=args.labels or default_labels, encoder=args.encoder,
+    config = TrainConfig(label_map=args.labels or "raw", encoder=args.encoder,
                          encoder_options=encoder_options, model_options=options.get("model", {}),
                          epochs=args.epochs, batch_docs=args.batch_docs, lr=args.lr, schedule=args.schedule,
                          warmup=args.warmup, patience=args.patience, select_by=args.select_by,
                          encoder_lr=args.encoder_lr, layer_decay=args.layer_decay, accumulate=args.accumulate,
                          seed=args.seed, device=args.device, amp=not args.no_amp, threads=args.threads,
-                         cache_dir=args.cache_dir)
+                         cache_dir=args.cache_dir)  # checked before the corpus is read
+    corpus, default_labels = resolve_corpus(args.corpus, args.corpus_root)
+    config = replace(config, label_map=args.labels or default_labels)
     train_ids = corpus.doc_ids(args.split)[:args.max_docs]
     dev_ids = corpus.doc_ids(args.dev_split)[:args.max_dev_docs]
     train_docs = _read(corpus, train_ids, args.lenient)

@@ -9,7 +9,6 @@
 """
 from __future__ import annotations
 
-import os
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -28,29 +27,6 @@ from .ensemble import ModelEnsemble
 from .inputs import Document
 from .modeldir import SHIPPED, ModelDirError, load_member, member_dirs, read_config, shipped_model_dir
 from .train import resolve_device, train
-
-#: documents below which parsing uses one thread (threads cost more than they give)
-SMALL_BATCH = 4
-
-
-def usable_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def default_threads(n_documents: int) -> int:
-    """Threads for torch that are never pathologically slow: 1 for small batches, else
-    min(4, usable cores) less the cores other processes keep busy (the 1-minute load),
-    at least 1 (on a busy machine more threads than free cores wait on each other)."""
-    if n_documents <= SMALL_BATCH:
-        return 1
-    try:
-        busy = int(os.getloadavg()[0])
-    except OSError:
-        busy = 0
-    return max(1, min(4, usable_cores()) - busy)
 
 
 def default_model() -> tuple[str, str | None]:

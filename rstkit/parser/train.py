@@ -45,6 +45,7 @@ from .ensemble import ModelEnsemble
 from .model import ParserModel, PreparedDocument, collate
 from .modeldir import CONFIG, ModelSpec, build_model, save_model_dir
 from .pretrained import default_cache_dir
+from .threads import default_threads
 
 CHECKPOINT = "checkpoint.pt"
 _LAYER = re.compile(r"\.(?:layer|layers|h|block)\.(\d+)\.")
@@ -106,8 +107,7 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
     """Train a parser and write the best model (by the dev ``select_by`` metric) to ``out``."""
     rank, world = _distributed()
     out = check_output_dir(out)
-    if config.threads:
-        torch.set_num_threads(config.threads)
+    torch.set_num_threads(config.threads or default_threads(len(train_trees)))
     device = resolve_device(config.device)
     if world > 1:
         device = _init_distributed(device, rank)
