@@ -213,3 +213,38 @@ def test_gum_training_documents_get_rsd_boundaries(gum_dir):
     assert tree.edus[-1].sentence > 1
     other = tuple(EDU(e.index, e.text + "x", 1, 1) for e in tree.edus)
     assert with_boundaries(tree, other) is tree  # texts differ: nothing copied
+
+
+@pytest.mark.gum
+def test_seeds_train_an_ensemble_whose_log_probabilities_are_averaged(gum_dir, tmp_path):
+    from rstkit.parser.ensemble import ModelEnsemble
+
+    out = tmp_path / "ensemble"
+    assert main(["train", "--corpus", str(gum_dir), "--out", str(out), "--epochs", "1", "--max-docs", "2",
+                 "--max-dev-docs", "1", "--device", "cpu", "--threads", "1", "--seeds", "3,4", "--options", TINY]) == 0
+    config = read_config(out)
+    assert config["kind"] == "ensemble" and config["members"] == ["seed3", "seed4"]
+    assert read_config(out / "seed4")["info"]["train_config"]["seed"] == 4
+    parser = Parser.load(out, device="cpu")
+    first, second = parser.ensemble.members
+    docs = list(_gum_dev(gum_dir, 1).values())
+    trees = parser.parse(docs)
+    assert trees[0].edu_texts() == docs[0].edu_texts()
+    # averaged log-probabilities, renormalised, computed here member by member
+    ensemble = parser.ensemble
+    doc = ensemble.prepare("d", docs[0].edus)
+    from rstkit.parser.transition import SHIFT, Action, ParserState
+
+    state = ParserState(len(doc.edus))
+    for _ in range(3):
+        state.apply(Action(SHIFT))
+    views = [(doc.boundaries, [state.view()])]
+    rows = torch.tensor([0])
+    together = ensemble.log_probs(ensemble.encode([doc], CPU), rows, views, CPU)
+    singles = [ModelEnsemble([m]) for m in (first, second)]
+    alone = [s.log_probs(s.encode([s.prepare("d", docs[0].edus)], CPU), rows, views, CPU) for s in singles]
+    for name in ("action", "pair", "relation"):
+        mean = (getattr(alone[0], name) + getattr(alone[1], name)) / 2
+        assert torch.allclose(getattr(together, name), torch.log_softmax(mean, -1), atol=1e-6)
+    with pytest.raises(SystemExit):
+        main(["train", "--corpus", "x", "--out", str(tmp_path / "y"), "--seeds", "1,1"])  # not distinct

@@ -61,6 +61,9 @@ def add_parser(sub) -> None:
     p.add_argument("--select-by", default="parseval-micro-F", metavar="METRIC",
                    help="dev metric that selects the model, METRIC-AVERAGE-KEY (default: parseval-micro-F)")
     p.add_argument("--seed", type=nonnegative_int, default=13)
+    p.add_argument("--seeds", type=seed_list, default=None, metavar="S1,S2,...",
+                   help="train one model per seed into OUT/seedS and make OUT their ensemble (log-probabilities "
+                        "averaged)")
     p.add_argument("--device", default="auto", help="auto, cpu or cuda (default: auto)")
     p.add_argument("--no-amp", action="store_true", help="no mixed precision on GPU")
     p.add_argument("--threads", type=positive_int, default=None,
@@ -73,6 +76,17 @@ def add_parser(sub) -> None:
                    help='network sizes, e.g. \'{"model": {"hidden": 128}, "encoder": {"embedding_dim": 100}}\'')
     add_input_options(p)
     p.set_defaults(run=run)
+
+
+def seed_list(text: str) -> list[int]:
+    """argparse type: distinct seeds separated by commas (``1,2,3``)."""
+    try:
+        seeds = [nonnegative_int(part.strip()) for part in text.split(",")]
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected seeds (integers >= 0) separated by commas") from None
+    if len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"{text!r}: seeds must be distinct")
+    return seeds
 
 
 def resolve_corpus(name: str, root: str | None) -> tuple[Corpus, str]:
@@ -99,7 +113,7 @@ def _read(corpus: Corpus, doc_ids: list[str], lenient: bool) -> dict[str, RSTTre
 def run(args: argparse.Namespace) -> int:
     try:
         from ..parser.config import TrainConfig
-        from ..parser.train import check_output_dir, train
+        from ..parser.train import check_output_dir, train, train_ensemble
     except ImportError as exc:
         raise RSTKitError(f"rstkit train needs the parser extra ({exc.name} is missing): "
                           "pip install 'rstkit[parser]' (torch==2.13.0, tqdm, transformers)") from None
@@ -128,6 +142,13 @@ def run(args: argparse.Namespace) -> int:
     dev_docs = _read(corpus, dev_ids, args.lenient)
     info = {"corpus": corpus.name, "split": args.split, "dev_split": args.dev_split,
             "train_documents": len(train_docs), "dev_documents": len(dev_docs)}
+    if args.seeds:
+        states = train_ensemble(train_docs, dev_docs, Path(args.out), config, args.seeds, resume=args.resume,
+                                info=info)
+        if int(os.environ.get("RANK", "0")) == 0:
+            best = ", ".join(f"seed {s} {state['best']:.2f}" for s, state in zip(args.seeds, states))
+            print(f"best dev {config.select_by}: {best}; ensemble in {args.out}")
+        return 0
     state = train(train_docs, dev_docs, Path(args.out), config, resume=args.resume, info=info)
     if int(os.environ.get("RANK", "0")) == 0:
         print(f"best dev {config.select_by} {state['best']:.2f} at epoch {state['best_epoch']}; "

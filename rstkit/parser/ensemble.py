@@ -81,10 +81,11 @@ class ModelEnsemble:
                 total = LogProbs(total.action + scores.action, total.pair + scores.pair,
                                  total.relation + scores.relation)
         assert total is not None
-        if len(self.members) == 1:
+        n = len(self.members)
+        if n == 1:
             return total
-        return LogProbs(torch.log_softmax(total.action, -1), torch.log_softmax(total.pair, -1),
-                        torch.log_softmax(total.relation, -1))  # the normalised geometric mean
+        return LogProbs(torch.log_softmax(total.action / n, -1), torch.log_softmax(total.pair / n, -1),
+                        torch.log_softmax(total.relation / n, -1))  # the normalised geometric mean
 
     def eval(self) -> None:
         for member in self.members:

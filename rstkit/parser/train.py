@@ -43,7 +43,7 @@ from .encoder_names import needs_vocabulary, pretrained_part
 from .encoders import Vocabulary
 from .ensemble import ModelEnsemble
 from .model import ParserModel, PreparedDocument, collate
-from .modeldir import CONFIG, ModelSpec, build_model, save_model_dir
+from .modeldir import CONFIG, ModelSpec, build_model, save_ensemble_dir, save_model_dir
 from .pretrained import default_cache_dir
 from .threads import default_threads
 
@@ -197,6 +197,23 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
     if rank == 0 and (out / CONFIG).is_file():
         _record_stop(out / CONFIG, state, key)
     return state
+
+
+def train_ensemble(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: str | Path,
+                   config: TrainConfig, seeds: Sequence[int], resume: bool = False,
+                   info: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """One model per seed in ``out/seedS``, then ``out`` their ensemble; the training states."""
+    out = check_output_dir(out)
+    states = []
+    for seed in seeds:
+        member = out / f"seed{seed}"
+        states.append(train(train_trees, dev_trees, member, replace(config, seed=seed),
+                            resume=resume and (member / CHECKPOINT).is_file(), info=info))
+    if _distributed()[0] == 0:
+        members = [f"seed{s}" for s in seeds]
+        save_ensemble_dir(out, members, {**(info or {}), "seeds": list(seeds),
+                                         "members_dev": {m: s["best"] for m, s in zip(members, states)}})
+    return states
 
 
 def parameter_groups(model: ParserModel, config: TrainConfig) -> list[dict[str, Any]]:
