@@ -6,6 +6,8 @@ import json
 from itertools import pairwise
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("tqdm")
@@ -254,3 +256,16 @@ def test_dev_scores_use_the_named_metric(two_docs):
     mapped = {d: get_label_map("gum").apply(t) for d, t in gold.items()}
     expected = evaluate(mapped, mapped, EvalConfig(metric="rst-parseval", average="macro", labels="gum")).scores
     assert training.dev_scores(mapped, mapped, "gum", "rst-parseval-macro-F") == dict(expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_scratch_tokens_are_lowercased_words_and_punctuation_with_digits_folded(text):
+    """The specification, token by token: split into \\w+ runs and single other non-space
+    characters, lower-case, every digit (any script) becomes 0."""
+    import re
+
+    from rstkit.parser.encoders import tokenize
+
+    expected = [re.sub(r"\d", "0", t) for t in re.findall(r"\w+|[^\w\s]", text.lower())]
+    assert tokenize(text) == expected

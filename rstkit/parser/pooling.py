@@ -132,7 +132,11 @@ class PooledEncoder(nn.Module):
         if self.fine_tune:
             ids, offsets = self.pretrained.tokenize(text)
             return ids, piece_edus(offsets, starts), len(texts)
-        states = self.pretrained.encode(text)
+        pretrained = self.pretrained
+        device = self.projection[1].weight.device
+        if next(pretrained.transformer.parameters()).device != device:
+            pretrained.to(device)  # frozen, but on the parser's device (a GPU extracts features faster)
+        states = pretrained.encode(text)
         edus = torch.from_numpy(piece_edus(states.offsets, starts))
         return pool(torch.from_numpy(states.layers), edus, len(texts)).half().numpy()
 
