@@ -114,8 +114,7 @@ def test_labels_of_a_reduce_maximise_pair_and_relation_jointly():
 
 
 def test_state_arrays_of_three_and_five_context_items():
-    from rstkit.parser.features import Boundaries
-    from rstkit.parser.model import StateArrays
+    from rstkit.parser.features import Boundaries, StateArrays
     from rstkit.parser.transition import SHIFT, Action, ParserState
     from rstkit.tree import EDU
 

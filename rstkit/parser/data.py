@@ -16,9 +16,9 @@ from ..errors import RSTKitError
 from ..labels import LabelMap
 from ..transform import binarize
 from ..tree import RSTTree
-from .features import Boundaries
+from .features import Boundaries, StateArrays
 from .inputs import check_edus
-from .model import IGNORE, PreparedDocument, StateArrays
+from .model import IGNORE, PreparedDocument
 from .transition import PAIRS, SHIFT, oracle_states
 
 

@@ -10,15 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
 import torch
 
 from ..boundaries import complete
 from ..errors import RSTKitError
 from ..tree import EDU
-from .features import Boundaries
+from .features import Boundaries, StateArrays
 from .inputs import check_edus
-from .model import EncodedDocuments, ParserModel, PreparedDocument, StateArrays
+from .model import EncodedDocuments, ParserModel, PreparedDocument
 from .transition import View
 
 
@@ -69,9 +68,9 @@ class ModelEnsemble:
         total: LogProbs | None = None
         for member, docs in zip(self.members, encoded):
             if member.context not in arrays:
-                parts = [StateArrays.of(b, v, member.context) for b, v in views]
-                arrays[member.context] = tuple(torch.from_numpy(np.concatenate([getattr(p, name) for p in parts]))
-                                               .to(device) for name in ("spans", "present", "features"))
+                states = StateArrays.of_documents(views, member.context)
+                arrays[member.context] = tuple(torch.from_numpy(getattr(states, name)).to(device)
+                                               for name in ("spans", "present", "features"))
             action, pair, relation = member.score(docs, rows, *arrays[member.context])
             scores = LogProbs(torch.log_softmax(action.float(), -1), torch.log_softmax(pair.float(), -1),
                               torch.log_softmax(relation.float(), -1))

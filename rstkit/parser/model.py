@@ -24,40 +24,10 @@ from torch import nn
 
 from ..errors import RSTKitError
 from ..tree import EDU
-from .features import N_STATE_FEATURES, Boundaries
-from .transition import View
+from .features import CONTEXT_SLOTS, N_STATE_FEATURES, Boundaries, StateArrays
 
 IGNORE = -100
 PAIR_DIM = 32
-
-
-#: the items of a :data:`View` a model of each context size sees
-CONTEXT_SLOTS = {3: (1, 2, 3), 5: (0, 1, 2, 3, 4)}
-
-
-@dataclass
-class StateArrays:
-    """Parser states as arrays: spans ``(K, C, 2)`` of the C context items (1-based, (1, 1)
-    where absent), presence ``(K, C)`` and boundary features ``(K, N_STATE_FEATURES)``."""
-
-    spans: np.ndarray
-    present: np.ndarray
-    features: np.ndarray
-
-    @classmethod
-    def of(cls, boundaries: Boundaries, views: Sequence[View], context: int = 3) -> StateArrays:
-        k, slots = len(views), CONTEXT_SLOTS[context]
-        spans = np.ones((k, context, 2), dtype=np.int64)
-        present = np.zeros((k, context), dtype=np.float32)
-        features = np.zeros((k, N_STATE_FEATURES), dtype=np.float32)
-        for row, view in enumerate(views):
-            items = (*view[:3], *((q, q) if q is not None else None for q in view[3:]))
-            for column, slot in enumerate(slots):
-                if items[slot] is not None:
-                    spans[row, column] = items[slot]
-                    present[row, column] = 1.0
-            features[row] = boundaries.state_features(view[1], view[2], view[3])
-        return cls(spans, present, features)
 
 
 @dataclass
