@@ -100,13 +100,18 @@ def test_output_locations_are_checked_before_any_work(tmp_path, capsys, monkeypa
     taken = tmp_path / "taken"
     taken.write_text("x")
     for argv, message in [(["parse", str(source), str(taken)], "output exists and is not a directory"),
-                          (["parse", str(source), str(taken / "below")], "output directory is not writable"),
+                          (["parse", str(source), str(taken / "below")], f"cannot create the output directory: {taken} is not"),
                           (["parse", str(tmp_path), str(tmp_path / "o"), "--split", "test", "--gold-out", str(taken)],
                            "output exists and is not a directory"),
                           (["train", "--corpus", str(tmp_path / "nowhere"), "--out", str(taken)],
                            "output exists and is not a directory")]:
         status, err = _run(argv, capsys)
         assert status == 2 and message in err and err.count("\n") == 1, argv
+    from rstkit.parser import train as training
+
+    monkeypatch.setattr(training.os, "access", lambda path, mode: False)  # as root every path is writable
+    status, err = _run(["parse", str(source), str(tmp_path / "new")], capsys)
+    assert status == 2 and f"{tmp_path}: output directory is not writable" in err
 
 
 @pytest.mark.parametrize("argv", [

@@ -82,7 +82,9 @@ def check_output_dir(out: str | Path) -> Path:
     if out.exists() and not out.is_dir():
         raise RSTKitError("output exists and is not a directory", str(out))
     parent = out if out.exists() else next((p for p in out.parents if p.exists()), Path("."))
-    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+    if not parent.is_dir():
+        raise RSTKitError(f"cannot create the output directory: {parent} is not a directory", str(out))
+    if not os.access(parent, os.W_OK | os.X_OK):
         raise RSTKitError("output directory is not writable", str(parent))
     return out
 
