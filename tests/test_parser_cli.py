@@ -197,3 +197,12 @@ def test_the_minilm_model_is_an_ensemble_over_the_scratch_relations():
     (tree,) = minilm.parse([["The storm came at night ,", "and the river rose .", "In the morning",
                              "the town was under water ."]])
     assert tree.n_edus == 4 and tree.is_binary()
+
+
+def test_known_sentences_without_paragraphs_get_a_note_not_a_warning(tmp_path, capsys):
+    source = tmp_path / "a.txt"
+    source.write_text("It rained .\nWe stayed home .\n")
+    (tmp_path / "a.bnd").write_text("1\t_\n2\t_\n")
+    status, err = _run(["parse", str(source), str(tmp_path / "o"), "--model", "scratch"], capsys)
+    assert status == 0 and "warning" not in err
+    assert f"rstkit parse: note: no paragraph boundaries in {source}: paragraphs unknown" in err

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
                           "pip install 'rstkit[parser]' (torch==2.13.0, tqdm, transformers)") from None
     import warnings
 
-    from ..boundaries import complete
+    from ..boundaries import complete, has_sentences
     from ..errors import RSTKitWarning
     from ..formats.dis import dumps_dis
 
@@ -99,9 +99,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         documents, gold_files = read_parse_inputs(args.input, args.in_format, args.boundaries), {}
     missing = missing_boundaries(documents, args.input)
-    if missing:
+    if missing and not all(has_sentences(d.edus) for d in documents):
         warnings.warn(f"{missing}; give --boundaries FILE or a sibling .rsd to supply them", RSTKitWarning,
                       stacklevel=1)
+    elif missing:  # sentences known, some documents without paragraphs (e.g. GUM .rsd files without any)
+        _note(f"note: {missing}")
     sources = sorted({d.boundary_source for d in documents if d.boundary_source != "input"})
     if sources:
         shown = ", ".join(sources[:3]) + (", ..." if len(sources) > 3 else "")
