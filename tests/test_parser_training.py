@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -134,12 +135,13 @@ def test_state_arrays_of_three_and_five_context_items():
 
 
 @pytest.mark.gum
-def test_relation_given_pair_and_wide_context_train_and_parse(two_docs, tmp_path):
+def test_relation_given_pair_and_wide_context_train_and_parse(two_docs):
     from rstkit.parser.api import Parser
 
     config = TrainConfig(epochs=1, device="cpu", threads=1, encoder_options=SIZES["encoder"],
                          model_options={**SIZES["model"], "relation_given_pair": True, "context": 5})
-    parser = Parser.train(config, two_docs, two_docs, out=tmp_path)
+    parser = Parser.train(config, two_docs, two_docs)  # into a new temporary directory
+    assert (Path(parser.source) / "model.pt").is_file()
     (model,) = parser.ensemble.members
     assert model.pair_embedding is not None and model.context == 5
     trees = parser.parse(list(two_docs.values()))

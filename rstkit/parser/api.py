@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import tempfile
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -134,8 +135,11 @@ class Parser:
 
     @classmethod
     def train(cls, config: TrainConfig, train_docs: dict[str, RSTTree], dev_docs: dict[str, RSTTree], *,
-              out: str | Path, resume: bool = False, info: dict[str, Any] | None = None) -> Parser:
-        """Train on ``train_docs``, select on ``dev_docs`` by ``config.select_by``, write the best
-        model to ``out`` and return it loaded."""
+              out: str | Path | None = None, resume: bool = False, info: dict[str, Any] | None = None) -> Parser:
+        """Train on ``train_docs`` (``{doc_id: tree}``), select on ``dev_docs`` by
+        ``config.select_by``, write the best model to ``out`` (default: a new temporary
+        directory, ``parser.source``) and return it loaded."""
+        if out is None:
+            out = tempfile.mkdtemp(prefix="rstkit-model-")
         train(train_docs, dev_docs, out, config, resume=resume, info=info)
         return cls.load(out, device=config.device)
