@@ -24,9 +24,9 @@ def test_torchrun_two_cpu_processes(gum_dir, tmp_path):
                "--max-docs", "4", "--max-dev-docs", "1", "--batch-docs", "1", "--device", "cpu",
                "--threads", "1", "--options", json.dumps(TINY)]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+    done = subprocess.run(command, check=False, capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "2 processes" in done.stderr
-    assert done.stdout.count("best dev original Parseval F") == 1  # only rank 0 reports
+    assert done.stdout.count("best dev parseval-micro-F") == 1  # only rank 0 reports
     assert "epoch 2:" in done.stderr
     assert read_config(out)["info"]["train_documents"] == 4

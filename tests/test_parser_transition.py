@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from rstkit.corpus import gum_corpus
 from rstkit.errors import BinarizationError, TreeStructureError
 from rstkit.labels import get_label_map
-from rstkit.parser.features import N_STATE_FEATURES, Boundaries, guess_sentences
+from rstkit.parser.features import N_STATE_FEATURES, Boundaries, StateArrays
 from rstkit.parser.transition import REDUCE, SHIFT, Action, ParserState, oracle_actions, oracle_states, run_actions
 from rstkit.transform import binarize
 from rstkit.tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf, validate
@@ -105,14 +105,75 @@ def test_oracle_rejects_nary_nodes():
         oracle_actions(tree)
 
 
+def _reference_features(sentences, paragraphs, s1, s0, q0):
+    """The state features, one state at a time, written from Boundaries.state_features' doc."""
+    import math
+
+    n = len(sentences)
+
+    def item(span):
+        if span is None:
+            return [0.0] * 8
+        i, j = span[0] - 1, span[1] - 1
+        out = [1.0, math.log1p(j - i + 1) / 6.0, i / n, (n - 1 - j) / n]
+        for ids in (sentences, paragraphs):
+            if ids is None:
+                out += [0.0, 0.0]
+            else:
+                out += [float(i == 0 or ids[i - 1] != ids[i]), float(j == n - 1 or ids[j + 1] != ids[j])]
+        return out
+
+    def pair(left, right):
+        if left is None or right is None:
+            return [0.0] * 4
+        out = []
+        for ids in (sentences, paragraphs):
+            if ids is None:
+                out += [0.0, 0.0]
+            else:
+                out += [float(ids[left[1] - 1] == ids[right[0] - 1]), float(ids[left[0] - 1] == ids[right[1] - 1])]
+        return out
+
+    queue = (q0, q0) if q0 is not None else None
+    return item(s1) + item(s0) + item(queue) + pair(s1, s0) + pair(s0, queue) + [float(paragraphs is None)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_vectorised_state_features_equal_the_per_state_definition(data):
+    n = data.draw(st.integers(1, 12))
+    sentences = sorted(data.draw(st.lists(st.integers(1, 4), min_size=n, max_size=n)))
+    paragraphs = data.draw(st.one_of(st.none(), st.lists(st.integers(1, 3), min_size=n, max_size=n).map(sorted)))
+    edus = tuple(EDU(i, "x", s, None if paragraphs is None else p)
+                 for i, (s, p) in enumerate(zip(sentences, paragraphs or [None] * n), 1))
+    boundaries = Boundaries.of(edus)
+    state = ParserState(n)
+    views = [state.view()]
+    while not state.is_final:  # a random walk through legal states
+        act = Action(SHIFT) if state.can_shift and (not state.can_reduce or data.draw(st.booleans())) \
+            else Action(REDUCE, "NS", "joint")
+        state.apply(act)
+        views.append(state.view())
+    arrays = StateArrays.of(boundaries, views, 3)
+    for row, view in enumerate(views):
+        expected = _reference_features(sentences, paragraphs, view[1], view[2], view[3])
+        assert len(expected) == N_STATE_FEATURES
+        assert arrays.features[row].tolist() == pytest.approx(expected, abs=1e-6)
+
+
 def test_boundary_features_use_format_information_or_guess():
     edus = (EDU(1, "It rained.", 1, 1), EDU(2, "We stayed", 2, 1), EDU(3, "because", 2, 2))
     b = Boundaries.of(edus)
     assert b.sentences == [1, 2, 2] and b.paragraphs == [1, 1, 2]
-    features = b.state_features((1, 1), (2, 2), 3)
+    state = ParserState(3)
+    state.apply(Action(SHIFT))
+    state.apply(Action(SHIFT))
+    features = StateArrays.of(b, [state.view()]).features[0]  # s1 = EDU 1, s0 = EDU 2, q0 = EDU 3
     assert len(features) == N_STATE_FEATURES and features[-1] == 0.0
     # s0 = EDU 2 and q0 = EDU 3 share a sentence but not a paragraph
-    assert b.pair_features((2, 2), (3, 3)) == [1.0, 1.0, 0.0, 0.0]
+    assert features[28:32].tolist() == [1.0, 1.0, 0.0, 0.0]
     plain = Boundaries.of(tuple(EDU(e.index, e.text) for e in edus))
-    assert plain.paragraphs is None and plain.state_features(None, None, 1)[-1] == 1.0
-    assert guess_sentences((EDU(1, 'He said "no."'), EDU(2, "Then"), EDU(3, "left?"), EDU(4, "x"))) == [1, 2, 2, 3]
+    assert plain.paragraphs is None and StateArrays.of(plain, [ParserState(3).view()]).features[0, -1] == 1.0
+    # sentences inferred by rstkit.boundaries: "no." before capitalised "Then" ends one, "left?" before "x" not
+    guessed = Boundaries.of((EDU(1, 'He said "no."'), EDU(2, "Then"), EDU(3, "left?"), EDU(4, "x")))
+    assert guessed.sentences == [1, 2, 2, 2]

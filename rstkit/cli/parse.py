@@ -1,12 +1,22 @@
-"""``rstkit parse INPUT OUT_DIR [--model MODEL_DIR]``: parse documents with gold EDUs.
+"""``rstkit parse INPUT OUT_DIR [--model NAME|DIR]``: parse documents with gold EDUs.
 
-INPUT is a file or a directory of ``.dis``/``.rs3``/``.rs4`` files (their trees are
-ignored), RST-DT ``.edus`` files or plain ``.txt`` files with one EDU per line; with
-``--split``, a corpus directory (GUM checkout, RST-DT release, directory with
-``splits.tsv``) of which that split is parsed, and ``--gold-out DIR`` copies the split's
-gold files there. One ``DOC_ID.dis`` per document is written to OUT_DIR, ready for
-``rstkit eval``. Without ``--model`` the shipped model (``rstkit/data/models/gum``, GUM classes)
-is used. Needs the ``parser`` extra (torch, tqdm).
+INPUT is a file or a directory of ``.dis``/``.rs3``/``.rs4``/``.rsd`` files (their trees
+are ignored), RST-DT ``.edus`` files or plain ``.txt`` files with one EDU per line (a blank
+line between paragraphs); with ``--split``, a corpus directory (GUM checkout, RST-DT
+release, directory with ``splits.tsv``) of which that split is parsed, and ``--gold-out
+DIR`` copies the split's gold files there. One ``DOC_ID.dis`` per document is written to
+OUT_DIR, ready for ``rstkit eval``.
+
+Models: ``minilm`` (the default when its packages are installed: an ensemble over frozen
+all-MiniLM-L6-v2 token features), ``scratch`` (no pretrained encoder; the fallback), or a
+model directory from ``rstkit train``. Needs the ``parser`` extra.
+
+Sentence and paragraph boundaries help the parser. They come from ``--boundaries`` (a
+boundary file for one document, or a directory of ``DOC_ID.bnd`` / ``DOC_ID.rsd``), from a
+sibling ``DOC_ID.rsd`` / ``DOC_ID.bnd`` beside an input file, or from the input itself
+(GUM ``.rsd``, ``<P>`` in RST-DT ``.dis``, blank lines in ``.txt``); sentences still missing
+are inferred from punctuation, with a warning. A boundary file has one line per EDU:
+``SENTENCE<TAB>PARAGRAPH[<TAB>TEXT]`` (1-based; ``_`` for an unknown paragraph).
 
 Reproduce the shipped model's GUM test scores::
 
@@ -19,64 +29,100 @@ import argparse
 import shutil
 import sys
 import time
-from pathlib import Path
+from dataclasses import replace
 
 from ..errors import RSTKitError
+from .common import positive_int
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("parse", help="parse documents with rstkit's shift-reduce parser (extra: parser)",
-                       description=__doc__)
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="a file or directory of documents with gold EDUs")
     p.add_argument("out_dir", help="directory for the predicted .dis files")
-    p.add_argument("--model", default=None, help="model directory (default: the shipped model)")
+    p.add_argument("--model", default=None, metavar="NAME|DIR",
+                   help="minilm, scratch or a model directory (default: minilm when it can run, else scratch)")
     p.add_argument("--format", dest="in_format", default=None, metavar="KEY",
                    help="input format (default: from the extension; .edus/.txt are one EDU per line)")
+    p.add_argument("--boundaries", default=None, metavar="FILE|DIR",
+                   help="sentence/paragraph boundaries: a boundary file or .rsd (one document), or a directory of "
+                        "DOC_ID.bnd / DOC_ID.rsd")
     p.add_argument("--split", default=None, help="parse this split of the corpus directory INPUT (e.g. test)")
     p.add_argument("--gold-out", default=None, metavar="DIR",
                    help="with --split: copy the split's gold files to DIR (the gold of rstkit eval)")
-    p.add_argument("--beam", type=int, default=1, help="beam size (1: greedy)")
-    p.add_argument("--batch-docs", type=int, default=16, help="documents decoded together")
+    p.add_argument("--beam", type=positive_int, default=1, help="beam size (1: greedy)")
+    p.add_argument("--batch-docs", type=positive_int, default=16, help="documents decoded together")
+    p.add_argument("--threads", type=positive_int, default=None,
+                   help="CPU threads for torch (default: 1 for up to 4 documents, else min(4, cores) less the "
+                        "cores other processes keep busy)")
+    p.add_argument("--cache-dir", default=None, metavar="DIR",
+                   help="keep the transformer states of parsed documents here (default: no cache)")
     p.add_argument("--device", default="auto", help="auto, cpu or cuda (default: auto)")
     p.add_argument("--no-amp", action="store_true", help="no mixed precision on GPU")
     p.set_defaults(run=run)
 
 
+def _note(message: str) -> None:
+    print(f"rstkit parse: {message}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        from ..parser.data import prepare, read_corpus_split, read_parse_inputs
-        from ..parser.decode import decode
-        from ..parser.modeldir import default_model_dir, load_model_dir
-        from ..parser.train import resolve_device
+        import torch
+
+        from ..parser.api import Parser, default_model
+        from ..parser.inputs import apply_boundaries, missing_boundaries, read_corpus_split, read_parse_inputs
+        from ..parser.threads import default_threads
+        from ..parser.train import check_output_dir
     except ImportError as exc:
         raise RSTKitError(f"rstkit parse needs the parser extra ({exc.name} is missing): "
-                          "pip install torch==2.13.0 tqdm") from None
+                          "pip install 'rstkit[parser]' (torch==2.13.0, tqdm, transformers)") from None
+    import warnings
+
+    from ..boundaries import complete, has_sentences
+    from ..errors import RSTKitWarning
     from ..formats.dis import dumps_dis
 
-    if args.beam < 1:
-        raise RSTKitError("--beam must be at least 1")
     if args.gold_out and not args.split:
         raise RSTKitError("--gold-out needs --split (the gold files of a corpus split)")
-    device = resolve_device(args.device)
-    model_dir = Path(args.model) if args.model else default_model_dir()
-    model, _, _ = load_model_dir(model_dir, device)
+    out = check_output_dir(args.out_dir)
+    gold_out = check_output_dir(args.gold_out) if args.gold_out else None
+    model = args.model
+    if model is None:
+        model, reason = default_model()
+        if reason:
+            _note(f"note: {reason}")
     if args.split:
         documents, gold_files = read_corpus_split(args.input, args.split)
+        if args.boundaries:
+            documents = apply_boundaries(documents, args.boundaries)
     else:
-        documents, gold_files = read_parse_inputs(args.input, args.in_format), {}
-    prepared = [prepare(doc_id, edus, model.encoder) for doc_id, edus in documents.items()]
+        documents, gold_files = read_parse_inputs(args.input, args.in_format, args.boundaries), {}
+    missing = missing_boundaries(documents, args.input)
+    if missing and not all(has_sentences(d.edus) for d in documents):
+        warnings.warn(f"{missing}; give --boundaries FILE or a sibling .rsd to supply them", RSTKitWarning,
+                      stacklevel=1)
+    elif missing:  # sentences known, some documents without paragraphs (e.g. GUM .rsd files without any)
+        _note(f"note: {missing}")
+    sources = sorted({d.boundary_source for d in documents if d.boundary_source != "input"})
+    if sources:
+        shown = ", ".join(sources[:3]) + (", ..." if len(sources) > 3 else "")
+        _note(f"boundaries of {sum(d.boundary_source != 'input' for d in documents)} document(s) from {shown}")
+    threads = args.threads or default_threads(len(documents))
+    torch.set_num_threads(threads)
+    parser = Parser.load(model, device=args.device, cache_dir=args.cache_dir)
     started = time.time()
-    trees = decode(model, prepared, device, beam=args.beam, batch_docs=args.batch_docs,
-                   amp=not args.no_amp, progress=sys.stderr.isatty())
-    out = Path(args.out_dir)
+    inputs = [replace(d, edus=complete(d.edus).edus) for d in documents]
+    trees = parser.parse(inputs, beam=args.beam, batch_docs=args.batch_docs, amp=not args.no_amp,
+                         progress=sys.stderr.isatty())
+    seconds = time.time() - started
     out.mkdir(parents=True, exist_ok=True)
-    for doc_id, tree in trees.items():
-        (out / f"{doc_id}.dis").write_text(dumps_dis(tree), encoding="utf-8")
-    if args.gold_out:
-        gold = Path(args.gold_out)
-        gold.mkdir(parents=True, exist_ok=True)
+    for doc, tree in zip(documents, trees):
+        (out / f"{doc.doc_id}.dis").write_text(dumps_dis(tree), encoding="utf-8")
+    if gold_out is not None:
+        gold_out.mkdir(parents=True, exist_ok=True)
         for file in gold_files.values():
-            shutil.copy(file, gold / file.name)
-    print(f"rstkit parse: {len(trees)} document(s) parsed in {time.time() - started:.1f}s -> {out}",
-          file=sys.stderr)
+            shutil.copy(file, gold_out / file.name)
+    _note(f"{len(trees)} document(s) parsed with the {parser.source} model in {seconds:.1f}s "
+          f"({threads} thread{'s' if threads > 1 else ''}) -> {out}")
     return 0

@@ -1,10 +1,14 @@
 """``rstkit train --corpus gum|rstdt|DIR --out MODEL_DIR``: train rstkit's shift-reduce parser.
 
-Needs the ``parser`` extra (torch, tqdm). ``gum`` and ``rstdt`` name the corpora found at
-``--corpus-root`` (or ``$RSTKIT_GUM`` / ``$RSTKIT_RSTDT``); any other value is a GUM
-checkout, an RST-DT release or a directory of documents (splits from ``splits.tsv``).
-The model is selected on the dev split by original Parseval F (micro). For GUM, EDUs get
-their sentence and paragraph indices from the ``.rsd`` files of the checkout.
+Needs the ``parser`` extra (torch, tqdm, transformers). ``gum`` and ``rstdt`` name the
+corpora found at ``--corpus-root`` (or ``$RSTKIT_GUM`` / ``$RSTKIT_RSTDT``); any other value
+is a GUM checkout, an RST-DT release or a directory of documents (splits from
+``splits.tsv``). The model is selected on the dev split by ``--select-by`` (default
+original Parseval F, micro). For GUM, EDUs get their sentence and paragraph indices from
+the ``.rsd`` files of the checkout. Encoders: ``scratch``, ``minilm`` (frozen MiniLM token
+features, cached under ``--cache-dir``), ``hf:PATH`` (any local transformers model; with
+``--fine-tune`` its weights are trained: ``--encoder-lr``, ``--layer-decay``, ``--warmup``,
+``--accumulate``, AMP on CUDA), ``scratch+minilm``, ``scratch+hf:PATH``.
 """
 from __future__ import annotations
 
@@ -14,11 +18,12 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from ..boundaries import with_boundaries
 from ..corpus import Corpus, gum_corpus, open_corpus, read_tree, rstdt_corpus
 from ..errors import CorpusError, RSTKitError
 from ..labels import label_map_names
-from ..tree import EDU, RSTTree
-from .common import add_input_options
+from ..tree import RSTTree
+from .common import add_input_options, nonnegative_float, nonnegative_int, positive_float, positive_int
 
 _ENV = {"gum": "RSTKIT_GUM", "rstdt": "RSTKIT_RSTDT"}
 _DEFAULT_LABELS = {"gum": "gum", "rstdt": "rstdt18"}
@@ -34,25 +39,54 @@ def add_parser(sub) -> None:
     p.add_argument("--out", required=True, help="model directory to write")
     p.add_argument("--labels", choices=label_map_names(), default=None,
                    help="relation classes (default: gum for GUM, rstdt18 for RST-DT, raw otherwise)")
-    p.add_argument("--encoder", choices=["scratch", "minilm", "scratch+minilm"], default="scratch",
-                   help="EDU encoder: words from scratch, frozen MiniLM vectors (extra: minilm), or both")
-    p.add_argument("--epochs", type=int, default=30)
-    p.add_argument("--patience", type=int, default=5, help="stop after this many epochs without dev improvement")
-    p.add_argument("--batch-docs", type=int, default=4, help="documents per training batch")
-    p.add_argument("--lr", type=float, default=2e-3)
-    p.add_argument("--schedule", choices=["constant", "cosine"], default="constant",
-                   help="learning rate: constant, or cosine decay over --epochs")
-    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--encoder", default="scratch", metavar="NAME",
+                   help="EDU encoder: scratch, minilm, hf:PATH, scratch+minilm or scratch+hf:PATH (default: scratch)")
+    p.add_argument("--fine-tune", action="store_true", help="train the pretrained encoder's weights too")
+    p.add_argument("--cache-dir", default=None, metavar="DIR",
+                   help="where frozen transformer states are cached (default: $RSTKIT_CACHE/features)")
+    p.add_argument("--epochs", type=positive_int, default=30)
+    p.add_argument("--patience", type=positive_int, default=5,
+                   help="stop after this many epochs without dev improvement")
+    p.add_argument("--batch-docs", type=positive_int, default=4, help="documents per training batch")
+    p.add_argument("--accumulate", type=positive_int, default=1, help="batches per optimizer step")
+    p.add_argument("--lr", type=positive_float, default=2e-3, help="learning rate of the parser")
+    p.add_argument("--encoder-lr", type=positive_float, default=2e-5,
+                   help="learning rate of a fine-tuned encoder's top layer")
+    p.add_argument("--layer-decay", type=positive_float, default=0.9,
+                   help="learning-rate factor per encoder layer below the top (at most 1)")
+    p.add_argument("--schedule", choices=["constant", "cosine", "linear"], default="constant",
+                   help="learning rate after warm-up: constant, or cosine / linear decay over --epochs")
+    p.add_argument("--warmup", type=nonnegative_float, default=0.0,
+                   help="fraction of all optimizer steps with a linear learning-rate warm-up")
+    p.add_argument("--select-by", default="parseval-micro-F", metavar="METRIC",
+                   help="dev metric that selects the model, METRIC-AVERAGE-KEY (default: parseval-micro-F)")
+    p.add_argument("--seed", type=nonnegative_int, default=13)
+    p.add_argument("--seeds", type=seed_list, default=None, metavar="S1,S2,...",
+                   help="train one model per seed into OUT/seedS and make OUT their ensemble (log-probabilities "
+                        "averaged)")
     p.add_argument("--device", default="auto", help="auto, cpu or cuda (default: auto)")
     p.add_argument("--no-amp", action="store_true", help="no mixed precision on GPU")
-    p.add_argument("--threads", type=int, default=None, help="CPU threads for torch")
-    p.add_argument("--max-docs", type=int, default=None, help="train on the first N documents only (smoke tests)")
-    p.add_argument("--max-dev-docs", type=int, default=None, help="select on the first N dev documents only")
+    p.add_argument("--threads", type=positive_int, default=None,
+                   help="CPU threads for torch (default: min(4, cores) less the cores other processes keep busy)")
+    p.add_argument("--max-docs", type=positive_int, default=None,
+                   help="train on the first N documents only (smoke tests)")
+    p.add_argument("--max-dev-docs", type=positive_int, default=None, help="select on the first N dev documents only")
     p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
     p.add_argument("--options", default="{}", metavar="JSON",
                    help='network sizes, e.g. \'{"model": {"hidden": 128}, "encoder": {"embedding_dim": 100}}\'')
     add_input_options(p)
     p.set_defaults(run=run)
+
+
+def seed_list(text: str) -> list[int]:
+    """argparse type: distinct seeds separated by commas (``1,2,3``)."""
+    try:
+        seeds = [nonnegative_int(part.strip()) for part in text.split(",")]
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected seeds (integers >= 0) separated by commas") from None
+    if len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"{text!r}: seeds must be distinct")
+    return seeds
 
 
 def resolve_corpus(name: str, root: str | None) -> tuple[Corpus, str]:
@@ -76,39 +110,47 @@ def _read(corpus: Corpus, doc_ids: list[str], lenient: bool) -> dict[str, RSTTre
     return trees
 
 
-def with_boundaries(tree: RSTTree, edus: tuple[EDU, ...]) -> RSTTree:
-    """``tree`` with the sentence and paragraph indices of ``edus`` (GUM's .rsd), when the
-    EDU texts agree; unchanged otherwise."""
-    if [e.text for e in edus] != tree.edu_texts():
-        return tree
-    return replace(tree, edus=tuple(replace(mine, sentence=e.sentence, paragraph=e.paragraph)
-                                    for mine, e in zip(tree.edus, edus)))
-
-
 def run(args: argparse.Namespace) -> int:
     try:
-        from ..parser.train import TrainConfig, train
+        from ..parser.config import TrainConfig
+        from ..parser.train import check_output_dir, train, train_ensemble
     except ImportError as exc:
         raise RSTKitError(f"rstkit train needs the parser extra ({exc.name} is missing): "
-                          "pip install torch==2.13.0 tqdm") from None
+                          "pip install 'rstkit[parser]' (torch==2.13.0, tqdm, transformers)") from None
     try:
         options = json.loads(args.options)
     except json.JSONDecodeError as exc:
         raise RSTKitError(f"--options is not JSON: {exc.msg}") from None
+    if not isinstance(options, dict) or set(options) - {"model", "encoder"}:
+        raise RSTKitError('--options must be a JSON object with "model" and/or "encoder" members')
+    check_output_dir(args.out)
+    encoder_options = dict(options.get("encoder", {}))
+    if args.fine_tune:
+        encoder_options["fine_tune"] = True
+    config = TrainConfig(label_map=args.labels or "raw", encoder=args.encoder,
+                         encoder_options=encoder_options, model_options=options.get("model", {}),
+                         epochs=args.epochs, batch_docs=args.batch_docs, lr=args.lr, schedule=args.schedule,
+                         warmup=args.warmup, patience=args.patience, select_by=args.select_by,
+                         encoder_lr=args.encoder_lr, layer_decay=args.layer_decay, accumulate=args.accumulate,
+                         seed=args.seed, device=args.device, amp=not args.no_amp, threads=args.threads,
+                         cache_dir=args.cache_dir)  # checked before the corpus is read
     corpus, default_labels = resolve_corpus(args.corpus, args.corpus_root)
+    config = replace(config, label_map=args.labels or default_labels)
     train_ids = corpus.doc_ids(args.split)[:args.max_docs]
     dev_ids = corpus.doc_ids(args.dev_split)[:args.max_dev_docs]
     train_docs = _read(corpus, train_ids, args.lenient)
     dev_docs = _read(corpus, dev_ids, args.lenient)
-    config = TrainConfig(label_map=args.labels or default_labels, encoder=args.encoder,
-                         encoder_options=options.get("encoder", {}), model_options=options.get("model", {}),
-                         epochs=args.epochs, batch_docs=args.batch_docs, lr=args.lr, schedule=args.schedule,
-                         patience=args.patience,
-                         seed=args.seed, device=args.device, amp=not args.no_amp, threads=args.threads)
     info = {"corpus": corpus.name, "split": args.split, "dev_split": args.dev_split,
             "train_documents": len(train_docs), "dev_documents": len(dev_docs)}
+    if args.seeds:
+        states = train_ensemble(train_docs, dev_docs, Path(args.out), config, args.seeds, resume=args.resume,
+                                info=info)
+        if int(os.environ.get("RANK", "0")) == 0:
+            best = ", ".join(f"seed {s} {state['best']:.2f}" for s, state in zip(args.seeds, states))
+            print(f"best dev {config.select_by}: {best}; ensemble in {args.out}")
+        return 0
     state = train(train_docs, dev_docs, Path(args.out), config, resume=args.resume, info=info)
-    if int(os.environ.get("RANK", 0)) == 0:
-        print(f"best dev original Parseval F (micro) {state['best']:.2f} at epoch {state['best_epoch']}; "
+    if int(os.environ.get("RANK", "0")) == 0:
+        print(f"best dev {config.select_by} {state['best']:.2f} at epoch {state['best_epoch']}; "
               f"model in {args.out}")
     return 0

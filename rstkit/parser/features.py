@@ -1,31 +1,22 @@
 """Boundary features of parser states: sentence and paragraph structure around the spans.
 
-Sentence and paragraph indices come from the EDUs when the format carries them (GUM's
-rs4/rsd, RST-DT's ``<P>`` markers). Sentences the format does not give are guessed from
-punctuation (an EDU ending in ``.``, ``!`` or ``?``, possibly followed by closing quotes
-or brackets, ends a sentence); unknown paragraphs give zero features plus an "unknown"
-flag, so that documents with and without the information share one model.
+Sentence and paragraph indices come from the EDUs when the input carries them (GUM's
+rsd, RST-DT's ``<P>`` markers, a boundary file); sentences the input does not give are
+inferred from the text (:func:`rstkit.boundaries.infer_sentences`); unknown paragraphs
+give zero features plus an "unknown" flag, so that documents with and without the
+information share one model.
 """
 from __future__ import annotations
 
-import math
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
+import numpy as np
+
+from ..boundaries import has_paragraphs, has_sentences, infer_sentences
 from ..tree import EDU
-from .transition import Span
-
-_SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*\s*$")
-
-
-def guess_sentences(edus: tuple[EDU, ...]) -> list[int]:
-    """1-based sentence index of each EDU, guessed from sentence-final punctuation."""
-    result, current = [], 1
-    for edu in edus:
-        result.append(current)
-        if _SENTENCE_END.search(edu.text):
-            current += 1
-    return result
+from .transition import View
 
 
 @dataclass(frozen=True)
@@ -37,49 +28,97 @@ class Boundaries:
 
     @classmethod
     def of(cls, edus: tuple[EDU, ...]) -> Boundaries:
-        if edus and all(e.sentence is not None for e in edus):
+        if has_sentences(edus):
             sentences = [int(e.sentence) for e in edus]  # type: ignore[arg-type]
         else:
-            sentences = guess_sentences(edus)
-        paragraphs = [int(e.paragraph) for e in edus] if edus and all(e.paragraph is not None for e in edus) else None
+            sentences = infer_sentences([e.text for e in edus])
+        paragraphs = [int(e.paragraph) for e in edus] if has_paragraphs(edus) else None
         return cls(sentences, paragraphs)
 
-    def _unit(self, ids: list[int], span: Span) -> tuple[float, float, float]:
-        """(starts a unit, ends a unit, lies within one unit) for a 1-based inclusive span."""
-        i, j = span[0] - 1, span[1] - 1
-        starts = float(i == 0 or ids[i - 1] != ids[i])
-        ends = float(j == len(ids) - 1 or ids[j + 1] != ids[j])
-        return starts, ends, float(ids[i] == ids[j])
-
-    def span_features(self, span: Span | None) -> list[float]:
-        if span is None:
-            return [0.0] * 8
+    @cached_property
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Per EDU (0-based): sentence and paragraph ids (0 when unknown), whether the EDU
+        starts / ends its sentence or paragraph (0 when unknown), its position, the document
+        length and whether paragraphs are known."""
+        arrays = {}
+        for name, ids in (("sent", self.sentences), ("par", self.paragraphs)):
+            values = np.asarray(ids if ids is not None else [0] * len(self.sentences), dtype=np.int64)
+            change = values[1:] != values[:-1]
+            known = float(ids is not None)
+            arrays[name] = values
+            arrays[name + "_starts"] = np.concatenate([[True], change]) * known
+            arrays[name + "_ends"] = np.concatenate([change, [True]]) * known
         n = len(self.sentences)
-        length = span[1] - span[0] + 1
-        out = [1.0, math.log1p(length) / 6.0, (span[0] - 1) / n, (n - span[1]) / n]
-        out += self._unit(self.sentences, span)[:2]
-        out += self._unit(self.paragraphs, span)[:2] if self.paragraphs else [0.0, 0.0]
-        return out
-
-    def pair_features(self, left: Span | None, right: Span | None) -> list[float]:
-        """Same sentence / same paragraph (boundary EDUs and whole spans)."""
-        if left is None or right is None:
-            return [0.0] * 4
-        sent = self.sentences
-        out = [float(sent[left[1] - 1] == sent[right[0] - 1]), float(sent[left[0] - 1] == sent[right[1] - 1])]
-        if self.paragraphs:
-            par = self.paragraphs
-            out += [float(par[left[1] - 1] == par[right[0] - 1]), float(par[left[0] - 1] == par[right[1] - 1])]
-        else:
-            out += [0.0, 0.0]
-        return out
-
-    def state_features(self, s1: Span | None, s0: Span | None, q0: int | None) -> list[float]:
-        queue = (q0, q0) if q0 is not None else None
-        return (self.span_features(s1) + self.span_features(s0) + self.span_features(queue)
-                + self.pair_features(s1, s0) + self.pair_features(s0, queue)
-                + [float(self.paragraphs is None)])
+        arrays["position"] = np.arange(n)
+        arrays["n"] = np.full(n, n, dtype=np.int64)
+        arrays["known"] = np.full(n, float(self.paragraphs is not None))
+        return arrays
 
 
-#: length of :meth:`Boundaries.state_features`
+#: length of a row of :func:`state_features`
 N_STATE_FEATURES = 3 * 8 + 2 * 4 + 1
+_ABSENT = (0, 0)
+#: the items of a :data:`View` a model of each context size sees
+CONTEXT_SLOTS = {3: (1, 2, 3), 5: (0, 1, 2, 3, 4)}
+
+
+def state_features(edus: dict[str, np.ndarray], spans: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Features ``(K, N_STATE_FEATURES)`` of K states seen as s1, s0 and q0. ``edus`` holds
+    the :attr:`Boundaries.arrays` of the states' documents concatenated, ``spans`` ``(K, 3, 2)``
+    the items as 0-based inclusive indices into them (any valid index where absent), and
+    ``present`` ``(K, 3)``.
+
+    Per item (zeros when absent): present, log(1 + length) / 6, EDUs of its document before
+    and after it over the document's length, whether it starts / ends a sentence, starts /
+    ends a paragraph (0 when paragraphs are unknown). Per pair (s1, s0) and (s0, q0), when
+    both are present: the boundary EDUs share a sentence, the outer EDUs share a sentence,
+    the same for paragraphs. Last: paragraphs unknown.
+    """
+    start, end = spans[..., 0], spans[..., 1]
+    n = edus["n"][start].astype(np.float64)
+    mask = present.astype(np.float64)
+    items = np.stack([np.ones_like(mask), np.log1p(end - start + 1) / 6.0, edus["position"][start] / n,
+                      (n - 1 - edus["position"][end]) / n,
+                      edus["sent_starts"][start], edus["sent_ends"][end], edus["par_starts"][start],
+                      edus["par_ends"][end]], axis=-1) * mask[..., None]
+    known = edus["known"][start[:, 0]]
+    sent, par = edus["sent"], edus["par"]
+    pairs = []
+    for left, right in ((0, 1), (1, 2)):
+        both = mask[:, left] * mask[:, right]
+        pairs.append(np.stack([sent[end[:, left]] == sent[start[:, right]],
+                               sent[start[:, left]] == sent[end[:, right]],
+                               (par[end[:, left]] == par[start[:, right]]) * known,
+                               (par[start[:, left]] == par[end[:, right]]) * known], axis=-1) * both[:, None])
+    return np.concatenate([items.reshape(len(spans), -1), *pairs, 1.0 - known[:, None]], axis=1).astype(np.float32)
+
+
+@dataclass
+class StateArrays:
+    """Parser states as arrays: spans ``(K, C, 2)`` of the C context items (1-based, (1, 1)
+    where absent), presence ``(K, C)`` and boundary features ``(K, N_STATE_FEATURES)``."""
+
+    spans: np.ndarray
+    present: np.ndarray
+    features: np.ndarray
+
+    @classmethod
+    def of(cls, boundaries: Boundaries, views: Sequence[View], context: int = 3) -> StateArrays:
+        return cls.of_documents([(boundaries, views)], context)
+
+    @classmethod
+    def of_documents(cls, documents: Sequence[tuple[Boundaries, Sequence[View]]], context: int = 3) -> StateArrays:
+        """The states of several documents (each: its boundaries and state views), in order."""
+        views = [v for _, doc_views in documents for v in doc_views]
+        raw = np.array([(*(v[0] or _ABSENT), *(v[1] or _ABSENT), *(v[2] or _ABSENT), v[3] or 0, v[3] or 0,
+                         v[4] or 0, v[4] or 0) for v in views], dtype=np.int64).reshape(len(views), 5, 2)
+        present = raw[..., 0] > 0
+        spans = np.where(present[..., None], raw, 1)
+        offsets = np.cumsum([0] + [len(b.sentences) for b, _ in documents[:-1]])
+        shift = np.repeat(offsets, [len(v) for _, v in documents])
+        features = np.zeros((0, N_STATE_FEATURES), dtype=np.float32)
+        if views:
+            edus = {key: np.concatenate([b.arrays[key] for b, _ in documents]) for key in documents[0][0].arrays}
+            features = state_features(edus, spans[:, 1:4] - 1 + shift[:, None, None], present[:, 1:4])
+        slots = list(CONTEXT_SLOTS[context])
+        return cls(spans[:, slots], present[:, slots].astype(np.float32), features)

@@ -22,41 +22,12 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from ..errors import RSTKitError
 from ..tree import EDU
-from .features import N_STATE_FEATURES, Boundaries
-from .transition import View
+from .features import CONTEXT_SLOTS, N_STATE_FEATURES, Boundaries, StateArrays
 
 IGNORE = -100
 PAIR_DIM = 32
-
-
-#: the items of a :data:`View` a model of each context size sees
-CONTEXT_SLOTS = {3: (1, 2, 3), 5: (0, 1, 2, 3, 4)}
-
-
-@dataclass
-class StateArrays:
-    """Parser states as arrays: spans ``(K, C, 2)`` of the C context items (1-based, (1, 1)
-    where absent), presence ``(K, C)`` and boundary features ``(K, N_STATE_FEATURES)``."""
-
-    spans: np.ndarray
-    present: np.ndarray
-    features: np.ndarray
-
-    @classmethod
-    def of(cls, boundaries: Boundaries, views: Sequence[View], context: int = 3) -> StateArrays:
-        k, slots = len(views), CONTEXT_SLOTS[context]
-        spans = np.ones((k, context, 2), dtype=np.int64)
-        present = np.zeros((k, context), dtype=np.float32)
-        features = np.zeros((k, N_STATE_FEATURES), dtype=np.float32)
-        for row, view in enumerate(views):
-            items = (*view[:3], *((q, q) if q is not None else None for q in view[3:]))
-            for column, slot in enumerate(slots):
-                if items[slot] is not None:
-                    spans[row, column] = items[slot]
-                    present[row, column] = 1.0
-            features[row] = boundaries.state_features(view[1], view[2], view[3])
-        return cls(spans, present, features)
 
 
 @dataclass
@@ -81,7 +52,7 @@ class ParserModel(nn.Module):
         self.document = nn.LSTM(encoder.dim, hidden, batch_first=True, bidirectional=True)
         self.span = nn.Sequential(nn.Linear((8 if span_diff else 6) * hidden, span_dim), nn.Tanh())
         if context not in CONTEXT_SLOTS:
-            raise ValueError(f"context must be one of {sorted(CONTEXT_SLOTS)}, got {context}")
+            raise RSTKitError(f"context must be one of {sorted(CONTEXT_SLOTS)}, got {context}")
         self.context = context
         self.empty = nn.Parameter(torch.zeros(context, span_dim))
         self.mlp = nn.Sequential(nn.Dropout(dropout), nn.Linear(context * span_dim + N_STATE_FEATURES, mlp_dim),
@@ -158,8 +129,8 @@ class ParserModel(nn.Module):
 
 @dataclass
 class PreparedDocument:
-    """A document ready for the model: its EDUs, encoder inputs, boundaries and, for
-    training, its oracle states and gold labels."""
+    """A document ready for the model: its EDUs, encoder inputs (one per ensemble member),
+    boundaries and, for training, its oracle states and gold labels."""
 
     doc_id: str
     edus: tuple[EDU, ...]
@@ -180,7 +151,7 @@ def collate(docs: Sequence[PreparedDocument], encoder: nn.Module, device: torch.
         return torch.from_numpy(np.concatenate([source(d, name) for d in docs])).to(device)
 
     return {
-        "inputs": encoder.collate([d.inputs for d in docs], device),
+        "inputs": encoder.collate([d.inputs[0] for d in docs], device),
         "sizes": [len(d.edus) for d in docs],
         "doc_index": torch.repeat_interleave(torch.arange(len(docs)), torch.tensor(counts)).to(device),
         "spans": cat("spans", lambda d, n: getattr(d.states, n)),

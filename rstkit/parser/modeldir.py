@@ -1,14 +1,21 @@
-"""A trained parser on disk: ``config.json`` + ``model.pt`` (+ ``vocab.txt`` for encoders with words).
+"""A trained parser on disk: ``config.json`` + ``model.pt`` (+ ``vocab.txt`` for encoders with words),
+or an ensemble: a ``config.json`` naming member model directories inside it.
 
 The config names the model format, the rstkit version that wrote it, the label map and
 relation classes, the encoder and every size needed to rebuild the network. Loading
 checks all of it and says clearly what does not fit, instead of failing inside torch.
-Weights are stored in float16 (half the size) and loaded back as float32.
+A directory loads when its format is one this rstkit reads, whichever rstkit version
+wrote it. Weights are stored in float16 (half the size) and loaded back as float32.
+
+Models shipped with rstkit are found by name (``scratch``, ``minilm``) through
+:mod:`importlib.resources` (``rstkit/data/models/NAME``; their card is
+``parsers/rstkit/README.md`` in the source tree).
 """
 from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +24,18 @@ import torch
 from .._version import __version__
 from ..errors import RSTKitError
 from ..labels import get_label_map, label_map_names
-from .encoders import Vocabulary, build_encoder, needs_vocabulary
+from .encoder_names import needs_vocabulary
+from .encoders import Vocabulary, build_encoder
 from .model import ParserModel
 
-#: bump when the layout of model directories or the network changes
-MODEL_FORMAT = 1
+#: bump when the layout of model directories or the network changes; READABLE lists the
+#: formats this version loads (format 1: scratch models of rstkit 0.1, unchanged since)
+MODEL_FORMAT = 2
+READABLE_FORMATS = (1, 2)
 CONFIG, WEIGHTS, VOCAB = "config.json", "model.pt", "vocab.txt"
+ENSEMBLE = "ensemble"
+#: models shipped in the package, best first
+SHIPPED = ("minilm", "scratch")
 
 
 class ModelDirError(RSTKitError):
@@ -40,25 +53,46 @@ class ModelSpec:
     model_options: dict[str, Any] = field(default_factory=dict)
 
 
-def build_model(spec: ModelSpec, vocab: Vocabulary | None) -> ParserModel:
-    return ParserModel(build_encoder(spec.encoder, spec.encoder_options, vocab), spec.relations, **spec.model_options)
+def build_model(spec: ModelSpec, vocab: Vocabulary | None, cache_dir: str | Path | None = None) -> ParserModel:
+    encoder = build_encoder(spec.encoder, spec.encoder_options, vocab, cache_dir)
+    try:
+        return ParserModel(encoder, spec.relations, **spec.model_options)
+    except TypeError as exc:
+        raise RSTKitError(f"bad model options: {exc}") from None
 
 
-def _series(version: str) -> str:
-    return ".".join(version.split(".")[:2])
+def _write_config(path: Path, config: dict[str, Any]) -> None:
+    (path / CONFIG).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
 
 
 def save_model_dir(path: str | Path, model: ParserModel, spec: ModelSpec, info: dict[str, Any]) -> None:
     """Write a model directory (``info``: training facts such as corpus, epochs, dev scores)."""
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
+    spec = ModelSpec(spec.label_map, spec.relations, spec.encoder, model.encoder.options(), spec.model_options)
     config = {"model_format": MODEL_FORMAT, "rstkit_version": __version__, **asdict(spec), "info": info}
     state = {k: (v.half() if v.is_floating_point() else v).cpu() for k, v in model.state_dict().items()}
     torch.save(state, path / WEIGHTS)
     vocab = getattr(model.encoder, "vocab", None)
     if vocab is not None:
         (path / VOCAB).write_text("\n".join(vocab.tokens[2:]) + "\n", encoding="utf-8")
-    (path / CONFIG).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    _write_config(path, config)
+
+
+def save_ensemble_dir(path: str | Path, members: list[str], info: dict[str, Any]) -> None:
+    """Make ``path`` an ensemble of its member model directories ``path/MEMBER`` (their
+    log-probabilities are averaged); members must agree on label map and relations."""
+    path = Path(path)
+    configs = [read_config(path / m) for m in members]
+    first = configs[0]
+    for member, config in zip(members, configs):
+        if config.get("kind") == ENSEMBLE:
+            raise ModelDirError("an ensemble member cannot be an ensemble", str(path / member))
+        if (config["label_map"], config["relations"]) != (first["label_map"], first["relations"]):
+            raise ModelDirError("ensemble members disagree on label map or relations", str(path / member))
+    _write_config(path, {"model_format": MODEL_FORMAT, "rstkit_version": __version__, "kind": ENSEMBLE,
+                         "members": list(members), "label_map": first["label_map"], "relations": first["relations"],
+                         "encoder": first["encoder"], "info": info})
 
 
 def read_config(path: str | Path) -> dict[str, Any]:
@@ -72,28 +106,39 @@ def read_config(path: str | Path) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise ModelDirError(f"unreadable config: {exc.msg}", str(config_file), exc.lineno) from None
     found = config.get("model_format")
-    if found != MODEL_FORMAT:
-        raise ModelDirError(f"model format {found!r} is not the format {MODEL_FORMAT} this rstkit reads "
-                            f"(model written by rstkit {config.get('rstkit_version', 'unknown')}); retrain it "
-                            "with this version", str(config_file))
-    written_by = str(config.get("rstkit_version", ""))
-    if _series(written_by) != _series(__version__):
-        raise ModelDirError(f"model written by rstkit {written_by or 'unknown'}, this is rstkit {__version__}: "
-                            "versions of another series are not compatible; retrain it", str(config_file))
+    if found not in READABLE_FORMATS:
+        raise ModelDirError(f"model format {found!r} is not a format this rstkit reads "
+                            f"({', '.join(map(str, READABLE_FORMATS))}; model written by rstkit "
+                            f"{config.get('rstkit_version', 'unknown')}); retrain it with this version",
+                            str(config_file))
+    if found == 1 and config.get("encoder") != "scratch":
+        raise ModelDirError(f"format-1 {config.get('encoder')} models used sentence vectors, which this rstkit no "
+                            "longer has; retrain it", str(config_file))
     if config.get("label_map") not in label_map_names():
         raise ModelDirError(f"model uses unknown label map {config.get('label_map')!r}", str(config_file))
     return config
 
 
-def load_model_dir(path: str | Path, device: torch.device, label_map: str | None = None
-                   ) -> tuple[ParserModel, ModelSpec, dict[str, Any]]:
-    """Load a model directory onto ``device``; ``label_map`` (if given) must be the model's."""
+def member_dirs(path: str | Path, config: dict[str, Any]) -> list[Path]:
+    """The model directories of a model: its members for an ensemble, itself otherwise."""
+    path = Path(path)
+    if config.get("kind") != ENSEMBLE:
+        return [path]
+    members = config.get("members")
+    if not members or not isinstance(members, list):
+        raise ModelDirError("ensemble without members", str(path / CONFIG))
+    return [path / m for m in members]
+
+
+def load_member(path: str | Path, device: torch.device, cache_dir: str | Path | None = None
+                ) -> tuple[ParserModel, ModelSpec]:
+    """One (non-ensemble) model directory onto ``device``."""
     path = Path(path)
     config = read_config(path)
+    if config.get("kind") == ENSEMBLE:
+        raise ModelDirError("an ensemble member cannot be an ensemble", str(path))
     spec = ModelSpec(**{k: config[k] for k in ("label_map", "relations", "encoder", "encoder_options",
                                                 "model_options")})
-    if label_map is not None and label_map != spec.label_map:
-        raise ModelDirError(f"model predicts {spec.label_map!r} relation classes, not {label_map!r}", str(path))
     known = get_label_map(spec.label_map)
     unknown = [r for r in spec.relations if known.lookup(r) != r]
     if unknown:
@@ -103,7 +148,7 @@ def load_model_dir(path: str | Path, device: torch.device, label_map: str | None
         if not (path / VOCAB).is_file():
             raise ModelDirError(f"{spec.encoder}-encoder model without {VOCAB}", str(path))
         vocab = Vocabulary((path / VOCAB).read_text(encoding="utf-8").splitlines())
-    model = build_model(spec, vocab)
+    model = build_model(spec, vocab, cache_dir)
     try:
         state = torch.load(path / WEIGHTS, map_location="cpu", weights_only=True)
         model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in state.items()})
@@ -111,10 +156,14 @@ def load_model_dir(path: str | Path, device: torch.device, label_map: str | None
         raise ModelDirError(f"weights do not fit the config: {str(exc).splitlines()[0]}", str(path / WEIGHTS)) from None
     model.to(device)
     model.eval()
-    return model, spec, config
+    return model, spec
 
 
-def default_model_dir() -> Path:
-    """The shipped model, installed with the package (``rstkit/data/models/gum``; its card is
-    ``parsers/rstkit/README.md`` in the source tree)."""
-    return Path(__file__).resolve().parents[1] / "data" / "models" / "gum"
+def shipped_model_dir(name: str) -> Path:
+    """The directory of shipped model ``name`` inside the installed package."""
+    if name not in SHIPPED:
+        raise ModelDirError(f"no shipped model {name!r}; shipped: {', '.join(SHIPPED)} (or give a model directory)")
+    where = resources.files("rstkit").joinpath("data", "models", name)
+    if not isinstance(where, Path) or not (where / CONFIG).is_file():
+        raise ModelDirError(f"the shipped model {name!r} is not installed as files (zipped package?)", str(where))
+    return where

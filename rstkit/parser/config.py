@@ -1,0 +1,124 @@
+"""Training settings, checked when they are made (no torch needed).
+
+A typo in a schedule, encoder or option name, a negative epoch count or an unknown
+model-selection metric fails at construction, not after an epoch of training.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..errors import RSTKitError
+from ..labels import label_map_names
+from ..metrics.config import AVERAGES, METRICS
+from .encoder_names import check_encoder, needs_vocabulary, pretrained_part
+
+SCHEDULES = ("constant", "cosine", "linear")
+SCORE_KEYS = ("S", "N", "R", "F")
+#: options of the parser network (:class:`.model.ParserModel`) and of each encoder
+MODEL_OPTIONS = ("hidden", "span_dim", "mlp_dim", "dropout", "span_diff", "relation_given_pair", "context")
+SCRATCH_OPTIONS = ("embedding_dim", "hidden", "dropout")
+PRETRAINED_OPTIONS = ("dim", "dropout", "fine_tune", "window", "overlap")
+
+
+def parse_select_by(name: str) -> tuple[str, str, str]:
+    """``(metric, average, key)`` of a model-selection metric such as ``parseval-micro-F``
+    or ``rst-parseval-macro-N``."""
+    parts = name.rsplit("-", 2)
+    if len(parts) != 3 or parts[0] not in METRICS or parts[1] not in AVERAGES or parts[2] not in SCORE_KEYS:
+        raise RSTKitError(f"unknown model-selection metric {name!r}; use METRIC-AVERAGE-KEY with METRIC in "
+                          f"{', '.join(METRICS)}, AVERAGE in {', '.join(AVERAGES)}, KEY in {', '.join(SCORE_KEYS)} "
+                          "(e.g. parseval-micro-F)")
+    return parts[0], parts[1], parts[2]
+
+
+def _check_keys(options: dict[str, Any], allowed: tuple[str, ...], what: str) -> None:
+    if not isinstance(options, dict):
+        raise RSTKitError(f"{what} must be a mapping of option names to values")
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise RSTKitError(f"unknown {what} {', '.join(map(repr, unknown))}; known: {', '.join(allowed)}")
+
+
+def check_encoder_options(encoder: str, options: dict[str, Any]) -> None:
+    """Option names must be those of the encoder (a typo fails here)."""
+    check_encoder(encoder)
+    if needs_vocabulary(encoder) and pretrained_part(encoder) is not None:
+        _check_keys(options, ("scratch", "pretrained"), "encoder option group")
+        _check_keys(options.get("scratch", {}), SCRATCH_OPTIONS, "scratch encoder option")
+        _check_keys(options.get("pretrained", {}), PRETRAINED_OPTIONS, "pretrained encoder option")
+    else:
+        _check_keys(options, SCRATCH_OPTIONS if needs_vocabulary(encoder) else PRETRAINED_OPTIONS, "encoder option")
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Training settings (all written to the model's config).
+
+    ``select_by`` names the dev metric that selects the model (``METRIC-AVERAGE-KEY``).
+    The learning rate ``lr`` of the parser follows ``schedule`` after a linear ``warmup``
+    (a fraction of all optimizer steps); a fine-tuned transformer's layers get
+    ``encoder_lr`` times ``layer_decay`` per layer below the top. Gradients of
+    ``accumulate`` batches make one optimizer step. ``cache_dir`` keeps frozen transformer
+    states on disk (None: ``$RSTKIT_CACHE/features``; ``""``: no cache).
+    """
+
+    label_map: str = "gum"
+    encoder: str = "scratch"
+    encoder_options: dict[str, Any] = field(default_factory=dict)
+    model_options: dict[str, Any] = field(default_factory=dict)
+    epochs: int = 30
+    batch_docs: int = 4
+    lr: float = 2e-3
+    schedule: str = "constant"
+    warmup: float = 0.0
+    min_lr_ratio: float = 0.05
+    weight_decay: float = 1e-6
+    clip: float = 5.0
+    patience: int = 5
+    seed: int = 13
+    min_count: int = 2
+    hide_boundaries: float = 0.25
+    select_by: str = "parseval-micro-F"
+    encoder_lr: float = 2e-5
+    layer_decay: float = 0.9
+    accumulate: int = 1
+    device: str = "auto"
+    amp: bool = True
+    threads: int | None = None
+    cache_dir: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.label_map not in label_map_names():
+            raise RSTKitError(f"unknown label map {self.label_map!r}; choose from {', '.join(label_map_names())}")
+        if self.schedule not in SCHEDULES:
+            raise RSTKitError(f"unknown learning-rate schedule {self.schedule!r}; choose from {', '.join(SCHEDULES)}")
+        parse_select_by(self.select_by)
+        for name in ("epochs", "batch_docs", "patience", "min_count", "accumulate"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise RSTKitError(f"{name} must be an integer >= 1, not {value!r}")
+        if self.threads is not None and (not isinstance(self.threads, int) or self.threads < 1):
+            raise RSTKitError(f"threads must be an integer >= 1 or None, not {self.threads!r}")
+        for name in ("lr", "encoder_lr", "clip"):
+            if not _number(getattr(self, name)) or getattr(self, name) <= 0:
+                raise RSTKitError(f"{name} must be a number > 0, not {getattr(self, name)!r}")
+        for name, low, high in (("warmup", 0, 1), ("min_lr_ratio", 0, 1), ("hide_boundaries", 0, 1),
+                                ("layer_decay", 0, 1), ("weight_decay", 0, float("inf"))):
+            value = getattr(self, name)
+            if not _number(value) or not low <= value <= high or (name == "layer_decay" and value == 0):
+                raise RSTKitError(f"{name} must be a number in [{low}, {high}], not {value!r}")
+        if self.warmup >= 1:
+            raise RSTKitError("warmup must be a fraction of the optimizer steps below 1")
+        if not (self.device in ("auto", "cpu", "cuda") or self.device.startswith("cuda:")):
+            raise RSTKitError(f"unknown device {self.device!r}; use auto, cpu or cuda")
+        _check_keys(self.model_options, MODEL_OPTIONS, "model option")
+        check_encoder_options(self.encoder, self.encoder_options)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value)
