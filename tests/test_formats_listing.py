@@ -13,7 +13,7 @@ import pytest
 
 from rstkit.cli import main
 from rstkit.corpus import directory_corpus, list_files, read_documents
-from rstkit.errors import CorpusError, FormatError, RSTKitWarning
+from rstkit.errors import CorpusError, FormatError, RSTKitError, RSTKitWarning
 from rstkit.formats import doc_id_from_path, get_format
 from rstkit.formats.detect import detect_format
 
@@ -48,12 +48,27 @@ def _dir(tmp_path: Path, files: dict[str, str]) -> Path:
 
 
 def test_explicit_format_reads_files_without_its_extension_and_says_which(tmp_path):
-    pred = _dir(tmp_path / "pred", {"a.txt": DMRST, "b.txt": DMRST, "notes.md": "# run 3\n", ".hidden": DMRST,
-                                    ".cache/c.txt": DMRST})
-    with pytest.warns(RSTKitWarning, match=r"read 2 file\(s\) as dmrst by their content: a.txt, b.txt; "
-                                           r"left out 1 that fit no format: notes.md"):
+    """Issue 10: with an explicit format and no file named for it, every regular non-hidden file
+    is read (a file that is not in the format is an error naming it, not left out silently)."""
+    pred = _dir(tmp_path / "pred", {"a.txt": DMRST, "b.txt": DMRST, ".hidden": DMRST, ".cache/c.txt": DMRST})
+    with pytest.warns(RSTKitWarning, match=r"no file is named as dmrst files are: read all 2 as dmrst: a.txt, b.txt$"):
         documents = read_documents(pred, "dmrst")
     assert sorted(documents) == ["a", "b"]
+    (pred / "notes.md").write_text("# run 3\n", encoding="utf-8")
+    with pytest.warns(RSTKitWarning, match=r"read all 3 as dmrst: a.txt, b.txt, notes.md \(1 fit no known format: "
+                                           r"notes.md\)"), pytest.raises(RSTKitError, match="notes.md"):
+        read_documents(pred, "dmrst")
+    errors: list[RSTKitError] = []
+    with pytest.warns(RSTKitWarning):
+        documents = read_documents(pred, "dmrst", skip_errors=True, errors=errors)
+    assert sorted(documents) == ["a", "b"] and [Path(e.path).name for e in errors] == ["notes.md"]
+
+
+def test_a_doc_map_beside_the_files_is_not_read_as_one(tmp_path):
+    pred = _dir(tmp_path / "pred", {"a.txt": DMRST, "map.tsv": "1\twsj_0600\n"})  # dmrst: documents by line
+    with pytest.warns(RSTKitWarning, match=r"read all 1 as dmrst: a.txt$"):
+        documents = read_documents(pred, "dmrst", doc_map=str(pred / "map.tsv"))
+    assert sorted(documents) == ["wsj_0600"]
 
 
 def test_files_named_for_the_format_are_read_alone_and_silently(tmp_path):
@@ -107,5 +122,5 @@ def test_cli_eval_reads_dmrst_strings_saved_as_txt(tmp_path, capsys):
     pred = _dir(tmp_path / "pred", {"council.txt": DMRST})
     warnings.simplefilter("always", RSTKitWarning)  # the suite's configuration hides them
     assert main(["eval", str(gold), str(pred), "--pred-format", "dmrst", "--format", "json"]) == 0
-    assert "read 1 file(s) as dmrst by their content: council.txt" in capsys.readouterr().err
+    assert "no file is named as dmrst files are: read all 1 as dmrst: council.txt" in capsys.readouterr().err
     assert main(["eval", str(gold), str(pred), "--pred-format", "auto", "--format", "json"]) == 0

@@ -109,14 +109,12 @@ def test_eval_scores_real_feng_output_against_its_converted_copy(tmp_path, capsy
 
 
 def test_eval_reads_real_feng_files_saved_without_their_extension(tmp_path, capsys):
-    """Files renamed to <doc>.txt carry no .tree: an explicit format reads them by content, and says so."""
+    """Files renamed to <doc>.txt carry no .tree: an explicit format reads every file, and says so."""
     pred = tmp_path / "pred"
     pred.mkdir()
     for doc in FENG_LOG:
         shutil.copy(FENG / f"{doc}.txt.tree", pred / f"{doc}.txt")
-    (pred / "notes.md").write_text("# my run\n", encoding="utf-8")
-    with pytest.warns(RSTKitWarning, match=r"read 5 file\(s\) as feng by their content: ferry.txt, garden.txt.*"
-                                           r"left out 1 that fit no format: notes.md"):
+    with pytest.warns(RSTKitWarning, match=r"read all 5 as feng: ferry.txt, garden.txt"):
         documents = read_documents(pred, "feng")
     assert sorted(documents) == sorted(FENG_LOG)
     with warnings.catch_warnings():

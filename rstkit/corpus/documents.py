@@ -25,7 +25,8 @@ def read_documents(path: str | Path, format: str | None = None, lenient: bool = 
     known = recognise_corpus(path) if path.is_dir() and not format else None
     if known is not None:
         return known.documents(lenient=lenient, skip_errors=skip_errors, errors=errors)
-    files = list_files(path, format) if path.is_dir() else [path]
+    companions = [options["doc_map"]] if options.get("doc_map") else []  # a doc map beside the files is not one
+    files = list_files(path, format, exclude=companions) if path.is_dir() else [path]
     if path.is_dir() and not files:
         raise CorpusError("no documents found" + (f" in format {format!r}" if format else ""), str(path))
     doc_id = get_format(format).doc_id if format else doc_id_from_path

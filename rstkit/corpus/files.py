@@ -2,6 +2,8 @@
 format in a directory."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import warnings
 from pathlib import Path
 
@@ -41,7 +43,7 @@ def read_tree(path: str | Path, format: str | None = None, lenient: bool = False
     return trees[0]
 
 
-def list_files(directory: str | Path, format: str | None = None) -> list[Path]:
+def list_files(directory: str | Path, format: str | None = None, exclude: Iterable[str | Path] = ()) -> list[Path]:
     """The files of one format under ``directory`` (recursively, hidden ones left out), sorted.
 
     Without ``format``, files are chosen by name and the directory must hold a single
@@ -51,7 +53,8 @@ def list_files(directory: str | Path, format: str | None = None) -> list[Path]:
     another format are then an error naming both formats.
     """
     directory = Path(directory)
-    files = regular_files(directory)
+    excluded = {Path(p).resolve() for p in exclude}
+    files = [p for p in regular_files(directory) if p.resolve() not in excluded]
     if format:
         return _files_of_format(directory, files, get_format(format))
     by_format: dict[str, list[Path]] = {}
@@ -68,13 +71,15 @@ def list_files(directory: str | Path, format: str | None = None) -> list[Path]:
 
 
 def _files_of_format(directory: Path, files: list[Path], fmt: Format) -> list[Path]:
-    """Files named like ``fmt``; if there are none, the files whose content fits it (noted)."""
+    """Files named like ``fmt``; if there are none, every file (noted), unless some look like
+    another format: then the directory mixes formats, an error naming both. A file that fits no
+    known format is read too, so that the reader says what is wrong with it."""
     named = [p for p in files if fmt.claims(p.name)]
     if named:
         return named
     chosen: list[Path] = []
     others: dict[Path, set[str]] = {}
-    skipped: list[Path] = []
+    unknown: list[Path] = []
     for p in files:
         keys = sniffed(p)
         if fmt.key in keys or p.stat().st_size == 0:  # an empty file is for the format's reader to judge
@@ -82,7 +87,7 @@ def _files_of_format(directory: Path, files: list[Path], fmt: Format) -> list[Pa
         elif keys:
             others[p] = keys
         else:
-            skipped.append(p)
+            unknown.append(p)
     if others and chosen:
         found = {**{p: {fmt.key} for p in chosen}, **others}
         raise CorpusError(f"directory holds files of two formats ({describe_groups(found)}); put each format in "
@@ -90,12 +95,13 @@ def _files_of_format(directory: Path, files: list[Path], fmt: Format) -> list[Pa
     if others:
         raise CorpusError(f"no file is in format {fmt.key!r}: the files look like another format "
                           f"({describe_groups(others)})", str(directory))
-    if chosen:
-        note = f"read {len(chosen)} file(s) as {fmt.key} by their content: {_names(chosen, directory)}"
-        if skipped:
-            note += f"; left out {len(skipped)} that fit no format: {_names(skipped, directory)}"
+    every = sorted(chosen + unknown)
+    if every:
+        note = f"no file is named as {fmt.key} files are: read all {len(every)} as {fmt.key}: {_names(every, directory)}"
+        if unknown:
+            note += f" ({len(unknown)} fit no known format: {_names(unknown, directory)})"
         warnings.warn(f"{directory}: {note}", RSTKitWarning, stacklevel=3)
-    return chosen
+    return every
 
 
 def _names(paths: list[Path], directory: Path, shown: int = 10) -> str:
