@@ -205,10 +205,10 @@ def test_unknown_labels_and_resume(gum_dir, tmp_path):
 @pytest.mark.gum
 def test_gum_training_documents_get_rsd_boundaries(gum_dir):
     from rstkit.boundaries import with_boundaries
-    from rstkit.cli.train import _read
+    from rstkit.parser.inputs import read_training_trees
 
     corpus = gum_corpus(gum_dir)
-    tree = _read(corpus, corpus.doc_ids("dev")[:1], False)[corpus.doc_ids("dev")[0]]
+    tree = read_training_trees(corpus, corpus.doc_ids("dev")[:1])[corpus.doc_ids("dev")[0]]
     assert all(e.sentence is not None and e.paragraph is not None for e in tree.edus)
     assert tree.edus[-1].sentence > 1
     other = tuple(EDU(e.index, e.text + "x", 1, 1) for e in tree.edus)

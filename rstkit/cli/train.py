@@ -18,16 +18,10 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from ..boundaries import with_boundaries
-from ..corpus import Corpus, gum_corpus, open_corpus, read_tree, rstdt_corpus
-from ..errors import CorpusError, RSTKitError
+from ..corpus import resolve_corpus
+from ..errors import RSTKitError
 from ..labels import label_map_names
-from ..tree import RSTTree
 from .common import add_input_options, nonnegative_float, nonnegative_int, positive_float, positive_int
-
-_ENV = {"gum": "RSTKIT_GUM", "rstdt": "RSTKIT_RSTDT"}
-_DEFAULT_LABELS = {"gum": "gum", "rstdt": "rstdt18"}
-
 
 def add_parser(sub) -> None:
     p = sub.add_parser("train", help="train rstkit's shift-reduce parser (extra: parser)", description=__doc__)
@@ -89,30 +83,10 @@ def seed_list(text: str) -> list[int]:
     return seeds
 
 
-def resolve_corpus(name: str, root: str | None) -> tuple[Corpus, str]:
-    """The corpus named on the command line and its default label map."""
-    if name in _ENV:
-        where = root or os.environ.get(_ENV[name])
-        if not where:
-            raise CorpusError(f"where is the {name} corpus? give --corpus-root or set ${_ENV[name]}")
-        corpus = gum_corpus(where) if name == "gum" else rstdt_corpus(where)
-        return corpus, _DEFAULT_LABELS[name]
-    corpus = open_corpus(name, None)
-    kind = "gum" if corpus.name.startswith("gum") else "rstdt" if corpus.name == "rstdt" else None
-    return corpus, _DEFAULT_LABELS.get(kind or "", "raw")
-
-
-def _read(corpus: Corpus, doc_ids: list[str], lenient: bool) -> dict[str, RSTTree]:
-    trees = {d: replace(read_tree(corpus.path(d), corpus.format, lenient), doc_id=d) for d in doc_ids}
-    if corpus.name.startswith("gum") and (corpus.root / "dependencies").is_dir():
-        rsd = gum_corpus(corpus.root, "rsd")
-        trees = {d: with_boundaries(t, read_tree(rsd.path(d), rsd.format).edus) for d, t in trees.items()}
-    return trees
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         from ..parser.config import TrainConfig
+        from ..parser.inputs import read_training_trees
         from ..parser.train import check_output_dir, train, train_ensemble
     except ImportError as exc:
         raise RSTKitError(f"rstkit train needs the parser extra ({exc.name} is missing): "
@@ -134,12 +108,10 @@ def run(args: argparse.Namespace) -> int:
                          encoder_lr=args.encoder_lr, layer_decay=args.layer_decay, accumulate=args.accumulate,
                          seed=args.seed, device=args.device, amp=not args.no_amp, threads=args.threads,
                          cache_dir=args.cache_dir)  # checked before the corpus is read
-    corpus, default_labels = resolve_corpus(args.corpus, args.corpus_root)
-    config = replace(config, label_map=args.labels or default_labels)
-    train_ids = corpus.doc_ids(args.split)[:args.max_docs]
-    dev_ids = corpus.doc_ids(args.dev_split)[:args.max_dev_docs]
-    train_docs = _read(corpus, train_ids, args.lenient)
-    dev_docs = _read(corpus, dev_ids, args.lenient)
+    corpus = resolve_corpus(args.corpus, args.corpus_root)
+    config = replace(config, label_map=args.labels or corpus.kind.label_map)
+    train_docs = read_training_trees(corpus, corpus.doc_ids(args.split)[:args.max_docs], lenient=args.lenient)
+    dev_docs = read_training_trees(corpus, corpus.doc_ids(args.dev_split)[:args.max_dev_docs], lenient=args.lenient)
     info = {"corpus": corpus.name, "split": args.split, "dev_split": args.dev_split,
             "train_documents": len(train_docs), "dev_documents": len(dev_docs)}
     if args.seeds:

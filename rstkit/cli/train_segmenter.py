@@ -78,9 +78,9 @@ def run(args: argparse.Namespace) -> int:
                           str(corpus.root))
     root = corpus.root
     if args.pretrained:
-        from ..parser.pretrained import check_encoder_name
+        from ..pretrained import model_directory
 
-        check_encoder_name(args.pretrained)
+        model_directory(args.pretrained)  # an unknown name or a missing package fails before any work
     if args.threads:
         torch.set_num_threads(args.threads)
     net = {"hidden": args.hidden, "layers": args.layers, "word_dim": args.word_dim, "char_filters": args.char_filters}

