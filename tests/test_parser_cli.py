@@ -1,5 +1,6 @@
 """``rstkit parse`` and ``rstkit train`` as a user meets them: boundaries from siblings,
-``--boundaries`` and plain EDU files, the warning for input without boundaries, output
+``--boundaries`` and plain EDU files (``.txt`` with ``--segmenter none``; plain text:
+tests/test_parser_text.py), the warning for input without boundaries, output
 paths and numeric flags checked before any work, threads, the default model."""
 from __future__ import annotations
 
@@ -68,7 +69,8 @@ def test_plain_edu_files_with_paragraphs_and_a_boundary_file(tmp_path, capsys):
     (folder / "a.txt").write_text("The storm came at night ,\nand the river rose .\n\nIn the morning\n"
                                   "the town was under water .\n", encoding="utf-8")
     (folder / "b.txt").write_text("One more document .\nIt is short .\n", encoding="utf-8")
-    status, err = _run(["parse", str(folder), str(tmp_path / "out"), "--model", "scratch"], capsys)
+    status, err = _run(["parse", str(folder), str(tmp_path / "out"), "--model", "scratch", "--segmenter", "none"],
+                       capsys)
     assert status == 0
     # a.txt has paragraphs (a blank line), b.txt has neither: one of two documents lacks something
     assert "no sentence or paragraph boundaries in" in err and "(2 of 2 documents)" in err
@@ -76,11 +78,12 @@ def test_plain_edu_files_with_paragraphs_and_a_boundary_file(tmp_path, capsys):
     assert "_!and the river rose .<P>_!" in written  # the paragraph end was read and written as RST-DT does
     assert read_documents(tmp_path / "out")["b"].n_edus == 2
     (folder / "b.bnd").write_text("1\t1\tOne more document .\n2\t1\tIt is short .\n", encoding="utf-8")
-    status, err = _run(["parse", str(folder / "b.txt"), str(tmp_path / "out2"), "--model", "scratch"], capsys)
+    status, err = _run(["parse", str(folder / "b.txt"), str(tmp_path / "out2"), "--model", "scratch",
+                        "--segmenter", "none"], capsys)
     assert status == 0 and "warning" not in err and "from sibling b.bnd" in err
     (folder / "bad.bnd").write_text("1\t1\n", encoding="utf-8")
     status, err = _run(["parse", str(folder / "b.txt"), str(tmp_path / "out3"), "--model", "scratch",
-                        "--boundaries", str(folder / "bad.bnd")], capsys)
+                        "--segmenter", "none", "--boundaries", str(folder / "bad.bnd")], capsys)
     assert status == 2 and "boundaries for 1 EDUs, but the document has 2" in err
 
 
@@ -143,12 +146,13 @@ def test_train_settings_fail_before_the_corpus_is_read(tmp_path, capsys):
 def test_threads_flag_and_the_default_model_note(tmp_path, capsys, monkeypatch):
     source = tmp_path / "a.txt"
     source.write_text("It rained .\nWe stayed home .\n")
-    status, err = _run(["parse", str(source), str(tmp_path / "o"), "--model", "scratch", "--threads", "2"], capsys)
+    status, err = _run(["parse", str(source), str(tmp_path / "o"), "--model", "scratch", "--threads", "2",
+                        "--segmenter", "none"], capsys)
     assert status == 0 and "(2 threads)" in err
     from rstkit.parser import api
 
     monkeypatch.setattr(api, "pretrained_available", lambda kind: "transformers")
-    status, err = _run(["parse", str(source), str(tmp_path / "o2")], capsys)
+    status, err = _run(["parse", str(source), str(tmp_path / "o2"), "--segmenter", "none"], capsys)
     assert status == 0
     assert ("rstkit parse: note: the minilm model needs transformers (pip install 'rstkit[parser]'); using the "
             "scratch model") in err
@@ -203,6 +207,7 @@ def test_known_sentences_without_paragraphs_get_a_note_not_a_warning(tmp_path, c
     source = tmp_path / "a.txt"
     source.write_text("It rained .\nWe stayed home .\n")
     (tmp_path / "a.bnd").write_text("1\t_\n2\t_\n")
-    status, err = _run(["parse", str(source), str(tmp_path / "o"), "--model", "scratch"], capsys)
+    status, err = _run(["parse", str(source), str(tmp_path / "o"), "--model", "scratch", "--segmenter", "none"],
+                       capsys)
     assert status == 0 and "warning" not in err
     assert f"rstkit parse: note: no paragraph boundaries in {source}: paragraphs unknown" in err

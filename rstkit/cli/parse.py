@@ -1,11 +1,18 @@
-"""``rstkit parse INPUT OUT_DIR [--model NAME|DIR]``: parse documents with gold EDUs.
+"""``rstkit parse INPUT OUT_DIR [--model NAME|DIR] [--segmenter NAME|DIR|none]``: parse plain text or EDUs.
 
-INPUT is a file or a directory of ``.dis``/``.rs3``/``.rs4``/``.rsd`` files (their trees
-are ignored), RST-DT ``.edus`` files or plain ``.txt`` files with one EDU per line (a blank
-line between paragraphs); with ``--split``, a corpus directory (GUM checkout, RST-DT
-release, directory with ``splits.tsv``) of which that split is parsed, and ``--gold-out
-DIR`` copies the split's gold files there. One ``DOC_ID.dis`` per document is written to
-OUT_DIR, ready for ``rstkit eval``.
+INPUT is a file or a directory of plain ``.txt`` files (UTF-8 text, paragraphs separated
+by blank lines: split into EDUs by the segmenter, then parsed), ``.dis``/``.rs3``/``.rs4``/
+``.rsd`` files (their EDUs are parsed, their trees ignored) or RST-DT ``.edus`` files (one
+EDU per line); with ``--split``, a corpus directory (GUM checkout, RST-DT release,
+directory with ``splits.tsv``) of which that split is parsed, and ``--gold-out DIR`` copies
+the split's gold files there. One ``DOC_ID.dis`` per document (``--to rs3|rsd`` for the
+other formats) is written to OUT_DIR with the EDU texts, ready for ``rstkit eval`` (``--edus
+aligned`` scores parses of plain text against a gold with other EDUs).
+
+A ``.txt`` file is plain text by default: ``--segmenter`` names the segmenter (default
+``segmenter``, or ``segmenter-base`` when MiniLM's packages are missing; or a model
+directory from ``rstkit train-segmenter``). ``--segmenter none`` reads a ``.txt`` file as
+one EDU per line with a blank line between paragraphs instead (rstkit 0.1's reading).
 
 Models: ``minilm`` (the default when its packages are installed: an ensemble over frozen
 all-MiniLM-L6-v2 token features), ``scratch`` (no pretrained encoder; the fallback), or a
@@ -14,8 +21,9 @@ model directory from ``rstkit train``. Needs the ``parser`` extra.
 Sentence and paragraph boundaries help the parser. They come from ``--boundaries`` (a
 boundary file for one document, or a directory of ``DOC_ID.bnd`` / ``DOC_ID.rsd``), from a
 sibling ``DOC_ID.rsd`` / ``DOC_ID.bnd`` beside an input file, or from the input itself
-(GUM ``.rsd``, ``<P>`` in RST-DT ``.dis``, blank lines in ``.txt``); sentences still missing
-are inferred from punctuation, with a warning. A boundary file has one line per EDU:
+(GUM ``.rsd``, ``<P>`` in RST-DT ``.dis``, blank lines in ``.txt``; the segmenter infers the
+sentences of plain text); sentences still missing are inferred from punctuation, with a
+warning. A boundary file has one line per EDU:
 ``SENTENCE<TAB>PARAGRAPH[<TAB>TEXT]`` (1-based; ``_`` for an unknown paragraph).
 
 Reproduce the shipped model's GUM test scores::
@@ -32,18 +40,27 @@ import time
 from dataclasses import replace
 
 from ..errors import RSTKitError
+from ..formats import all_formats
 from .common import positive_int
+
+NO_SEGMENTER = "none"
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("parse", help="parse documents with rstkit's shift-reduce parser (extra: parser)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("input", help="a file or directory of documents with gold EDUs")
-    p.add_argument("out_dir", help="directory for the predicted .dis files")
+    p.add_argument("input", help="a file or directory of plain text (.txt) or of documents with EDUs")
+    p.add_argument("out_dir", help="directory for the predicted trees (DOC_ID.dis)")
     p.add_argument("--model", default=None, metavar="NAME|DIR",
                    help="minilm, scratch or a model directory (default: minilm when it can run, else scratch)")
+    p.add_argument("--segmenter", default=None, metavar="NAME|DIR|none",
+                   help="segmenter of plain .txt input: segmenter, segmenter-base or a model directory (default: "
+                        "segmenter, or segmenter-base when MiniLM's packages are missing); none: .txt files are "
+                        "one EDU per line, a blank line between paragraphs")
+    p.add_argument("--to", default="dis", choices=sorted(k for k, f in all_formats().items() if f.write),
+                   help="format of the written trees (default: dis)")
     p.add_argument("--format", dest="in_format", default=None, metavar="KEY",
-                   help="input format (default: from the extension; .edus/.txt are one EDU per line)")
+                   help="input format (default: from the extension; .edus is one EDU per line, .txt plain text)")
     p.add_argument("--boundaries", default=None, metavar="FILE|DIR",
                    help="sentence/paragraph boundaries: a boundary file or .rsd (one document), or a directory of "
                         "DOC_ID.bnd / DOC_ID.rsd")
@@ -71,7 +88,14 @@ def run(args: argparse.Namespace) -> int:
         import torch
 
         from ..parser.api import Parser, default_model
-        from ..parser.inputs import apply_boundaries, missing_boundaries, read_corpus_split, read_parse_inputs
+        from ..parser.inputs import (
+            apply_boundaries,
+            input_files,
+            missing_boundaries,
+            plain_text_files,
+            read_corpus_split,
+            read_parse_inputs,
+        )
         from ..parser.threads import default_threads
         from ..parser.train import check_output_dir
     except ImportError as exc:
@@ -81,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..boundaries import complete, has_sentences
     from ..errors import RSTKitWarning
-    from ..formats.dis import dumps_dis
+    from ..formats import get_format
 
     if args.gold_out and not args.split:
         raise RSTKitError("--gold-out needs --split (the gold files of a corpus split)")
@@ -92,12 +116,33 @@ def run(args: argparse.Namespace) -> int:
         model, reason = default_model()
         if reason:
             _note(f"note: {reason}")
+    writer = get_format(args.to)
     if args.split:
         documents, gold_files = read_corpus_split(args.input, args.split)
         if args.boundaries:
             documents = apply_boundaries(documents, args.boundaries)
+        threads = args.threads or default_threads(len(documents))
+        torch.set_num_threads(threads)
     else:
-        documents, gold_files = read_parse_inputs(args.input, args.in_format, args.boundaries), {}
+        files = input_files(args.input, args.in_format)
+        threads = args.threads or default_threads(len(files))
+        torch.set_num_threads(threads)
+        segmenter = None
+        if args.segmenter != NO_SEGMENTER and plain_text_files(files, args.in_format):
+            from ..segment.segmenter import Segmenter, default_segmenter
+
+            name = args.segmenter
+            if name is None:
+                name, reason = default_segmenter()
+                if reason:
+                    _note(f"note: {reason}")
+            segmenter = Segmenter.load(name)
+        documents, gold_files = read_parse_inputs(args.input, args.in_format, args.boundaries,
+                                                  segmenter=segmenter), {}
+        segmented = [d for d in documents if d.segmented]
+        if segmented:
+            _note(f"{len(segmented)} plain-text document(s) segmented into {sum(len(d.edus) for d in segmented)} EDUs "
+                  f"(segmenter: {name})")
     missing = missing_boundaries(documents, args.input)
     if missing and not all(has_sentences(d.edus) for d in documents):
         warnings.warn(f"{missing}; give --boundaries FILE or a sibling .rsd to supply them", RSTKitWarning,
@@ -108,8 +153,6 @@ def run(args: argparse.Namespace) -> int:
     if sources:
         shown = ", ".join(sources[:3]) + (", ..." if len(sources) > 3 else "")
         _note(f"boundaries of {sum(d.boundary_source != 'input' for d in documents)} document(s) from {shown}")
-    threads = args.threads or default_threads(len(documents))
-    torch.set_num_threads(threads)
     parser = Parser.load(model, device=args.device, cache_dir=args.cache_dir)
     started = time.time()
     inputs = [replace(d, edus=complete(d.edus).edus) for d in documents]
@@ -118,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.time() - started
     out.mkdir(parents=True, exist_ok=True)
     for doc, tree in zip(documents, trees):
-        (out / f"{doc.doc_id}.dis").write_text(dumps_dis(tree), encoding="utf-8")
+        (out / f"{doc.doc_id}{writer.extensions[0]}").write_text(writer.write(tree), encoding="utf-8")
     if gold_out is not None:
         gold_out.mkdir(parents=True, exist_ok=True)
         for file in gold_files.values():

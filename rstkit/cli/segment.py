@@ -21,6 +21,7 @@ import warnings
 from pathlib import Path
 
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning
+from ..segment.tokenize import read_plain_text
 from .common import positive_int
 
 EXTENSIONS = {"lines": ".edus", "jsonl": ".jsonl"}
@@ -69,20 +70,6 @@ def plan(input_path: Path, out: Path, extension: str, pattern: str, force: bool)
     return pairs
 
 
-def read_text(path: Path) -> str:
-    """The text of a UTF-8 file, or an error naming the file and the first bad byte."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RSTKitError(f"cannot read: {exc.strerror or exc}", str(path)) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise RSTKitError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} cannot be decoded "
-                          f"(convert the file to UTF-8)", str(path), line) from None
-
-
 def _raise(errors: list[RSTKitError]) -> None:
     if len(errors) == 1:
         raise errors[0]
@@ -102,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     texts, errors = {}, []
     for source, _ in pairs:
         try:
-            texts[source] = read_text(source)
+            texts[source] = read_plain_text(source)
         except RSTKitError as exc:
             errors.append(exc)
     _raise(errors)

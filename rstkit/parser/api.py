@@ -2,6 +2,7 @@
 
 >>> parser = Parser.load("scratch", device="cpu")                # doctest: +SKIP
 >>> [tree] = parser.parse([["The cat sat on the mat ,", "because it was tired ."]])  # doctest: +SKIP
+>>> tree = parser.parse_text("The cat sat on the mat because it was tired.")  # doctest: +SKIP
 
 ``Parser.load()`` without a name takes the best shipped model that can run here: ``minilm``
 (an ensemble over frozen all-MiniLM-L6-v2 token features; needs ``transformers`` and
@@ -25,7 +26,7 @@ from .config import TrainConfig
 from .decode import decode
 from .encoder_names import pretrained_available
 from .ensemble import ModelEnsemble
-from .inputs import Document
+from .inputs import Document, TextSegmenter, text_document
 from .modeldir import SHIPPED, ModelDirError, load_member, member_dirs, read_config, shipped_model_dir
 from .train import resolve_device, train
 
@@ -68,6 +69,7 @@ class Parser:
         self.config = config
         self.device = device
         self.source = source
+        self._segmenters: dict[str, TextSegmenter] = {}
 
     @property
     def label_map(self) -> str:
@@ -132,6 +134,35 @@ class Parser:
         trees = decode(self.ensemble, prepared, self.device, beam=beam, batch_docs=batch_docs, amp=amp,
                        progress=progress)
         return [trees[i] for i in ids]
+
+    def parse_text(self, text: str | Sequence[str], *, segmenter: str | Path | TextSegmenter | None = None,
+                   beam: int = 1, batch_docs: int = 16, amp: bool = True) -> RSTTree | list[RSTTree]:
+        """The tree of a plain text (a list of trees for a list of texts): paragraphs separated
+        by blank lines, split into EDUs by ``segmenter`` (a :class:`rstkit.segment.Segmenter`,
+        a shipped segmenter's name or a model directory; None: the best shipped one that runs
+        here), sentences as the segmenter infers them, then parsed. An empty text is an error."""
+        texts = [text] if isinstance(text, str) else list(text)
+        if not all(isinstance(t, str) for t in texts):
+            raise RSTKitError("parse_text takes a text or a list of texts (str)")
+        tool = self._segmenter(segmenter)
+        documents = [text_document(t, f"doc{i}", tool) for i, t in enumerate(texts, 1)]
+        trees = self.parse(documents, beam=beam, batch_docs=batch_docs, amp=amp)
+        return trees[0] if isinstance(text, str) else trees
+
+    def _segmenter(self, spec: str | Path | TextSegmenter | None) -> TextSegmenter:
+        """A segmenter object as given, or the named one, loaded once per parser."""
+        if spec is not None and not isinstance(spec, (str, Path)):
+            return spec
+        from ..segment.segmenter import Segmenter, default_segmenter
+
+        if spec is None:
+            spec, reason = default_segmenter()
+            if reason:
+                warnings.warn(reason, RSTKitWarning, stacklevel=3)
+        key = str(spec)
+        if key not in self._segmenters:
+            self._segmenters[key] = Segmenter.load(spec)
+        return self._segmenters[key]
 
     @classmethod
     def train(cls, config: TrainConfig, train_docs: dict[str, RSTTree], dev_docs: dict[str, RSTTree], *,

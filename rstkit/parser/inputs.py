@@ -4,9 +4,10 @@ Input is a file or a directory of documents with gold EDUs: ``.dis``/``.rs3``/``
 ``.rsd`` or any registered format (the tree is ignored), RST-DT ``.edus`` files, or plain
 text with one EDU per line (``.txt``; a blank line separates paragraphs); or one split of
 a corpus (a GUM checkout, whose EDUs are read from its ``.rsd`` files for their
-boundaries, an RST-DT release, a directory with ``splits.tsv``). :func:`read_document_file`
-turns one input file into documents; it is the one place a new kind of input (e.g. raw
-text for a segmenter) is added.
+boundaries, an RST-DT release, a directory with ``splits.tsv``). With a segmenter, a
+``.txt`` file is plain text instead (paragraphs separated by blank lines), split into EDUs
+by the segmenter (:func:`text_document`), which also gives their sentences.
+:func:`read_document_file` turns one input file into documents.
 
 Boundaries of each document, first found wins: a boundary source given explicitly (a
 boundary file or ``.rsd`` for one document, or a directory of ``DOC_ID.bnd`` /
@@ -17,10 +18,12 @@ still missing are inferred when the document is parsed (:func:`rstkit.boundaries
 """
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from ..boundaries import (
     BOUNDARY_SUFFIX,
@@ -34,10 +37,21 @@ from ..boundaries import (
 from ..corpus import Corpus, format_for_path, list_files, open_corpus, read_file, read_tree
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError
 from ..formats import doc_id_from_path, read_text
+from ..segment.result import Segmentation
+from ..segment.tokenize import read_plain_text
 from ..tree import EDU, RSTTree
 
 #: extensions read as one EDU per line
 LINE_FORMATS = (".edus", ".txt")
+#: extension of plain text, segmented into EDUs when a segmenter is given
+TEXT_SUFFIX = ".txt"
+_WHITESPACE = re.compile(r"\s+")
+
+
+class TextSegmenter(Protocol):
+    """What splits plain text into EDUs (:class:`rstkit.segment.Segmenter`)."""
+
+    def segment(self, text: str) -> Segmentation: ...
 #: extensions of files that carry boundaries for another input file
 BOUNDARY_SOURCES = (".rsd", BOUNDARY_SUFFIX)
 
@@ -51,6 +65,8 @@ class Document:
     edus: tuple[EDU, ...]
     path: str | None = None
     boundary_source: str = "input"
+    #: whether the EDUs come from segmenting plain text
+    segmented: bool = False
 
 
 def check_edus(edus: Sequence[EDU], doc_id: str, path: str | None = None) -> None:
@@ -65,8 +81,23 @@ def _is_line_file(path: Path) -> bool:
     return path.name.lower().endswith(LINE_FORMATS)
 
 
-def read_document_file(file: Path, format: str | None = None) -> list[Document]:
-    """The documents of one input file (EDUs with the boundaries the file carries)."""
+def text_document(text: str, doc_id: str, segmenter: TextSegmenter, path: str | None = None) -> Document:
+    """A document from plain text (paragraphs separated by blank lines), split into EDUs by
+    ``segmenter``: sentences as the segmenter infers them, paragraphs from the blank lines;
+    each EDU's text is its span of ``text`` with every run of whitespace made one space."""
+    if not text.strip():
+        raise FormatError(f"document {doc_id!r} has no text (empty or only whitespace)", path)
+    edus = tuple(EDU(i, _WHITESPACE.sub(" ", e.text), e.sentence, e.paragraph)
+                 for i, e in enumerate(segmenter.segment(text).edus, 1))
+    return Document(doc_id, edus, path, segmented=True)
+
+
+def read_document_file(file: Path, format: str | None = None, segmenter: TextSegmenter | None = None
+                       ) -> list[Document]:
+    """The documents of one input file (EDUs with the boundaries the file carries); with a
+    ``segmenter``, a ``.txt`` file is plain text and is segmented."""
+    if format is None and segmenter is not None and file.name.lower().endswith(TEXT_SUFFIX):
+        return [text_document(read_plain_text(file), doc_id_from_path(file), segmenter, str(file))]
     if format is None and _is_line_file(file):
         doc_id = doc_id_from_path(file)
         return [Document(doc_id, edus_from_lines(read_text(file)), str(file))]
@@ -108,7 +139,13 @@ def _known(path: Path) -> bool:
         return False
 
 
-def _input_files(path: Path, format: str | None) -> list[Path]:
+def input_files(path: str | Path, format: str | None = None) -> list[Path]:
+    """The files :func:`read_parse_inputs` reads from ``path`` (a file, or a directory's files
+    in a known format, ``.edus`` and ``.txt``; a ``.rsd`` beside another file of the same
+    document is that file's boundary source, not an input)."""
+    path = Path(path)
+    if not path.exists():
+        raise CorpusError("no such file or directory", str(path))
     if not path.is_dir():
         return [path]
     if format:
@@ -122,22 +159,25 @@ def _input_files(path: Path, format: str | None) -> list[Path]:
     return [f for f in files if not (f.suffix == ".rsd" and len(stems[f.with_name(doc_id_from_path(f))]) > 1)]
 
 
-def read_parse_inputs(path: str | Path, format: str | None = None, boundaries: str | Path | None = None
-                      ) -> list[Document]:
+def plain_text_files(files: Sequence[Path], format: str | None = None) -> list[Path]:
+    """Those of ``files`` that a segmenter would read as plain text (``.txt``, no ``format`` given)."""
+    return [] if format else [f for f in files if f.name.lower().endswith(TEXT_SUFFIX)]
+
+
+def read_parse_inputs(path: str | Path, format: str | None = None, boundaries: str | Path | None = None, *,
+                      segmenter: TextSegmenter | None = None) -> list[Document]:
     """The documents of a file or a directory, with boundaries from ``boundaries`` (a file for
     one document, or a directory of ``DOC_ID.bnd``/``DOC_ID.rsd``), siblings or the input;
-    every bad file is reported."""
+    with a ``segmenter``, ``.txt`` files are plain text, segmented. Every bad file is reported."""
     path = Path(path)
-    if not path.exists():
-        raise CorpusError("no such file or directory", str(path))
-    files = _input_files(path, format)
+    files = input_files(path, format)
     if not files:
         raise CorpusError("no documents to parse found", str(path))
     documents: dict[str, Document] = {}
     failures: list[RSTKitError] = []
     for file in files:
         try:
-            for doc in read_document_file(file, format):
+            for doc in read_document_file(file, format, segmenter):
                 check_edus(doc.edus, doc.doc_id, str(file))
                 if doc.doc_id in documents:
                     raise CorpusError(f"document id {doc.doc_id!r} appears twice", str(file))
@@ -151,6 +191,10 @@ def read_parse_inputs(path: str | Path, format: str | None = None, boundaries: s
     if failures:
         raise failures[0] if len(failures) == 1 else ManyErrors(failures)
     result = list(documents.values())
+    segmented = [d for d in result if d.segmented]
+    if boundaries is not None and segmented:
+        raise RSTKitError(f"boundaries are given per EDU, but {segmented[0].path} is plain text, segmented here "
+                          "(for .txt files of EDU lines, give --segmenter none)", str(boundaries))
     return apply_boundaries(result, boundaries) if boundaries is not None else result
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from .evaluate import BoundaryScore, boundary_score
 from .result import EDUSpan, Segmentation, build_segmentation
-from .tokenize import paragraphs, tokenize
+from .tokenize import paragraphs, read_plain_text, tokenize
 
 __all__ = ["BoundaryScore", "EDUSpan", "Segmentation", "Segmenter", "boundary_score", "build_segmentation",
-           "paragraphs", "tokenize"]
+           "paragraphs", "read_plain_text", "tokenize"]
 
 
 def __getattr__(name: str):

