@@ -117,6 +117,9 @@ def run(args: argparse.Namespace) -> int:
         if reason:
             _note(f"note: {reason}")
     writer = get_format(args.to)
+    write = writer.write
+    if write is None:  # argparse offers only writable formats
+        raise RSTKitError(f"format {args.to!r} can be read but not written")
     if args.split:
         documents, gold_files = read_corpus_split(args.input, args.split)
         if args.boundaries:
@@ -161,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.time() - started
     out.mkdir(parents=True, exist_ok=True)
     for doc, tree in zip(documents, trees):
-        (out / f"{doc.doc_id}{writer.extensions[0]}").write_text(writer.write(tree), encoding="utf-8")
+        (out / f"{doc.doc_id}{writer.extensions[0]}").write_text(write(tree), encoding="utf-8")
     if gold_out is not None:
         gold_out.mkdir(parents=True, exist_ok=True)
         for file in gold_files.values():

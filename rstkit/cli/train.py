@@ -23,6 +23,7 @@ from ..errors import RSTKitError
 from ..labels import label_map_names
 from .common import add_input_options, nonnegative_float, nonnegative_int, positive_float, positive_int
 
+
 def add_parser(sub) -> None:
     p = sub.add_parser("train", help="train rstkit's shift-reduce parser (extra: parser)", description=__doc__)
     p.add_argument("--corpus", required=True, help="gum, rstdt, or a corpus directory")

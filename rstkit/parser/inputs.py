@@ -152,7 +152,7 @@ def input_files(path: str | Path, format: str | None = None) -> list[Path]:
         return list_files(path, format)
     files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")
                    and (_is_line_file(p) or _known(p)))
-    stems = {}
+    stems: dict[Path, list[Path]] = {}
     for file in files:
         stems.setdefault(file.with_name(doc_id_from_path(file)), []).append(file)
     # a .rsd beside another input of the same document is that input's boundary source

@@ -35,6 +35,7 @@ import torch
 from ..errors import RSTKitError
 from ..labels import get_label_map
 from ..metrics import EvalConfig, evaluate
+from ..pretrained import default_cache_dir
 from ..tree import RSTTree
 from .config import TrainConfig, parse_select_by
 from .data import prepare_training, training_tree
@@ -44,7 +45,6 @@ from .encoders import Vocabulary
 from .ensemble import ModelEnsemble
 from .model import ParserModel, PreparedDocument, collate
 from .modeldir import CONFIG, ModelSpec, build_model, save_ensemble_dir, save_model_dir
-from ..pretrained import default_cache_dir
 from .threads import default_threads
 
 CHECKPOINT = "checkpoint.pt"
