@@ -193,8 +193,8 @@ def read_parse_inputs(path: str | Path, format: str | None = None, boundaries: s
     result = list(documents.values())
     segmented = [d for d in result if d.segmented]
     if boundaries is not None and segmented:
-        raise RSTKitError(f"boundaries are given per EDU, but {segmented[0].path} is plain text, segmented here "
-                          "(for .txt files of EDU lines, give --segmenter none)", str(boundaries))
+        raise RSTKitError(f"boundaries are given per EDU, but {segmented[0].path} is plain text, segmented here",
+                          str(boundaries), fixes=("no_segmenter",))
     return apply_boundaries(result, boundaries) if boundaries is not None else result
 
 
