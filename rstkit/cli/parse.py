@@ -5,8 +5,8 @@ by blank lines: split into EDUs by the segmenter, then parsed), ``.dis``/``.rs3`
 ``.rsd`` files (their EDUs are parsed, their trees ignored) or RST-DT ``.edus`` files (one
 EDU per line); with ``--split``, a corpus directory (GUM checkout, RST-DT release,
 directory with ``splits.tsv``) of which that split is parsed, and ``--gold-out DIR`` copies
-the split's gold files there. One ``DOC_ID.dis`` per document (``--to rs3|rsd`` for the
-other formats) is written to OUT_DIR with the EDU texts, ready for ``rstkit eval`` (``--edus
+the split's gold files there. One ``DOC_ID.dis`` per document (``--to KEY``: any format rstkit
+writes, e.g. ``rs3``, ``rsd``) is written to OUT_DIR with the EDU texts, ready for ``rstkit eval`` (``--edus
 aligned`` scores parses of plain text against a gold with other EDUs).
 
 A ``.txt`` file is plain text by default: ``--segmenter`` names the segmenter (default
