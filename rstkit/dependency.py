@@ -23,6 +23,8 @@ edges go from head to dependent with attributes ``relation``, ``nuclearity`` and
 """
 from __future__ import annotations
 
+from itertools import pairwise
+
 import networkx as nx
 
 from .errors import TreeStructureError
@@ -112,7 +114,7 @@ def _projection(graph: nx.DiGraph, h: int, built: dict[int, Node], source: str |
             nuclearity = NUCLEUS if arc["nuclearity"] == NUCLEUS else SATELLITE
             members.append(_labelled(built[d], nuclearity, arc["relation"]))
         members.sort(key=lambda node: node.start)
-        for left, right in zip(members, members[1:]):
+        for left, right in pairwise(members):
             if right.start != left.end + 1:
                 raise TreeStructureError(
                     f"non-projective dependencies: EDU {h} and its dependents "

@@ -78,7 +78,8 @@ def test_real_feng_trees_are_binary_with_rstdt_classes(feng_docs, doc):
 
 
 def test_real_feng_top_split_read_by_hand(feng_docs):
-    """ferry.txt.tree opens with (Elaboration[N][S] (Elaboration[N][S] <paragraphs 1-2: EDUs 1-9>) <paragraph 3: 10-13>)."""
+    """ferry.txt.tree opens with
+    (Elaboration[N][S] (Elaboration[N][S] <paragraphs 1-2: EDUs 1-9>) <paragraph 3: 10-13>)."""
     root = feng_docs["ferry"].root
     assert [(c.start, c.end, c.nuclearity, c.relation) for c in root.children] == [
         (1, 9, "N", "span"), (10, 13, "S", "elaboration")]

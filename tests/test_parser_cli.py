@@ -100,7 +100,8 @@ def test_output_locations_are_checked_before_any_work(tmp_path, capsys, monkeypa
     taken = tmp_path / "taken"
     taken.write_text("x")
     for argv, message in [(["parse", str(source), str(taken)], "output exists and is not a directory"),
-                          (["parse", str(source), str(taken / "below")], f"cannot create the output directory: {taken} is not"),
+                          (["parse", str(source), str(taken / "below")],
+                           f"cannot create the output directory: {taken} is not"),
                           (["parse", str(tmp_path), str(tmp_path / "o"), "--split", "test", "--gold-out", str(taken)],
                            "output exists and is not a directory"),
                           (["train", "--corpus", str(tmp_path / "nowhere"), "--out", str(taken)],
@@ -117,7 +118,8 @@ def test_output_locations_are_checked_before_any_work(tmp_path, capsys, monkeypa
 @pytest.mark.parametrize("argv", [
     ["parse", "in", "out", "--batch-docs", "0"], ["parse", "in", "out", "--beam", "0"],
     ["parse", "in", "out", "--threads", "0"], ["parse", "in", "out", "--threads", "two"],
-    ["train", "--corpus", "gum", "--out", "m", "--epochs", "0"], ["train", "--corpus", "gum", "--out", "m", "--lr", "-1"],
+    ["train", "--corpus", "gum", "--out", "m", "--epochs", "0"],
+    ["train", "--corpus", "gum", "--out", "m", "--lr", "-1"],
     ["train", "--corpus", "gum", "--out", "m", "--patience", "0"], ["train", "--corpus", "gum", "--out", "m",
                                                                     "--warmup", "-0.1"],
     ["train", "--corpus", "gum", "--out", "m", "--accumulate", "0"], ["train", "--corpus", "gum", "--out", "m",
@@ -127,7 +129,8 @@ def test_numeric_flags_are_checked_by_argparse(argv, capsys):
     with pytest.raises(SystemExit) as info:
         main(argv)
     err = capsys.readouterr().err
-    assert info.value.code == 2 and f"error: argument {next(a for a in argv if a.startswith('--') and a not in ('--corpus', '--out'))}" in err
+    flag = next(a for a in argv if a.startswith("--") and a not in ("--corpus", "--out"))
+    assert info.value.code == 2 and f"error: argument {flag}" in err
 
 
 def test_train_settings_fail_before_the_corpus_is_read(tmp_path, capsys):

@@ -75,8 +75,8 @@ def loads_dmrst_line(text: str, source: str = "<string>", line: int = 1, doc_id:
                                              source, line)
                 a, split, right_start, b = int(d.group(1)), int(d.group(4)), int(d.group(5)), int(d.group(8))
                 if (a, b) != (start, end) or not a <= split < b or right_start != split + 1:
-                    raise TreeStructureError(f"{KEY}: descriptor {printable(d.group().strip())} found where a node over EDUs "
-                                             f"{start}-{end} is expected (pre-order)", source, line)
+                    raise TreeStructureError(f"{KEY}: descriptor {printable(d.group().strip())} found where a node "
+                                             f"over EDUs {start}-{end} is expected (pre-order)", source, line)
                 halves = frame[4] = ((a, split, nuclearity_from_word(d.group(2)), d.group(3)),
                                      (right_start, b, nuclearity_from_word(d.group(6)), d.group(7)))
             stack.append([*halves[len(children)], None, []])
@@ -88,7 +88,8 @@ def loads_dmrst_line(text: str, source: str = "<string>", line: int = 1, doc_id:
     root = build(n)
     extra = next(queue, None)
     if extra is not None:
-        raise TreeStructureError(f"{KEY}: descriptor {printable(extra.group().strip())} is not part of the tree", source, line)
+        raise TreeStructureError(f"{KEY}: descriptor {printable(extra.group().strip())} is not part of the tree",
+                                 source, line)
     return finish(root, [EDU(i, "") for i in range(1, n + 1)], doc_id, source)
 
 

@@ -22,7 +22,8 @@ from .build import Spelling, finish
 
 KEY = "dplp"
 SPELLING = Spelling(KEY, "lower", drop_hyphens=True)
-_LINE = re.compile(r"""^\(\(\s*(\d{1,9})\s*,\s*(\d{1,9})\s*\)\s*,\s*(['"])(Nucleus|Satellite)\3\s*,\s*(['"])([^'"]+)\5\s*\)$""")
+_LINE = re.compile(r"""^\(\(\s*(\d{1,9})\s*,\s*(\d{1,9})\s*\)\s*,"""
+                   r"""\s*(['"])(Nucleus|Satellite)\3\s*,\s*(['"])([^'"]+)\5\s*\)$""")
 
 
 def loads_dplp(text: str, path: str | Path | None = None, doc_id: str | None = None,
