@@ -170,13 +170,17 @@ class Node:
                     stack.append(", ")
         return "".join(parts)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[..., Node], tuple[type[Node], list[_Record]]]:
         """Pickle (and copy) as a flat post-order list of node records, not as nested objects."""
         records = [(*n._label(), n.arity, n.line) for n in self.postorder()]
         return (_node_from_records, (type(self), records))
 
 
-def _node_from_records(cls: type[Node], records: list[tuple]) -> Node:
+#: one node of a pickled subtree: start, end, nuclearity, relation, number of children, line
+_Record = tuple[int, int, str, str | None, int, int | None]
+
+
+def _node_from_records(cls: type[Node], records: list[_Record]) -> Node:
     """Inverse of :meth:`Node.__reduce__`: rebuild a subtree from its post-order records."""
     built: list[Node] = []
     for start, end, nuclearity, relation, arity, line in records:

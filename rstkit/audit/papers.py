@@ -143,7 +143,7 @@ class Recomputed:
     label_column: str | None = None
 
     def value(self, column: str) -> float:
-        return self.scores[self.label_column if column == LABEL_COLUMN else column]
+        return self.scores[(self.label_column or column) if column == LABEL_COLUMN else column]
 
     def difference(self, column: str) -> float | None:
         """Recomputed minus published (None where the paper gives no number)."""

@@ -83,7 +83,8 @@ def _match_row(match: Match, measures: list[str], with_1edu: bool, digits: int) 
     cells = []
     for m in measures:
         if m == LABEL_COLUMN:
-            cells.append(f"{match.scored.scores[match.label_column]:.{digits}f} ({match.label_column})")
+            column = match.label_column or m
+            cells.append(f"{match.scored.scores[column]:.{digits}f} ({column})")
         else:
             cells.append(f"{match.scored.scores[m]:.{digits}f}")
     return [str(match.rank), variant.metric, variant.average, variant.labels, variant.binarization,

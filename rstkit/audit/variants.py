@@ -151,11 +151,12 @@ class Match:
 def compare(published: Published, scored: Scored) -> Match:
     """Differences of one variant's scores from the published ones."""
     scores = scored.scores
+    measure = {m: m for m in published.values}  # the scored column each published value is compared with
     column = None
     if LABEL_COLUMN in published.values:
         target = published.values[LABEL_COLUMN]
-        column = min(("R", "F"), key=lambda m: abs(scores[m] - target))  # R on ties
-    differences = {m: scores[column if m == LABEL_COLUMN else m] - v for m, v in published.values.items()}
+        column = measure[LABEL_COLUMN] = min(("R", "F"), key=lambda m: abs(scores[m] - target))  # R on ties
+    differences = {m: scores[measure[m]] - v for m, v in published.values.items()}
     absolute = [abs(d) for d in differences.values()]
     exact = all(abs(differences[m]) <= published.tolerances[m] + 1e-9 for m in differences)
     return Match(scored, differences, max(absolute), sum(absolute) / len(absolute), exact, column)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..errors import BinarizationError, FormatError, TreeStructureError, printable
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word
@@ -57,7 +58,7 @@ def loads_dmrst_line(text: str, source: str = "<string>", line: int = 1, doc_id:
     def build(n: int) -> Node:
         """The tree over EDUs 1..n from the pre-order descriptors (iterative: any depth)."""
         # frame: start, end, nuclearity, relation, the two children's (start, end, nuc, rel), children built
-        stack: list[list] = [[1, n, ROOT, None, None, []]]
+        stack: list[list[Any]] = [[1, n, ROOT, None, None, []]]
         while True:
             frame = stack[-1]
             start, end, nuclearity, relation, halves, children = frame

@@ -112,7 +112,7 @@ def _read_map_file(path: Path) -> DocMap:
     return DocMap(ids, dict(zip(names, ids)), source)
 
 
-def _check_unique(values: tuple[str, ...], source: str, lines: list[int | None]) -> None:
+def _check_unique(values: tuple[str, ...], source: str, lines: Sequence[int | None]) -> None:
     seen: set[str] = set()
     for value, line in zip(values, lines):
         if value in seen:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from ..errors import FormatError, TreeStructureError, printable
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word
@@ -69,7 +70,7 @@ class _Rebuilder:
     def build(self, n: int) -> Node:
         used: set[tuple[int, int]] = set()
         # frame: start, end, nuclearity, relation, line, next EDU to cover, children so far
-        stack: list[list] = [[1, n, ROOT, None, None, 1, []]]
+        stack: list[list[Any]] = [[1, n, ROOT, None, None, 1, []]]
         while True:
             frame = stack[-1]
             start, end, nuclearity, relation, line, position, children = frame
