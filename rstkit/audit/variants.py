@@ -212,6 +212,13 @@ def audit(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], published: P
     """Rank every variant (or ``candidates``) by its distance to ``published``.
 
     Raises RSTKitError when no variant can be computed at all (the reasons are listed).
+
+    >>> from rstkit import parse_published, read_documents
+    >>> gold, pred = read_documents("corpora/sample/gold"), read_documents("corpora/sample/pred")
+    >>> result = audit(gold, pred, parse_published("S=68.3 N=61.7 F=57.5"))
+    >>> best = result.matches[0]
+    >>> best.scored.variant.metric, best.scored.variant.average, best.exact
+    ('rst-parseval', 'macro', True)
     """
     if candidates is None:
         single_edu = any(t.n_edus == 1 for t in gold.values())

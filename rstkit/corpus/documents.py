@@ -18,6 +18,10 @@ def read_documents(path: str | Path, format: str | None = None, lenient: bool = 
     Every unreadable file is reported: by default a :class:`ManyErrors` listing all of
     them is raised after reading the rest; with ``skip_errors`` they are appended to
     ``errors`` (when given) and the readable documents are returned.
+
+    >>> gold = read_documents("corpora/sample/gold")
+    >>> list(gold)
+    ['sample_bread', 'sample_harbour', 'sample_library', 'sample_note']
     """
     path = Path(path)
     if not path.exists():

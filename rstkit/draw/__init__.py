@@ -10,6 +10,16 @@ differs from gold. The functions below are the entry points::
     open("tree.svg", "w").write(to_svg(tree))
     open("diff.html", "w").write(compare_html(gold, pred))
 
+>>> from rstkit import loads_dis
+>>> tree = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!Rain fell,_!) )"
+...                  " ( Satellite (leaf 2) (rel2par cause) (text _!so we stayed in._!) ) )")
+>>> print(to_text(tree, ascii=True))
+document: 2 EDUs
+1-2
+...
+>>> to_svg(tree).startswith("<svg")
+True
+
 Importing this package registers its diagrams as the notebook display of trees
 (:func:`rstkit.tree.register_display`): in Jupyter a tree shows itself as an SVG diagram.
 """

@@ -38,7 +38,15 @@ Event = tuple[str, int, int | tuple[int, int], str | None, str | None, bool] | N
 
 def loads_dis(text: str, path: str | Path | None = None, doc_id: str | None = None,
               lenient: bool = False) -> RSTTree:
-    """Parse the text of one ``.dis`` file into an RSTTree."""
+    """Parse the text of one ``.dis`` file into an RSTTree.
+
+    >>> tree = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!Rain fell,_!) )"
+    ...                  " ( Satellite (leaf 2) (rel2par cause) (text _!so we stayed in._!) ) )")
+    >>> print(tree)
+    (Root 1-2 (N:span 1) (S:cause 2))
+    >>> tree.edus[1].text
+    'so we stayed in.'
+    """
     source = str(path) if path is not None else "<string>"
     events = _scan(text)
     if events is None:
@@ -327,6 +335,15 @@ def dumps_dis(tree: RSTTree) -> str:
     EDUs that end a paragraph (where paragraph indices are known) get RST-DT's ``<P>``.
     Indentation stops growing at depth :data:`MAX_INDENT` (a 20,000-EDU chain would
     otherwise take gigabytes of spaces); readers ignore it anyway.
+
+    >>> tree = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!Rain fell,_!) )"
+    ...                  " ( Satellite (leaf 2) (rel2par cause) (text _!so we stayed in._!) ) )")
+    >>> print(dumps_dis(tree))
+    ( Root (span 1 2)
+      ( Nucleus (leaf 1) (rel2par span) (text _!Rain fell,_!) )
+      ( Satellite (leaf 2) (rel2par cause) (text _!so we stayed in._!) )
+    )
+    <BLANKLINE>
     """
     lines: list[str] = []
     edus = tree.edus

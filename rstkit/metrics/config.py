@@ -131,6 +131,14 @@ class EvalConfig:
     statistics
         the resampling settings of intervals and paired tests printed with the scores
         (:class:`Statistics`; empty by default).
+
+    >>> config = EvalConfig(metric="rst-parseval", average="macro", labels="rstdt18")
+    >>> config.signature(4)
+    'rstkit:metric=rst-parseval|avg=macro|tuples=nodes-root+leaves|edus=gold|labels=rstdt18...|docs=4|version=...'
+    >>> EvalConfig(average="mean")
+    Traceback (most recent call last):
+    ...
+    rstkit.errors.RSTKitError: ...
     """
 
     metric: Metric = "parseval"

@@ -41,7 +41,14 @@ class SystemResult:
 
 @dataclass
 class EvalResult:
-    """Scores of one or more systems under one configuration, with what produced them."""
+    """Scores of one or more systems under one configuration, with what produced them.
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> result = evaluate({"bread": tree}, {"bread": tree})
+    >>> result.doc_ids, result.signature
+    (['bread'], 'rstkit:metric=parseval|avg=micro|...|docs=1|version=...')
+    """
 
     config: EvalConfig
     doc_ids: list[str]
@@ -143,6 +150,13 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
     EDUMismatchError, LabelError, BinarizationError as the configuration dictates (with
     ``edus="aligned"``, EDUMismatchError when a document's texts differ or lack text);
     warnings are collected in the result (and emitted as RSTKitWarning).
+
+    >>> from rstkit import read_tree
+    >>> gold = {"library": read_tree("corpora/sample/gold/sample_library.dis")}
+    >>> pred = {"library": read_tree("corpora/sample/pred/sample_library.dis")}
+    >>> result = evaluate(gold, pred, EvalConfig(metric="parseval"))
+    >>> {measure: round(f1, 2) for measure, f1 in result.systems[0].scores.f1.items()}
+    {'S': 66.67, 'N': 33.33, 'R': 16.67, 'F': 16.67}
     """
     config = config or EvalConfig()
     systems = [pred] if isinstance(pred, Mapping) else list(pred)
