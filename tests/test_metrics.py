@@ -229,10 +229,10 @@ def test_gum_rst_eval_mode_differs_only_by_b1(gum_nary_binary):
 def test_bootstrap_and_paired_tests(examples):
     gold, pred = examples
     result = evaluate(gold, [pred, gold], EvalConfig(), names=["pred", "gold"])
-    ci = result.bootstrap(0.95, 500, seed=1)
+    ci = result.bootstrap(confidence=0.95, n_samples=500, seed=1)
     assert ci["S"][0] <= result.scores["S"] <= ci["S"][1]
-    assert result.bootstrap(0.95, 500, seed=1) == ci  # seeded
-    perfect = result.bootstrap(0.95, 200, seed=1, system=1)
+    assert result.bootstrap(confidence=0.95, n_samples=500, seed=1) == ci  # seeded
+    perfect = result.bootstrap(confidence=0.95, n_samples=200, seed=1, system=1)
     assert perfect["F"] == (100.0, 100.0)
     tests = result.paired_tests(1, 0, n_samples=500, n_trials=500)
     assert 0.0 <= tests["bootstrap"]["S"] <= 1.0
