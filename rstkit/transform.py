@@ -272,7 +272,7 @@ class AttachmentTree:
         return [(a.start, a.end, a.pair, a.relation) for a in self.root.nodes() if not a.is_leaf]
 
 
-def to_attachment(tree: RSTTree, nary: bool = False) -> AttachmentTree:
+def to_attachment(tree: RSTTree, *, nary: bool = False) -> AttachmentTree:
     """Tree of labelled attachment decisions of a **binary** tree (evaluation.md section 6).
 
     Each internal node (L, R) becomes one decision: pair = first letters of L's and R's
@@ -310,15 +310,15 @@ def to_attachment(tree: RSTTree, nary: bool = False) -> AttachmentTree:
     return AttachmentTree(built[0], tree.edus, tree.doc_id)
 
 
-def attachment_decisions(tree: RSTTree, nary: bool = False) -> list[tuple[int, int, str, str]]:
-    """Shortcut for ``to_attachment(tree, nary).decisions()``.
+def attachment_decisions(tree: RSTTree, *, nary: bool = False) -> list[tuple[int, int, str, str]]:
+    """Shortcut for ``to_attachment(tree, nary=nary).decisions()``.
 
     >>> from rstkit import read_tree
     >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
     >>> len(attachment_decisions(binarize(tree))) == tree.n_edus - 1
     True
     """
-    return to_attachment(tree, nary).decisions()
+    return to_attachment(tree, nary=nary).decisions()
 
 
 _PAIRS = {"NS": (NUCLEUS, SATELLITE), "SN": (SATELLITE, NUCLEUS), "NN": (NUCLEUS, NUCLEUS)}

@@ -104,7 +104,7 @@ class Corpus:
         result: dict[str, RSTTree] = {}
         for doc_id in self.doc_ids(split):
             try:
-                tree = read_tree(self.files[doc_id], self.format, lenient)
+                tree = read_tree(self.files[doc_id], self.format, lenient=lenient)
             except RSTKitError as exc:
                 failures.append(exc)
                 continue
