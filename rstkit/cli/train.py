@@ -103,7 +103,7 @@ def resolve_corpus(name: str, root: str | None) -> tuple[Corpus, str]:
 
 
 def _read(corpus: Corpus, doc_ids: list[str], lenient: bool) -> dict[str, RSTTree]:
-    trees = {d: replace(read_tree(corpus.path(d), corpus.format, lenient), doc_id=d) for d in doc_ids}
+    trees = {d: replace(read_tree(corpus.path(d), corpus.format, lenient=lenient), doc_id=d) for d in doc_ids}
     if corpus.name.startswith("gum") and (corpus.root / "dependencies").is_dir():
         rsd = gum_corpus(corpus.root, "rsd")
         trees = {d: with_boundaries(t, read_tree(rsd.path(d), rsd.format).edus) for d, t in trees.items()}
