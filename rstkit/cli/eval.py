@@ -103,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         result.warnings[:0] = notes
         for s in range(len(result.systems)):
             if args.ci:
-                report.ci[(r, s)] = result.bootstrap(confidence=args.ci, n_samples=args.n_bootstrap, seed=args.seed, system=s)
+                report.ci[(r, s)] = result.bootstrap(confidence=args.ci, n_samples=args.n_bootstrap, seed=args.seed,
+                                                     system=s)
             if s > 0:
                 report.paired[(r, s)] = result.paired_tests(s, 0, n_samples=args.n_bootstrap, n_trials=args.n_trials,
                                                             seed=args.seed)
