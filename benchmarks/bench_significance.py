@@ -30,19 +30,19 @@ def systems():
 
 @pytest.mark.parametrize("average", ["micro", "macro", "dplp"])
 def test_randomization_10k_trials(benchmark, systems, average):
-    p = benchmark(approximate_randomization, *systems, average, N_TRIALS, 1)
+    p = benchmark(approximate_randomization, *systems, average, n_trials=N_TRIALS, seed=1)
     assert all(0.0 < v <= 1.0 for v in p.values())
 
 
 @pytest.mark.parametrize("average", ["micro", "macro"])
 def test_randomization_10k_trials_former_loop(benchmark, systems, average):
-    expected = approximate_randomization(*systems, average, N_TRIALS, 1)
+    expected = approximate_randomization(*systems, average, n_trials=N_TRIALS, seed=1)
     assert benchmark.pedantic(loop_reference, args=(*systems, average, N_TRIALS, 1), rounds=2, iterations=1) == expected
 
 
 def test_paired_bootstrap_1k_resamples(benchmark, systems):
-    benchmark(paired_bootstrap, *systems, "micro", 1000, 1)
+    benchmark(paired_bootstrap, *systems, "micro", n_samples=1000, seed=1)
 
 
 def test_bootstrap_ci_1k_resamples(benchmark, systems):
-    benchmark(bootstrap_ci, systems[0], "micro", 0.95, 1000, 1)
+    benchmark(bootstrap_ci, systems[0], "micro", confidence=0.95, n_samples=1000, seed=1)

@@ -13,7 +13,8 @@ Trees (:mod:`.tree`), reading and writing (:mod:`.corpus`, :mod:`.formats`), tra
 (:mod:`.transform`, :mod:`.labels`, :mod:`.dependency`), scoring (:mod:`.metrics`), audits
 (:mod:`.audit`), drawing (:mod:`.draw`) and statistics are imported here; the parser and the
 segmenter (``Parser``, ``Segmenter``: extra ``parser``, torch) and a few heavier names are
-imported on first use (:data:`_LAZY`), so ``import rstkit`` does not import torch. Everything else is reached through its submodule.
+imported on first use (:data:`_LAZY`), so ``import rstkit`` does not import torch. Everything else
+is reached through its submodule.
 """
 from __future__ import annotations
 

@@ -25,7 +25,13 @@ def prepare(tree: RSTTree, *, binarize: Binarization = "none", labels: str = "ra
 def convert(documents: Mapping[str, RSTTree], to: str, *, binarize: Binarization = "none", labels: str = "raw",
             unknown_labels: UnknownLabels = "error") -> dict[str, str]:
     """Each document prepared (:func:`prepare`) and written in format ``to``: ``{file name: text}``,
-    each file named by its document id and the format's first extension."""
+    each file named by its document id and the format's first extension.
+
+    >>> from rstkit import read_documents
+    >>> files = convert(read_documents("corpora/sample/gold"), "rsd", binarize="right")
+    >>> sorted(files)[:2]
+    ['sample_bread.rsd', 'sample_harbour.rsd']
+    """
     fmt = get_format(to)
     if fmt.write is None:
         raise RSTKitError(f"format {fmt.key!r} can be read but not written")

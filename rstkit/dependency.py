@@ -23,6 +23,8 @@ edges go from head to dependent with attributes ``relation``, ``nuclearity`` and
 """
 from __future__ import annotations
 
+from itertools import pairwise
+
 import networkx as nx
 
 from .errors import TreeStructureError
@@ -32,7 +34,13 @@ VIRTUAL_ROOT = 0
 
 
 def to_dependencies(tree: RSTTree) -> nx.DiGraph:
-    """The dependency graph of a tree (see the module docstring)."""
+    """The dependency graph of a tree (see the module docstring).
+
+    >>> from rstkit import read_tree
+    >>> graph = to_dependencies(read_tree("corpora/sample/gold/sample_bread.dis"))
+    >>> graph.edges[2, 1]["relation"], graph.edges[0, 2]["relation"]
+    ('background', None)
+    """
     graph = nx.DiGraph(doc_id=tree.doc_id)
     graph.add_nodes_from(range(tree.n_edus + 1))
     head: dict[int, int] = {}  # id(node) -> head EDU
@@ -59,6 +67,11 @@ def from_dependencies(graph: nx.DiGraph, edus: tuple[EDU, ...], doc_id: str = ""
     Raises TreeStructureError (naming the EDU's line when the graph has ``line``
     attributes) for EDUs without exactly one head, several roots, cycles and arcs that
     cross (non-projective).
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> from_dependencies(to_dependencies(tree), tree.edus, tree.doc_id) == tree
+    True
     """
     n = len(edus)
     _check_graph(graph, n, source)
@@ -112,7 +125,7 @@ def _projection(graph: nx.DiGraph, h: int, built: dict[int, Node], source: str |
             nuclearity = NUCLEUS if arc["nuclearity"] == NUCLEUS else SATELLITE
             members.append(_labelled(built[d], nuclearity, arc["relation"]))
         members.sort(key=lambda node: node.start)
-        for left, right in zip(members, members[1:]):
+        for left, right in pairwise(members):
             if right.start != left.end + 1:
                 raise TreeStructureError(
                     f"non-projective dependencies: EDU {h} and its dependents "

@@ -42,6 +42,9 @@ def canonical_label(label: str) -> str:
 
     Lower-case, trim, ``_`` to ``-``, restore the hyphen of multi-word classes written
     without it; everything else is kept (fine labels stay fine).
+
+    >>> canonical_label(" Same_Unit"), canonical_label("TextualOrganization"), canonical_label("Elaboration-Additional")
+    ('same-unit', 'textual-organization', 'elaboration-additional')
     """
     key = label.strip().lower().replace("_", "-")
     return _HYPHEN_RESTORED.get(key, key)
@@ -53,6 +56,12 @@ class LabelMap:
 
     ``table`` maps (lowercased, when ``lowercase``) labels to scored labels; ``None``
     means identity. ``aliases`` maps other spellings onto keys of ``table``.
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> coarse = get_label_map("rstdt18").apply(tree)
+    >>> sorted({node.relation for node in coarse.nodes() if node.relation})
+    ['background', 'enablement', 'span', 'temporal']
     """
 
     name: str
@@ -180,6 +189,11 @@ _register(LabelMap("gum", "GUM fine labels to their classes (part before the fir
 
 
 def get_label_map(name: str) -> LabelMap:
+    """The label map ``name`` (:func:`label_map_names`: ``raw``, ``rstdt18``, ``gum``).
+
+    >>> get_label_map("rstdt18").table["elaboration-additional"]
+    'elaboration'
+    """
     try:
         return _MAPS[name]
     except KeyError:

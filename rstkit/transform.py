@@ -72,7 +72,14 @@ def _rebuild(root: _Item, enter: Callable[[_Item], Sequence[_Item]],
 
 def binarize(tree: RSTTree, mode: Binarization = "right") -> RSTTree:
     """Binarize a tree (see the module docstring for the modes). A binary tree is returned as it is:
-    every mode leaves binary nodes unchanged."""
+    every mode leaves binary nodes unchanged.
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> print(binarize(tree, "right"))  # the four Sequence nuclei of 2-6 nested to the right
+    (Root 1-6 (S:background 1) (N:span 2-6 (N:Sequence 2) (N:Sequence 3-6 (N:Sequence 3-4 (N:span 3) (S:purpose 4))
+     (N:Sequence 5-6 (N:Sequence 5) (N:Sequence 6)))))
+    """
     if mode not in BINARIZATIONS:
         raise RSTKitError(f"unknown binarization {mode!r}; choose from {', '.join(BINARIZATIONS)}")
     if mode == "none" or tree.is_binary():
@@ -195,7 +202,13 @@ def _educe_leave(node: Node, done: list[Node], branching: str) -> Node:
 # -- Marcu's encoding -------------------------------------------------------------------
 def marcu_tuples(tree: RSTTree) -> list[tuple[int, int, str, str]]:
     """RST-Parseval tuples: ``(start, end, nuclearity, relation)`` for every node but the
-    root, EDU leaves included, in post-order (evaluation.md section 5)."""
+    root, EDU leaves included, in post-order (evaluation.md section 5).
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> marcu_tuples(binarize(tree))[:3]
+    [(1, 1, 'S', 'background'), (2, 2, 'N', 'Sequence'), (3, 3, 'N', 'span')]
+    """
     return [(n.start, n.end, n.nuclearity, n.relation) for n in tree.root.postorder() if n is not tree.root]
 
 
@@ -259,7 +272,7 @@ class AttachmentTree:
         return [(a.start, a.end, a.pair, a.relation) for a in self.root.nodes() if not a.is_leaf]
 
 
-def to_attachment(tree: RSTTree, nary: bool = False) -> AttachmentTree:
+def to_attachment(tree: RSTTree, *, nary: bool = False) -> AttachmentTree:
     """Tree of labelled attachment decisions of a **binary** tree (evaluation.md section 6).
 
     Each internal node (L, R) becomes one decision: pair = first letters of L's and R's
@@ -270,6 +283,11 @@ def to_attachment(tree: RSTTree, nary: bool = False) -> AttachmentTree:
     holds the first letters of all k children's nuclearities (``SNS``, ``NNN``), whose
     relation follows the same rule on its first two children, and whose children are
     converted in turn. Otherwise an n-ary node is a BinarizationError.
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> to_attachment(binarize(tree)).decisions()[:2]
+    [(1, 6, 'SN', 'background'), (2, 6, 'NN', 'Sequence')]
     """
     built: list[Attachment] = []
     for node in tree.root.postorder():  # left to right: a node's converted children are on top, in order
@@ -292,9 +310,15 @@ def to_attachment(tree: RSTTree, nary: bool = False) -> AttachmentTree:
     return AttachmentTree(built[0], tree.edus, tree.doc_id)
 
 
-def attachment_decisions(tree: RSTTree, nary: bool = False) -> list[tuple[int, int, str, str]]:
-    """Shortcut for ``to_attachment(tree, nary).decisions()``."""
-    return to_attachment(tree, nary).decisions()
+def attachment_decisions(tree: RSTTree, *, nary: bool = False) -> list[tuple[int, int, str, str]]:
+    """Shortcut for ``to_attachment(tree, nary=nary).decisions()``.
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> len(attachment_decisions(binarize(tree))) == tree.n_edus - 1
+    True
+    """
+    return to_attachment(tree, nary=nary).decisions()
 
 
 _PAIRS = {"NS": (NUCLEUS, SATELLITE), "SN": (SATELLITE, NUCLEUS), "NN": (NUCLEUS, NUCLEUS)}
@@ -302,7 +326,14 @@ _PAIRS = {"NS": (NUCLEUS, SATELLITE), "SN": (SATELLITE, NUCLEUS), "NN": (NUCLEUS
 
 def from_attachment(att: AttachmentTree) -> RSTTree:
     """Inverse of :func:`to_attachment` on binary trees: NS/SN put the relation on the
-    satellite and ``span`` on the nucleus; NN puts the relation on both children."""
+    satellite and ``span`` on the nucleus; NN puts the relation on both children.
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> binary = binarize(tree)
+    >>> from_attachment(to_attachment(binary)) == binary
+    True
+    """
     def enter(item: tuple[Attachment, str, str | None]) -> list[tuple[Attachment, str, str | None]]:
         a = item[0]
         if a.is_leaf:

@@ -63,6 +63,9 @@ class EDU:
 
     ``sentence`` and ``paragraph`` are 1-based indices of the sentence and paragraph the
     EDU belongs to, where the source format carries them (None otherwise).
+
+    >>> EDU(1, "Rain fell,", sentence=1)
+    EDU(index=1, text='Rain fell,', sentence=1, paragraph=None)
     """
 
     index: int
@@ -78,6 +81,12 @@ class Node:
     Two nodes are equal when their spans, nuclearities, relations and children are
     (``line`` does not count). Equality, hashing, ``repr`` and pickling walk the subtree
     with an explicit stack: no depth limit.
+
+    >>> node = internal(ROOT, None, [leaf(1, "N", "span"), leaf(2, "S", "cause")])
+    >>> node.span, node.pattern(), node.arity
+    ((1, 2), 'NS', 2)
+    >>> bracketed(node)
+    '(Root 1-2 (N:span 1) (S:cause 2))'
     """
 
     start: int
@@ -170,13 +179,17 @@ class Node:
                     stack.append(", ")
         return "".join(parts)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[..., Node], tuple[type[Node], list[_Record]]]:
         """Pickle (and copy) as a flat post-order list of node records, not as nested objects."""
         records = [(*n._label(), n.arity, n.line) for n in self.postorder()]
         return (_node_from_records, (type(self), records))
 
 
-def _node_from_records(cls: type[Node], records: list[tuple]) -> Node:
+#: one node of a pickled subtree: start, end, nuclearity, relation, number of children, line
+_Record = tuple[int, int, str, str | None, int, int | None]
+
+
+def _node_from_records(cls: type[Node], records: list[_Record]) -> Node:
     """Inverse of :meth:`Node.__reduce__`: rebuild a subtree from its post-order records."""
     built: list[Node] = []
     for start, end, nuclearity, relation, arity, line in records:
@@ -193,6 +206,15 @@ class RSTTree:
     ``source`` is the file the tree came from (for error messages); ``extra`` holds
     format-specific data that is not part of the primary tree (e.g. rs4 secondary edges
     and signals). Neither takes part in equality.
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> tree.doc_id, tree.n_edus, tree.is_binary()
+    ('sample_bread', 6, False)
+    >>> tree.edus[2].text
+    'leave the dough for an hour'
+    >>> bracketed(tree.subtree(3, 4))
+    '(N:Sequence 3-4 (N:span 3) (S:purpose 4))'
     """
 
     root: Node
@@ -297,6 +319,14 @@ def validate(tree: RSTTree) -> None:
     Checks: leaves numbered 1..n in order and matching the EDU list, every span equal to
     the union of its children's (contiguous), internal nodes with >= 2 children and at
     least one nucleus, nuclearity ``Root`` on the root only, non-root nodes labelled.
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> validate(tree)  # well-formed: returns None
+    >>> validate(tree.with_root(tree.root.children[1]))
+    Traceback (most recent call last):
+    ...
+    rstkit.errors.TreeStructureError: ...
     """
     path = tree.source
     root = tree.root
@@ -345,6 +375,12 @@ def to_nltk(tree: RSTTree) -> nltk.Tree:
 
     Internal labels are ``Nucleus:relation`` / ``Satellite:relation``, the top is
     ``Root``; each EDU is a pre-terminal whose single leaf is the EDU text.
+
+    >>> from rstkit import loads_dis
+    >>> tree = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!Rain fell,_!) )"
+    ...                  " ( Satellite (leaf 2) (rel2par cause) (text _!so we stayed in._!) ) )")
+    >>> print(to_nltk(tree))
+    (Root (Nucleus:span Rain fell,) (Satellite:cause so we stayed in.))
     """
     import nltk
 
@@ -363,7 +399,15 @@ def to_nltk(tree: RSTTree) -> nltk.Tree:
 
 
 def from_nltk(t: nltk.Tree, doc_id: str = "") -> RSTTree:
-    """Inverse of :func:`to_nltk`. Spans are recomputed from the leaves."""
+    """Inverse of :func:`to_nltk`. Spans are recomputed from the leaves.
+
+    >>> import nltk
+    >>> tree = from_nltk(nltk.Tree.fromstring("(Root (Nucleus:span Rain) (Satellite:cause fell))"), doc_id="d")
+    >>> print(tree)
+    (Root 1-2 (N:span 1) (S:cause 2))
+    >>> tree.edu_texts()
+    ['Rain', 'fell']
+    """
     import nltk
 
     def parse_label(lab: object) -> tuple[str, str | None]:

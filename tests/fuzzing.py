@@ -200,7 +200,8 @@ def _token(rng, data):
     if len(found) < 2:
         return data, "token (none)"
     target, donor = rng.sample(found, 2)
-    return data[:target.start()] + donor.group() + data[target.end():], f"token at {target.start()} <- {donor.group()[:20]!r}"
+    mutated = data[:target.start()] + donor.group() + data[target.end():]
+    return mutated, f"token at {target.start()} <- {donor.group()[:20]!r}"
 
 
 def _repeat(rng, data):
@@ -248,7 +249,8 @@ def check(key: str, name: str, data: bytes, directory: Path, lenient: bool = Fal
     return None
 
 
-def cases(seed_sets: dict[str, list[Seed]], per_reader: int, rng: random.Random) -> Iterator[tuple[Seed, bytes, list[str], bool]]:
+def cases(seed_sets: dict[str, list[Seed]], per_reader: int,
+          rng: random.Random) -> Iterator[tuple[Seed, bytes, list[str], bool]]:
     """``per_reader`` mutated cases for each format key with seeds, round-robin over keys."""
     keys = sorted(k for k, s in seed_sets.items() if s)
     for _ in range(per_reader):

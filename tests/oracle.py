@@ -156,7 +156,15 @@ RST_112TO18 = {fine: coarse for coarse, fines in RST_112TO18_BY_CLASS.items() fo
 RSTDT18_CLASSES = frozenset(RST_112TO18_BY_CLASS) - {"root"}
 
 #: GUM's 31 relations and same-unit (the rel2par labels of GUM lisp_nary); class = before the first '-'
-GUM_RELATIONS = frozenset(["adversative-antithesis", "adversative-concession", "adversative-contrast", "attribution-negative", "attribution-positive", "causal-cause", "causal-result", "context-background", "context-circumstance", "contingency-condition", "elaboration-additional", "elaboration-attribute", "evaluation-comment", "explanation-evidence", "explanation-justify", "explanation-motivation", "joint-disjunction", "joint-list", "joint-other", "joint-sequence", "mode-manner", "mode-means", "organization-heading", "organization-phatic", "organization-preparation", "purpose-attribute", "purpose-goal", "restatement-partial", "restatement-repetition", "same-unit", "topic-question", "topic-solutionhood"])
+GUM_RELATIONS = frozenset([
+    "adversative-antithesis", "adversative-concession", "adversative-contrast", "attribution-negative",
+    "attribution-positive", "causal-cause", "causal-result", "context-background", "context-circumstance",
+    "contingency-condition", "elaboration-additional", "elaboration-attribute", "evaluation-comment",
+    "explanation-evidence", "explanation-justify", "explanation-motivation", "joint-disjunction", "joint-list",
+    "joint-other", "joint-sequence", "mode-manner", "mode-means", "organization-heading", "organization-phatic",
+    "organization-preparation", "purpose-attribute", "purpose-goal", "restatement-partial", "restatement-repetition",
+    "same-unit", "topic-question", "topic-solutionhood",
+])
 
 
 def gum_class(label: str) -> str:

@@ -15,7 +15,7 @@ import pytest
 
 from rstkit.cli import main
 from rstkit.corpus import read_documents
-from rstkit.errors import EDUMismatchError, MissingDocumentError, RSTKitError
+from rstkit.errors import EDUMismatchError, MissingDocumentError, RSTKitError, RSTKitWarning
 from rstkit.formats.dis import loads_dis
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.metrics.config import parse_signature
@@ -227,7 +227,8 @@ def test_tokenisation_and_escapes_do_not_matter():
 def test_lenient_changes_nothing_and_says_so():
     plain = score("merge", "parseval")
     gold, pred = {"merge": tree(GOLD, "merge")}, {"merge": tree(MERGE, "merge")}
-    lenient = evaluate(gold, pred, ALIGNED.with_(metric="parseval", lenient=True))
+    with pytest.warns(RSTKitWarning, match="lenient changes no score with aligned EDUs"):
+        lenient = evaluate(gold, pred, ALIGNED.with_(metric="parseval", lenient=True))
     assert triple(lenient) == triple(plain)
     assert any("lenient changes no score with aligned EDUs" in w for w in lenient.warnings)
     assert "lenient=yes" in lenient.signature and "edus=aligned" in lenient.signature
@@ -241,11 +242,13 @@ def test_missing_documents_follow_the_policy():
     with pytest.raises(MissingDocumentError):
         evaluate(gold, pred, ALIGNED)
     # skip: document b is not scored, as with gold EDUs: the shift numbers of document a alone
-    skipped = evaluate(gold, pred, ALIGNED.with_(missing="skip"))
+    with pytest.warns(RSTKitWarning, match="1 document\\(s\\) without prediction skipped: b"):
+        skipped = evaluate(gold, pred, ALIGNED.with_(missing="skip"))
     assert skipped.scores["S"] == pytest.approx(100 / 3) and skipped.segmentation()["gold"] == 4
     # zero: b counts as an empty prediction: attachments 1 matched of 3 predicted and 3 + 3 gold:
     # P 33.333, R 16.667; segmentation: gold 8, pred 4, matched 3
-    zero = evaluate(gold, pred, ALIGNED.with_(missing="zero"))
+    with pytest.warns(RSTKitWarning, match="1 document\\(s\\) without prediction scored as empty: b"):
+        zero = evaluate(gold, pred, ALIGNED.with_(missing="zero"))
     assert (zero.precision["S"], zero.recall["S"]) == pytest.approx((100 / 3, 50 / 3))
     seg = zero.segmentation()
     assert (seg["gold"], seg["pred"], seg["matched"]) == (8, 4, 3)

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import oracle
 import pytest
@@ -48,8 +49,8 @@ def configs(compat: str | None, binarize_mode: str):
     for metric in METRICS:
         for average in AVERAGES:
             for labels in label_map_names():
-                settings = dict(metric=metric, average=average, labels=labels, unknown_labels="keep",
-                                binarize=binarize_mode)
+                settings = {"metric": metric, "average": average, "labels": labels, "unknown_labels": "keep",
+                            "binarize": binarize_mode}
                 if compat:
                     yield EvalConfig.rst_eval(**settings)
                 else:
@@ -90,7 +91,7 @@ def segmented_documents(draw, doc_id: str):
     def cut() -> list[str]:
         cuts = sorted(draw(st.sets(st.integers(1, len(text) - 1), max_size=len(text) - 1))) if len(text) > 1 else []
         bounds = [0, *cuts, len(text)]
-        return [text[a:b] for a, b in zip(bounds, bounds[1:])]
+        return [text[a:b] for a, b in pairwise(bounds)]
 
     gold_texts, pred_texts = cut(), cut()
     gold = draw(rst_trees(min_edus=len(gold_texts), max_edus=len(gold_texts), patterns="binary"))

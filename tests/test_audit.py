@@ -287,7 +287,8 @@ FLIP_GOLD = """( Root (span 1 3)
 def test_label_column_is_r_or_f(discriminating):
     """Original Parseval keeps R when an NS attachment is predicted SN, and loses N and F."""
     gold = dict(discriminating[0], flip=loads_dis(FLIP_GOLD, doc_id="flip"))
-    flipped = FLIP_GOLD.replace("Nucleus (leaf 1) (rel2par span)", "Satellite (leaf 1) (rel2par elaboration-additional)")
+    flipped = FLIP_GOLD.replace("Nucleus (leaf 1) (rel2par span)",
+                                "Satellite (leaf 1) (rel2par elaboration-additional)")
     flipped = flipped.replace("Satellite (leaf 2) (rel2par elaboration-additional)", "Nucleus (leaf 2) (rel2par span)")
     pred = dict(discriminating[1], flip=loads_dis(flipped, doc_id="flip"))
     variant = Variant("parseval", "micro", "raw", "right")

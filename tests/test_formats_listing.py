@@ -80,7 +80,8 @@ def test_files_named_for_the_format_are_read_alone_and_silently(tmp_path):
 
 def test_two_formats_in_one_directory_is_an_error_naming_both(tmp_path):
     pred = _dir(tmp_path, {"a.txt": DMRST, "b.txt": DMRST, "c.txt": DIS})
-    with pytest.raises(CorpusError, match=r"two formats \(codra or dis or feng_dis or li_qi: c.txt; dmrst: a.txt, b.txt\)"):
+    listing = r"\(codra or dis or feng_dis or li_qi: c.txt; dmrst: a.txt, b.txt\)"
+    with pytest.raises(CorpusError, match=r"two formats " + listing):
         read_documents(pred, "dmrst")
     with pytest.raises(FormatError, match=r"different formats \(.*dis.*: c.txt; dmrst: a.txt, b.txt\)"):
         detect_format(pred)

@@ -67,9 +67,9 @@ SPEC_EXAMPLES = [
   )
   ( Satellite (leaf 4) (rel2par Elaboration) (text _!Traders blamed rates ._!) )
 )"""),
-    ("braud_eacl", "test_it8_beam16", "(ROOT (NSElaboration (SNAttribution (EDU Analysts_said) (NNContrast "
-                                      "(EDU the_market_would_rise_,) (EDU but_it_\"fell\"_-LRB-_sharply_-RRB-_.))) "
-                                      "(EDU Traders_blamed_rates_.)))\n"),
+    ("braud_eacl", "test_it8_beam16", ("(ROOT (NSElaboration (SNAttribution (EDU Analysts_said) (NNContrast "
+                                       "(EDU the_market_would_rise_,) (EDU but_it_\"fell\"_-LRB-_sharply_-RRB-_.))) "
+                                       "(EDU Traders_blamed_rates_.)))\n")),
     ("dplp", "wsj_9999.out.brackets", """((1, 1), 'Satellite', 'attribution')
 ((2, 2), 'Nucleus', 'contrast')
 ((3, 3), 'Nucleus', 'contrast')
@@ -96,8 +96,8 @@ System tree:
   (TEXT:but it "fell" -LRB- sharply -RRB- . Traders blamed rates .))
 10:43:20.331 [run-main-0] DEBUG o.c.d.rstparser.RSTParser - Done parsing 1 documents.
 """),
-    ("dmrst", "wsj_9999.dmrst", "(1:Nucleus=span:3,4:Satellite=Elaboration:4) (1:Satellite=Attribution:1,"
-                                "2:Nucleus=span:3) (2:Nucleus=Contrast:2,3:Nucleus=Contrast:3)"),
+    ("dmrst", "wsj_9999.dmrst", ("(1:Nucleus=span:3,4:Satellite=Elaboration:4) (1:Satellite=Attribution:1,"
+                                 "2:Nucleus=span:3) (2:Nucleus=Contrast:2,3:Nucleus=Contrast:3)")),
     ("isanlp", "wsj_9999.rs3", """<rst>
 	<header>
 		<relations>
@@ -136,9 +136,10 @@ elaboration (LeftToRight)
   )
   ( Satellite (leaf 4) (rel2par Elaboration) (text _!Traders blamed rates ._!) )
 )"""),
-    ("hilda_orig", "wsj_9999.parsetree", """ParseTree('Elaboration[N][S]', [ParseTree('Attribution[S][N]', """
-                                         """['Analysts said', ParseTree('Contrast[N][N]', ['the market would rise ,', """
-                                         """'but it "fell" ( sharply ) .'])]), 'Traders blamed rates .'])"""),
+    ("hilda_orig", "wsj_9999.parsetree", ("""ParseTree('Elaboration[N][S]', [ParseTree('Attribution[S][N]', """
+                                          """['Analysts said', ParseTree('Contrast[N][N]', """
+                                          """['the market would rise ,', """
+                                          """'but it "fell" ( sharply ) .'])]), 'Traders blamed rates .'])""")),
 ]
 DOC_MAPS = {"braud_coling": ["wsj_9999"], "braud_eacl": ["wsj_9999"]}
 
@@ -376,10 +377,12 @@ def test_surdeanu_missing_and_extra_trees(tmp_path):
 BAD = [
     ("hilda", "x.dis", "(Root\n  (Nucleus:span leaf1_1_1)\n  (Satellite:Elaboration leafX))", FormatError, 3),
     ("hilda", "x.dis", "(Root\n  (Nucleus:span leaf1_1_1)\n  (Elaboration leaf2_1_1))", FormatError, 3),
-    ("hilda", "x.dis", "(Root\n  (Nucleus:span leaf1_1_1)\n  (Satellite:Elaboration leaf3_1_1))", TreeStructureError, 3),
+    ("hilda", "x.dis", "(Root\n  (Nucleus:span leaf1_1_1)\n  (Satellite:Elaboration leaf3_1_1))", TreeStructureError,
+     3),
     ("feng", "x.tree", "(Elaboration[N][S]\n  _!a!_\n  (Joint _!b!_ _!c!_))", FormatError, 3),
     ("feng", "x.tree", "(Elaboration[N][S]\n  _!a!_\n  _!b!_", FormatError, 1),
-    ("codra", "x.doc_dis", "( Root (span 1 2)\n  ( Nucleus (leaf 1) (rel2par span) (text _!a_!) )\n  ( Sat", FormatError, 3),
+    ("codra", "x.doc_dis", "( Root (span 1 2)\n  ( Nucleus (leaf 1) (rel2par span) (text _!a_!) )\n  ( Sat",
+     FormatError, 3),
     ("li_qi", "parsed_x", "( Root (span 1 2)\n  ( Nucleus (leaf 1) (rel2par span)\n )", FormatError, None),
     ("braud_coling", "0.mrg.pred", "(NS-Elaboration\n  (1)\n  (XY-Joint (2) (3)))", FormatError, 3),
     ("braud_coling", "0.mrg.pred", "(NS-Elaboration (1) (3))", TreeStructureError, 1),
@@ -387,13 +390,14 @@ BAD = [
     ("braud_eacl", "run", "(ROOT (EDU a))\n(ROOT (XXElab (EDU b) (EDU c)))\n", FormatError, 2),
     ("dplp", "x.brackets", "((1, 1), 'Nucleus', 'span')\n((2, 2), Satellite, elaboration)\n", FormatError, 2),
     ("dplp", "x.brackets", "((1, 1), 'Nucleus', 'span')\n((1, 1), 'Nucleus', 'span')\n", TreeStructureError, 2),
-    ("dplp", "x.brackets", "((1, 2), 'Nucleus', 'span')\n((2, 3), 'Satellite', 'x')\n((1, 1), 'Nucleus', 'span')\n"
-                           "((2, 2), 'Satellite', 'x')\n((3, 3), 'Nucleus', 'span')\n", TreeStructureError, None),
+    ("dplp", "x.brackets", ("((1, 2), 'Nucleus', 'span')\n((2, 3), 'Satellite', 'x')\n((1, 1), 'Nucleus', 'span')\n"
+                            "((2, 2), 'Satellite', 'x')\n((3, 3), 'Nucleus', 'span')\n"), TreeStructureError, None),
     ("dmrst", "x.dmrst", "(1:Nucleus=span:1,2:Satellite=Elaboration:2) junk", FormatError, 1),
-    ("dmrst", "x.dmrst", "\n(1:Nucleus=span:2,3:Satellite=E:3) (2:Nucleus=span:2,3:Nucleus=span:3)", TreeStructureError, 2),
+    ("dmrst", "x.dmrst", "\n(1:Nucleus=span:2,3:Satellite=E:3) (2:Nucleus=span:2,3:Nucleus=span:3)", TreeStructureError,
+     2),
     ("surdeanu", "log", "no documents here\n", FormatError, 1),
-    ("surdeanu", "log", "Documents\nd.dis\nend Documents\nSystem tree:\n(elaboration (LeftToRight)\n  (TEXT:a)\n"
-                        "  (TEXT:b) (TEXT:c))\n", FormatError, 5),
+    ("surdeanu", "log", ("Documents\nd.dis\nend Documents\nSystem tree:\n(elaboration (LeftToRight)\n  (TEXT:a)\n"
+                         "  (TEXT:b) (TEXT:c))\n"), FormatError, 5),
     ("surdeanu_native", "x.dtree", "elaboration (LeftToRight)\n   TEXT:a\n  TEXT:b\n", FormatError, 2),
     ("surdeanu_native", "x.dtree", "elaboration (LeftToRight)\n  TEXT:a\n", FormatError, 1),
     ("hilda_orig", "x.parsetree", "ParseTree('Elab[N][S]', ['a',\n 'b', 'c'])", FormatError, 2),

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import warnings
+from itertools import pairwise
 
 import pytest
 
@@ -106,13 +107,13 @@ def test_rsd_carries_sentences_and_paragraphs(forms):
     with_paragraphs = 0
     for doc_id, tree in forms["rsd"].items():
         sentences = [e.sentence for e in tree.edus]
-        assert sentences[0] == 1 and all(0 <= b - a <= 1 for a, b in zip(sentences, sentences[1:])), doc_id
+        assert sentences[0] == 1 and all(0 <= b - a <= 1 for a, b in pairwise(sentences)), doc_id
         paragraphs = [e.paragraph for e in tree.edus]
         if paragraphs[0] is None:
             assert set(paragraphs) == {None}
             continue
         with_paragraphs += 1
-        assert paragraphs[0] == 1 and all(0 <= b - a <= 1 for a, b in zip(paragraphs, paragraphs[1:])), doc_id
+        assert paragraphs[0] == 1 and all(0 <= b - a <= 1 for a, b in pairwise(paragraphs)), doc_id
         inside = [i for i in range(1, tree.n_edus) if paragraphs[i] != paragraphs[i - 1]
                   and sentences[i] == sentences[i - 1]]
         # paragraphs start with sentences, except inline list items in one document

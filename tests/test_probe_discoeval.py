@@ -74,11 +74,11 @@ def test_subtree_vectors_are_means_of_edu_vectors():
     vectors = {"d": rng.standard_normal((6, 4)).astype(np.float32)}
     instances = [Instance("d", (1, 3), (4, 6), "x"), Instance("d", (2, 2), (3, 5), "y")]
     features = subtree_features(instances, vectors)
-    l, r = vectors["d"][1:4].mean(0), vectors["d"][2:5].mean(0)
+    r = vectors["d"][2:5].mean(0)
     np.testing.assert_allclose(features[1], np.concatenate([vectors["d"][1], r, vectors["d"][1] * r,
                                                             np.abs(vectors["d"][1] - r)]), rtol=1e-5)
-    l, r = vectors["d"][0:3].mean(0), vectors["d"][3:6].mean(0)
-    np.testing.assert_allclose(features[0], np.concatenate([l, r, l * r, np.abs(l - r)]), rtol=1e-5)
+    left, r = vectors["d"][0:3].mean(0), vectors["d"][3:6].mean(0)
+    np.testing.assert_allclose(features[0], np.concatenate([left, r, left * r, np.abs(left - r)]), rtol=1e-5)
 
 
 def test_label_ids_and_majority():

@@ -168,14 +168,15 @@ def test_rs4_secondary_edges_and_signals_are_kept_outside_the_tree():
     ('<segment id="1">a</segment>\n<segment id="1" parent="1" relname="elab">b</segment>', FormatError, 5, "twice"),
     ('<segment id="1" parent="2" relname="span">a</segment>\n<segment id="2">b</segment>',
      TreeStructureError, 5, "nucleus children"),
-    ('<segment id="1" parent="3" relname="list">a</segment>\n<segment id="2" parent="1" relname="elab">b</segment>\n'
-     '<group id="3" type="multinuc"/>', TreeStructureError, 6, "single nucleus"),
-    ('<segment id="1" parent="3" relname="span">a</segment>\n<segment id="2" parent="3" relname="span">b</segment>\n'
-     '<group id="3" type="span"/>', TreeStructureError, 6, "2 span children"),
-    ('<segment id="1" parent="3" relname="elab">a</segment>\n<segment id="2" parent="3" relname="elab">b</segment>\n'
-     '<group id="3" type="span"/>', TreeStructureError, 6, "no nucleus"),
-    ('<segment id="1" parent="4" relname="list">a</segment>\n<segment id="2">b</segment>\n'
-     '<segment id="3" parent="4" relname="list">c</segment>\n<group id="4" type="multinuc" parent="2" relname="elab"/>',
+    (('<segment id="1" parent="3" relname="list">a</segment>\n<segment id="2" parent="1" relname="elab">b</segment>\n'
+      '<group id="3" type="multinuc"/>'), TreeStructureError, 6, "single nucleus"),
+    (('<segment id="1" parent="3" relname="span">a</segment>\n<segment id="2" parent="3" relname="span">b</segment>\n'
+      '<group id="3" type="span"/>'), TreeStructureError, 6, "2 span children"),
+    (('<segment id="1" parent="3" relname="elab">a</segment>\n<segment id="2" parent="3" relname="elab">b</segment>\n'
+      '<group id="3" type="span"/>'), TreeStructureError, 6, "no nucleus"),
+    (('<segment id="1" parent="4" relname="list">a</segment>\n<segment id="2">b</segment>\n'
+      '<segment id="3" parent="4" relname="list">c</segment>\n'
+      '<group id="4" type="multinuc" parent="2" relname="elab"/>'),
      TreeStructureError, 7, "non-projective"),
 ])
 def test_structural_errors_name_the_line(body, error, line, words):

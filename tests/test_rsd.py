@@ -35,7 +35,7 @@ def rsd(*rows: str) -> str:
     out = []
     for row in rows:
         i, text, height, head, label = row.split()
-        out.append("\t".join([i, text, height, "_", "_", "_", head, label, "_", "_"]))
+        out.append(f"{i}\t{text}\t{height}\t_\t_\t_\t{head}\t{label}\t_\t_")
     return "\n".join(out) + "\n"
 
 

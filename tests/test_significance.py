@@ -54,7 +54,8 @@ CASES = [  # (documents, largest count, predictions of other lengths, trials, se
 def test_same_p_values_as_the_loop(n_docs, high, pred_differs, n_trials, seed, average):
     rng = np.random.default_rng(100 + seed)
     a, b = random_counts(rng, n_docs, high, pred_differs), random_counts(rng, n_docs, high, pred_differs)
-    assert approximate_randomization(a, b, average, n_trials, seed) == loop_reference(a, b, average, n_trials, seed)
+    expected = loop_reference(a, b, average, n_trials, seed)
+    assert approximate_randomization(a, b, average, n_trials=n_trials, seed=seed) == expected
 
 
 @pytest.mark.parametrize("entries", [1, 400, 1 << 12])
@@ -63,22 +64,22 @@ def test_batching_does_not_change_the_draws(monkeypatch, entries):
     a, b = random_counts(rng, 40, 30, True), random_counts(rng, 40, 30, True)
     expected = loop_reference(a, b, "macro", 2500, 11)
     monkeypatch.setattr(significance, "MAX_BATCH_ENTRIES", entries)
-    assert approximate_randomization(a, b, "macro", 2500, 11) == expected
+    assert approximate_randomization(a, b, "macro", n_trials=2500, seed=11) == expected
 
 
 def test_identical_systems_are_never_significant():
     a = random_counts(np.random.default_rng(1), 50, 20, True)
     for average in ("micro", "macro", "dplp"):
-        assert approximate_randomization(a, a, average, 300, 1) == {k: 1.0 for k in "SNRF"}
+        assert approximate_randomization(a, a, average, n_trials=300, seed=1) == {k: 1.0 for k in "SNRF"}
 
 
 @pytest.mark.parametrize("call", [
-    lambda c: approximate_randomization(c, c, "micro", 0, 1),
-    lambda c: approximate_randomization(c, c, "micro", 10, -1),
-    lambda c: paired_bootstrap(c, c, "micro", 0, 1),
-    lambda c: bootstrap_ci(c, "micro", 1.0, 10, 1),
-    lambda c: bootstrap_ci(c, "median", 0.9, 10, 1),
-    lambda c: bootstrap_ci(c.select(np.zeros(c.n_docs, dtype=bool)), "micro", 0.9, 10, 1),
+    lambda c: approximate_randomization(c, c, "micro", n_trials=0, seed=1),
+    lambda c: approximate_randomization(c, c, "micro", n_trials=10, seed=-1),
+    lambda c: paired_bootstrap(c, c, "micro", n_samples=0, seed=1),
+    lambda c: bootstrap_ci(c, "micro", confidence=1.0, n_samples=10, seed=1),
+    lambda c: bootstrap_ci(c, "median", confidence=0.9, n_samples=10, seed=1),
+    lambda c: bootstrap_ci(c.select(np.zeros(c.n_docs, dtype=bool)), "micro", confidence=0.9, n_samples=10, seed=1),
 ])
 def test_bad_settings_are_clear_errors(call):
     with pytest.raises(RSTKitError):

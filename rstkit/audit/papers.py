@@ -126,6 +126,12 @@ def _paper_data(key: str) -> str:
 
 
 def load_paper(key: str) -> Paper:
+    """The published tables of paper ``key`` (one of :func:`paper_keys`), shipped with rstkit.
+
+    >>> paper = load_paper("morey2017")
+    >>> [parser.key for parser in paper.parsers][:3]
+    ['hhn16-hilda', 'shv15-d', 'jcn15-1s-1s']
+    """
     if key not in paper_keys():
         raise RSTKitError(f"no published tables for paper {key!r}; known: {', '.join(paper_keys())}")
     return Paper(key, json.loads(_paper_data(key)))
@@ -143,7 +149,7 @@ class Recomputed:
     label_column: str | None = None
 
     def value(self, column: str) -> float:
-        return self.scores[self.label_column if column == LABEL_COLUMN else column]
+        return self.scores[(self.label_column or column) if column == LABEL_COLUMN else column]
 
     def difference(self, column: str) -> float | None:
         """Recomputed minus published (None where the paper gives no number)."""
@@ -212,7 +218,14 @@ def audit_paper(paper: Paper, parser: str, gold: Mapping[str, RSTTree], pred: Ma
                 label_maps: Sequence[str] = ("rstdt18",), missing: Missing = "error", lenient: bool = False,
                 unknown_labels: UnknownLabels | None = None) -> PaperAudit:
     """``parser``'s row (a key) of every table of ``paper`` recomputed on ``gold`` and ``pred``, and
-    its Table 1 row audited against every variant (options as in :func:`~rstkit.audit.audit`)."""
+    its Table 1 row audited against every variant (options as in :func:`~rstkit.audit.audit`).
+
+    >>> from rstkit import read_documents
+    >>> gold, pred = read_documents("corpora/sample/gold"), read_documents("corpora/sample/pred")
+    >>> result = audit_paper(load_paper("morey2017"), "je14-dplp", gold, pred)
+    >>> [row.table.number for row in result.recomputed]
+    [1, 2, 3, 4]
+    """
     notes: list[str] = []
     recomputed = recompute_row(paper, parser, gold, pred, missing=missing, lenient=lenient, notes=notes)
     published = Published.from_values(paper.tables[0].row(parser).values, paper.decimals)

@@ -62,7 +62,12 @@ def _not_a_percentage(value: object) -> str | None:
 def parse_published(text: str) -> Published:
     """Parse ``"S=85.0 N=71.6 F=61.9"`` (commas or semicolons also separate; ``R/F`` is a label
     column that may be R or F; ``-`` marks a score the paper does not give). Every score is a
-    percentage from 0 to 100."""
+    percentage from 0 to 100.
+
+    >>> published = parse_published("S=68.3, N=61.7; R/F=57.5")
+    >>> published.values
+    {'S': 68.3, 'N': 61.7, 'R/F': 57.5}
+    """
     values: dict[str, float] = {}
     tolerances: dict[str, float] = {}
     for item in re.split(r"[\s,;]+", text.strip()):

@@ -16,14 +16,29 @@ AUDIT_FORMATS = ("text", "json", "markdown")
 
 def render_audit(result: Audit, format: str = "text", *, digits: int = 2, top: int = 10) -> str:
     """The audit in ``format`` (one of :data:`AUDIT_FORMATS`). Text and Markdown show the ``top``
-    ranked variants (at least every exact match; 0: all), scores with ``digits`` decimals."""
+    ranked variants (at least every exact match; 0: all), scores with ``digits`` decimals.
+
+    >>> from rstkit import audit, parse_published, read_documents
+    >>> gold, pred = read_documents("corpora/sample/gold"), read_documents("corpora/sample/pred")
+    >>> print(render_audit(audit(gold, pred, parse_published("S=68.3 N=61.7 F=57.5")), top=1))
+    Audit of S=68.3 N=61.7 F=57.5 on 4 documents: 96 variants scored, 4 exact (within 0.05), 0 not applicable
+    ...
+    1          rst-parseval  macro    rstdt18  right      kept        68.33  61.67  57.50  0.03  0.02  exact
+    ...
+    """
     _check(format, digits, top)
     return json.dumps(result.as_dict(), indent=2) if format == "json" else _audit_text(result, format, digits, top)
 
 
 def render_paper(result: PaperAudit, format: str = "text", *, digits: int = 2, top: int = 10) -> str:
     """A paper's published tables side by side, with the recomputed row and its audit when there
-    is one, in ``format`` (as :func:`render_audit`)."""
+    is one, in ``format`` (as :func:`render_audit`).
+
+    >>> from rstkit import audit_paper, load_paper, read_documents
+    >>> gold, pred = read_documents("corpora/sample/gold"), read_documents("corpora/sample/pred")
+    >>> print(render_paper(audit_paper(load_paper("morey2017"), "je14-dplp", gold, pred)))
+    Morey, Muller & Asher (EMNLP 2017). How much progress have we made on RST discourse parsing? ...
+    """
     _check(format, digits, top)
     if format == "json":
         return json.dumps(result.as_dict(), indent=2)
@@ -83,7 +98,8 @@ def _match_row(match: Match, measures: list[str], with_1edu: bool, digits: int) 
     cells = []
     for m in measures:
         if m == LABEL_COLUMN:
-            cells.append(f"{match.scored.scores[match.label_column]:.{digits}f} ({match.label_column})")
+            column = match.label_column or m
+            cells.append(f"{match.scored.scores[column]:.{digits}f} ({column})")
         else:
             cells.append(f"{match.scored.scores[m]:.{digits}f}")
     return [str(match.rank), variant.metric, variant.average, variant.labels, variant.binarization,

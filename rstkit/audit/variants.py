@@ -151,11 +151,12 @@ class Match:
 def compare(published: Published, scored: Scored) -> Match:
     """Differences of one variant's scores from the published ones."""
     scores = scored.scores
+    measure = {m: m for m in published.values}  # the scored column each published value is compared with
     column = None
     if LABEL_COLUMN in published.values:
         target = published.values[LABEL_COLUMN]
-        column = min(("R", "F"), key=lambda m: abs(scores[m] - target))  # R on ties
-    differences = {m: scores[column if m == LABEL_COLUMN else m] - v for m, v in published.values.items()}
+        column = measure[LABEL_COLUMN] = min(("R", "F"), key=lambda m: abs(scores[m] - target))  # R on ties
+    differences = {m: scores[measure[m]] - v for m, v in published.values.items()}
     absolute = [abs(d) for d in differences.values()]
     exact = all(abs(differences[m]) <= published.tolerances[m] + 1e-9 for m in differences)
     return Match(scored, differences, max(absolute), sum(absolute) / len(absolute), exact, column)
@@ -211,6 +212,13 @@ def audit(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], published: P
     """Rank every variant (or ``candidates``) by its distance to ``published``.
 
     Raises RSTKitError when no variant can be computed at all (the reasons are listed).
+
+    >>> from rstkit import parse_published, read_documents
+    >>> gold, pred = read_documents("corpora/sample/gold"), read_documents("corpora/sample/pred")
+    >>> result = audit(gold, pred, parse_published("S=68.3 N=61.7 F=57.5"))
+    >>> best = result.matches[0]
+    >>> best.scored.variant.metric, best.scored.variant.average, best.exact
+    ('rst-parseval', 'macro', True)
     """
     if candidates is None:
         single_edu = any(t.n_edus == 1 for t in gold.values())

@@ -21,7 +21,7 @@ import warnings
 from importlib import import_module
 
 from .._version import __version__
-from ..errors import ManyErrors, RSTKitError, printable
+from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names)
 FIX_FLAGS = {
@@ -67,8 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2
-    previous = warnings.showwarning
-    warnings.showwarning = _show_warning
+    with warnings.catch_warnings():  # the command prints its warnings, whatever filters its caller set
+        warnings.simplefilter("default", RSTKitWarning)
+        warnings.showwarning = _show_warning
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the chosen subcommand; errors become one line on stderr and an exit status."""
     try:
         return int(args.run(args) or 0)
     except ManyErrors as exc:
@@ -88,8 +94,6 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(_unexpected(exc), file=sys.stderr)
         return 1
-    finally:
-        warnings.showwarning = previous
 
 
 def _unexpected(exc: Exception) -> str:

@@ -132,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
                 for doc_id, (tree, pred) in documents.items()}
     inputs = [Path(args.file)] + ([Path(args.compare)] if args.compare else [])
     if several:
+        assert out is not None, "checked above"
         files = {f"{doc_id}{FORMATS[fmt]}": content for doc_id, content in drawings.items()}
         write_files(out, files, into_directory=True, force=True, inputs=inputs)
     elif out is None:

@@ -103,9 +103,11 @@ def run(args: argparse.Namespace) -> int:
         result.warnings[:0] = notes
         for s in range(len(result.systems)):
             if args.ci:
-                report.ci[(r, s)] = result.bootstrap(args.ci, args.n_bootstrap, args.seed, s)
+                report.ci[(r, s)] = result.bootstrap(confidence=args.ci, n_samples=args.n_bootstrap, seed=args.seed,
+                                                     system=s)
             if s > 0:
-                report.paired[(r, s)] = result.paired_tests(s, 0, args.n_bootstrap, args.n_trials, args.seed)
+                report.paired[(r, s)] = result.paired_tests(s, 0, n_samples=args.n_bootstrap, n_trials=args.n_trials,
+                                                            seed=args.seed)
     for message in report.warnings:
         print(f"rstkit: warning: {message}", file=sys.stderr)
     print(render(report, args.format, args.digits))

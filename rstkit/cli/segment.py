@@ -101,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
     for source, target in pairs:
         text = texts[source]
         if not text.strip():
-            warnings.warn(RSTKitWarning(f"{source}: no text (empty or only whitespace); its output is empty"))
+            warnings.warn(f"{source}: no text (empty or only whitespace); its output is empty", RSTKitWarning,
+                          stacklevel=2)
         segmentation = segmenter.segment(text)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)

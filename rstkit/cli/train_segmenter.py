@@ -11,6 +11,7 @@ saved in DIR/config.json. Needs torch (the ``parser`` extra).
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..corpus import resolve_corpus
 from ..errors import CorpusError, RSTKitError
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_eval:
         results = evaluate_gum(segmenter, root)
         print(f"{'split':6} {'condition':10} {'P':>6} {'R':>6} {'F1':>6}  (EDU boundaries, DISRPT counting)")
-        scores = {}
+        scores: dict[str, dict[str, Any]] = {}
         for split, conditions in results.items():
             for condition, score in conditions.items():
                 edus = score["edus"]

@@ -10,7 +10,7 @@ from .files import list_files, read_file, report_failures
 from .kinds import recognise_corpus
 
 
-def read_documents(path: str | Path, format: str | None = None, lenient: bool = False,
+def read_documents(path: str | Path, format: str | None = None, *, lenient: bool = False,
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
                    **options) -> dict[str, RSTTree]:
     """Read a file or a directory into ``{doc_id: tree}``, sorted by document id.
@@ -18,6 +18,10 @@ def read_documents(path: str | Path, format: str | None = None, lenient: bool = 
     Every unreadable file is reported: by default a :class:`ManyErrors` listing all of
     them is raised after reading the rest; with ``skip_errors`` they are appended to
     ``errors`` (when given) and the readable documents are returned.
+
+    >>> gold = read_documents("corpora/sample/gold")
+    >>> list(gold)
+    ['sample_bread', 'sample_harbour', 'sample_library', 'sample_note']
     """
     path = Path(path)
     if not path.exists():
@@ -35,7 +39,7 @@ def read_documents(path: str | Path, format: str | None = None, lenient: bool = 
     failures: list[RSTKitError] = []
     for file in files:
         try:
-            trees = read_file(file, format, lenient, **options)
+            trees = read_file(file, format, lenient=lenient, **options)
         except ManyErrors as exc:
             failures.extend(exc.errors)
             continue

@@ -23,8 +23,12 @@ def format_for_path(path: str | Path) -> Format:
                       fixes=("format",))
 
 
-def read_file(path: str | Path, format: str | None = None, lenient: bool = False, **options) -> list[RSTTree]:
-    """All trees in one file (one for most formats, several for multi-document formats)."""
+def read_file(path: str | Path, format: str | None = None, *, lenient: bool = False, **options) -> list[RSTTree]:
+    """All trees in one file (one for most formats, several for multi-document formats).
+
+    >>> [tree.doc_id for tree in read_file("corpora/sample/gold/sample_bread.dis")]
+    ['sample_bread']
+    """
     fmt = get_format(format) if format else format_for_path(path)
     if not Path(path).is_file():
         raise CorpusError("no such file", str(path))
@@ -35,9 +39,14 @@ def read_file(path: str | Path, format: str | None = None, lenient: bool = False
     return fmt.read(Path(path), lenient=lenient, **options)
 
 
-def read_tree(path: str | Path, format: str | None = None, lenient: bool = False, **options) -> RSTTree:
-    """The one tree in a single-document file."""
-    trees = read_file(path, format, lenient, **options)
+def read_tree(path: str | Path, format: str | None = None, *, lenient: bool = False, **options) -> RSTTree:
+    """The one tree in a single-document file.
+
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> tree.doc_id, tree.n_edus
+    ('sample_bread', 6)
+    """
+    trees = read_file(path, format, lenient=lenient, **options)
     if len(trees) != 1:
         raise CorpusError(f"expected one document, found {len(trees)}", str(path))
     return trees[0]

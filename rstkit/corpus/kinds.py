@@ -60,7 +60,12 @@ class CorpusKind:
 
 @dataclass
 class Corpus:
-    """A set of documents (files of one format under ``root``) with named splits, of one kind."""
+    """A set of documents (files of one format under ``root``) with named splits, of one kind.
+
+    >>> corpus = open_corpus("corpora/sample/gold")
+    >>> sorted(corpus.files)[0], corpus.splits()
+    ('sample_bread', [])
+    """
 
     name: str
     root: Path
@@ -99,7 +104,7 @@ class Corpus:
         result: dict[str, RSTTree] = {}
         for doc_id in self.doc_ids(split):
             try:
-                tree = read_tree(self.files[doc_id], self.format, lenient)
+                tree = read_tree(self.files[doc_id], self.format, lenient=lenient)
             except RSTKitError as exc:
                 failures.append(exc)
                 continue
@@ -292,7 +297,12 @@ def recognise_corpus(path: str | Path, form: str | None = None) -> Corpus | None
 
 def open_corpus(path: str | Path, form: str | None = None) -> Corpus:
     """The corpus in a directory: a known layout (:data:`CORPUS_KINDS`), else a plain directory
-    of documents (``form`` is then their format)."""
+    of documents (``form`` is then their format).
+
+    >>> corpus = open_corpus("corpora/sample/gold")
+    >>> corpus.kind.key, len(corpus.files)
+    ('directory', 4)
+    """
     path = Path(path)
     if not path.is_dir():
         raise CorpusError("not a directory", str(path))

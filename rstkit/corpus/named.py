@@ -21,6 +21,9 @@ def resolve_corpus(spec: str | Path, root: str | Path | None = None) -> Corpus:
 
     ``gum`` and ``rstdt`` are opened at ``root`` when it is given, else at the directory in
     their environment variable; any other ``spec`` is a directory (:func:`open_corpus`).
+
+    >>> resolve_corpus("corpora/sample/gold").root.name
+    'gold'
     """
     kind = NAMED_CORPORA.get(str(spec))
     if kind is None:

@@ -10,6 +10,16 @@ differs from gold. The functions below are the entry points::
     open("tree.svg", "w").write(to_svg(tree))
     open("diff.html", "w").write(compare_html(gold, pred))
 
+>>> from rstkit import loads_dis
+>>> tree = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!Rain fell,_!) )"
+...                  " ( Satellite (leaf 2) (rel2par cause) (text _!so we stayed in._!) ) )")
+>>> print(to_text(tree, ascii=True))
+document: 2 EDUs
+1-2
+...
+>>> to_svg(tree).startswith("<svg")
+True
+
 Importing this package registers its diagrams as the notebook display of trees
 (:func:`rstkit.tree.register_display`): in Jupyter a tree shows itself as an SVG diagram.
 """
@@ -59,17 +69,17 @@ def select(tree: RSTTree, edus: EDURange | None = None) -> Node:
         node = inner
 
 
-def to_text(tree: RSTTree, edus: EDURange | None = None, width: int = 0, ascii: bool = False) -> str:
+def to_text(tree: RSTTree, *, edus: EDURange | None = None, width: int = 0, ascii: bool = False) -> str:
     """The tree (or the constituent covering ``edus``) as indented text lines."""
     return text.render(tree, select(tree, edus), width=width, ascii=ascii)
 
 
-def to_svg(tree: RSTTree, edus: EDURange | None = None, style: Style = DEFAULT_STYLE) -> str:
+def to_svg(tree: RSTTree, *, edus: EDURange | None = None, style: Style = DEFAULT_STYLE) -> str:
     """A standalone SVG diagram of the tree (or of the constituent covering ``edus``)."""
     return svg.render(lay_out(tree, select(tree, edus), style))
 
 
-def to_html(tree: RSTTree, edus: EDURange | None = None, style: Style = DEFAULT_STYLE) -> str:
+def to_html(tree: RSTTree, *, edus: EDURange | None = None, style: Style = DEFAULT_STYLE) -> str:
     """A self-contained HTML page with the diagram, hover texts and a legend."""
     return html.page(lay_out(tree, select(tree, edus), style))
 
@@ -83,7 +93,7 @@ def _pair_layouts(gold: RSTTree, pred: RSTTree, edus: EDURange | None, style: St
             lay_out(pred, p, style, f"prediction: {pred.doc_id}", column, first))
 
 
-def compare_text(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, width: int = 0,
+def compare_text(gold: RSTTree, pred: RSTTree, *, edus: EDURange | None = None, width: int = 0,
                  ascii: bool = False) -> str:
     """Both trees as text, differing constituents tagged, and a count of each kind."""
     diff = diff_trees(gold, pred)
@@ -94,14 +104,16 @@ def compare_text(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, wid
     return "\n".join(parts)
 
 
-def compare_svg(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, style: Style = DEFAULT_STYLE) -> str:
+def compare_svg(gold: RSTTree, pred: RSTTree, *, edus: EDURange | None = None,
+                style: Style = DEFAULT_STYLE) -> str:
     """One SVG: gold above prediction, EDUs aligned, differences coloured, with a legend."""
     diff = diff_trees(gold, pred)
     g, p = _pair_layouts(gold, pred, edus, style)
     return svg.render_pair(g, p, diff.gold, diff.pred)
 
 
-def compare_html(gold: RSTTree, pred: RSTTree, edus: EDURange | None = None, style: Style = DEFAULT_STYLE) -> str:
+def compare_html(gold: RSTTree, pred: RSTTree, *, edus: EDURange | None = None,
+                 style: Style = DEFAULT_STYLE) -> str:
     """A self-contained HTML page comparing gold and prediction (differences coloured)."""
     diff = diff_trees(gold, pred)
     g, p = _pair_layouts(gold, pred, edus, style)
@@ -117,11 +129,11 @@ def drawing(tree: RSTTree, format: str = "text", *, compare: RSTTree | None = No
         raise RSTKitError(f"unknown drawing {format!r}; choose from {', '.join(DRAWINGS)}")
     if compare is not None:
         if format == "text":
-            return compare_text(tree, compare, edus, width, ascii)
-        return (compare_svg if format == "svg" else compare_html)(tree, compare, edus)
+            return compare_text(tree, compare, edus=edus, width=width, ascii=ascii)
+        return (compare_svg if format == "svg" else compare_html)(tree, compare, edus=edus)
     if format == "text":
-        return to_text(tree, edus, width, ascii)
-    return (to_svg if format == "svg" else to_html)(tree, edus)
+        return to_text(tree, edus=edus, width=width, ascii=ascii)
+    return (to_svg if format == "svg" else to_html)(tree, edus=edus)
 
 
 def _notebook_html(tree: RSTTree) -> str:

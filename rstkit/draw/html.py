@@ -24,7 +24,8 @@ h1 { font-size: 20px; margin: 0 0 4px; }
 .pane { overflow-x: auto; border: 1px solid #ddd; border-radius: 4px; padding: 4px 8px; background: #fff; }
 svg.rst-tree { display: block; }
 svg.rst-tree g.edu.lit rect { fill: #fff0a0; }
-svg.rst-tree g.node:hover line, svg.rst-tree g.nucleus:hover line, svg.rst-tree g.multinuc:hover line { stroke-width: 3.5; }
+svg.rst-tree g.node:hover line, svg.rst-tree g.nucleus:hover line,
+svg.rst-tree g.multinuc:hover line { stroke-width: 3.5; }
 svg.rst-tree g.arc:hover path { stroke-width: 3; }
 #info { position: fixed; left: 0; right: 0; bottom: 0; padding: 8px 20px; background: #fffbe6;
         border-top: 1px solid #e0d9b0; font-size: 13px; max-height: 30vh; overflow-y: auto; }
@@ -124,8 +125,8 @@ def compare_page(gold: Layout, pred: Layout, diff: TreeDiff, gold_name: str = "g
     """An HTML page with the gold drawing above the predicted one, differences coloured."""
     title = f"{gold.tree.doc_id or 'document'}: {gold_name} vs {pred_name}"
     same = diff.n_gold - sum(1 for k in diff.gold.values() if k == "gold-only")
-    sources = "".join(f" {name} from {xml_text(t.source)}." for name, t in ((gold_name, gold.tree), (pred_name, pred.tree))
-                      if t.source)
+    named = ((gold_name, gold.tree), (pred_name, pred.tree))
+    sources = "".join(f" {name} from {xml_text(t.source)}." for name, t in named if t.source)
     meta = (f"{_count(gold.tree.n_edus, 'EDU')}; {gold_name}: {_count(diff.n_gold, 'constituent')}, "
             f"{pred_name}: {diff.n_pred}, "
             f"{same} spans in both.{sources} Drawn by rstkit {__version__}.")

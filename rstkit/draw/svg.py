@@ -177,7 +177,8 @@ def body(layout: Layout, marks: Marks | None = None) -> list[str]:
 def svg_document(width: float, height: float, content: list[str], title: str = "") -> str:
     """A standalone SVG document around ``content``."""
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
-            f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="{xml_text(FONT_FAMILY, quote=True)}" class="rst-tree">')
+            f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="{xml_text(FONT_FAMILY, quote=True)}" '
+            'class="rst-tree">')
     parts = [head]
     if title:
         parts.append(f"<title>{xml_text(title)}</title>")

@@ -130,6 +130,7 @@ def _indentation(indent: Indent, levels: int) -> str:
     folded = levels - levels % FOLD
     segments = []
     for _ in range(levels - folded):
+        assert indent is not None, "one link of the indentation per level"
         segment, indent = indent
         segments.append(segment)
     marker = f"[+{folded}] " if folded else ""

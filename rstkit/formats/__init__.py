@@ -66,6 +66,12 @@ def register(fmt: Format) -> Format:
 
 
 def get_format(key: str) -> Format:
+    """The registered format ``key`` (a FormatError lists the known keys).
+
+    >>> fmt = get_format("dis")
+    >>> fmt.extensions, fmt.multi_document
+    (('.dis',), False)
+    """
     _load_builtin()
     try:
         return _REGISTRY[key]

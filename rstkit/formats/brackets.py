@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..errors import FormatError, printable
 from ..tree import Node
@@ -57,7 +57,7 @@ def parse_brackets(text: str, fmt: str, source: str | None, protect: str | None 
     Unbalanced brackets and atoms outside any bracket are :class:`FormatError` naming the
     format, the file and the line.
     """
-    stack: list[tuple[list, int]] = []
+    stack: list[tuple[list[Atom | Bracket], int]] = []
     top: list[Bracket] = []
     line = first_line
     for match in _tokenizer(protect).finditer(text):
@@ -95,13 +95,14 @@ def parse_one(text: str, fmt: str, source: str | None, protect: str | None = Non
 T = TypeVar("T")
 
 
-def fold(top: Bracket, on_group: Callable[[Bracket, list], T], on_atom: Callable[[Atom], object] = lambda a: a) -> T:
+def fold(top: Bracket, on_group: Callable[[Bracket, list[Any]], T],
+         on_atom: Callable[[Atom], object] = lambda a: a) -> T:
     """Evaluate a bracketed tree bottom-up without recursion (any depth).
 
     Items are visited in document order: ``on_atom(atom)`` for each atom, ``on_group(group,
     values)`` once all of a group's items have values (``values[i]`` belongs to ``group.items[i]``).
     """
-    stack: list[list] = [[top, 0, []]]
+    stack: list[list[Any]] = [[top, 0, []]]  # frames [group, next item, values so far]
     while True:
         frame = stack[-1]
         group, position, values = frame

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..errors import FormatError, printable
 from ..tree import Node, RSTTree
@@ -45,7 +46,7 @@ def loads_braud_coling(text: str, path: str | Path | None = None, doc_id: str = 
     source = str(path) if path is not None else "<string>"
     counter = LeafCounter(KEY, source, lenient)
 
-    def build(group: Bracket, values: list) -> Node:
+    def build(group: Bracket, values: list[Any]) -> Node:
         atoms = [a.text for a in group.atoms]
         if len(group.items) == len(atoms) and (atoms[-1:] and _INT.match(atoms[-1])) and \
                 atoms[:-1] in ([], ["EDU"]):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..data import rstdt_test_ids
 from ..errors import FormatError, printable
@@ -39,7 +40,7 @@ def loads_braud_eacl_line(text: str, source: str = "<string>", line: int = 1, do
         raise FormatError(f"malformed {KEY} file: a line must be '(ROOT tree)'", source, line)
     counter = LeafCounter(KEY, source, lenient)
 
-    def build(group: Bracket, values: list) -> Node:
+    def build(group: Bracket, values: list[Any]) -> Node:
         label = group.head or ""
         if label == "EDU":
             if group.groups:
@@ -56,7 +57,7 @@ def loads_braud_eacl_line(text: str, source: str = "<string>", line: int = 1, do
                               source, line)
         return attach(pair, relation, body[0], body[1], source, line)
 
-    root = fold(top.items[1], build)  # type: ignore[arg-type]
+    root = fold(top.items[1], build)
     return finish(root, counter.edus, doc_id, source)
 
 

@@ -125,7 +125,7 @@ class LeafCounter:
 
 
 # -- writing ---------------------------------------------------------------------------
-def parent_label(node: Node, fmt: str, source: str | None = None) -> tuple[str, str]:
+def parent_label(node: Node, fmt: str, source: str | None = None) -> tuple[str, str | None]:
     """Nuclearity pair and relation of a binary node, for formats that write them on the
     parent: the satellite's relation, or for ``NN`` the left nucleus's (section 0.1).
 
@@ -151,7 +151,7 @@ def parent_label(node: Node, fmt: str, source: str | None = None) -> tuple[str, 
 
 
 _WRITABLE_LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.\-]*$")
-_CASES = {
+_CASES: dict[str, Callable[[str], str]] = {
     "lower": lambda label: label,
     "title": lambda label: "-".join(part[:1].upper() + part[1:] for part in label.split("-")),
 }

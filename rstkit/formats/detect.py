@@ -26,6 +26,9 @@ def detect_format(path: str | Path) -> str:
     """The key of the one format ``path`` (a file, or a directory of files) is in.
 
     Raises :class:`FormatError` when no format, or more than one, fits.
+
+    >>> detect_format("corpora/sample/gold")
+    'dis'
     """
     path = Path(path)
     if path.is_dir():

@@ -22,8 +22,9 @@ from __future__ import annotations
 import re
 import warnings
 from pathlib import Path
+from typing import Any, cast
 
-from lark import Lark, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
@@ -37,7 +38,15 @@ Event = tuple[str, int, int | tuple[int, int], str | None, str | None, bool] | N
 
 def loads_dis(text: str, path: str | Path | None = None, doc_id: str | None = None,
               lenient: bool = False) -> RSTTree:
-    """Parse the text of one ``.dis`` file into an RSTTree."""
+    """Parse the text of one ``.dis`` file into an RSTTree.
+
+    >>> tree = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!Rain fell,_!) )"
+    ...                  " ( Satellite (leaf 2) (rel2par cause) (text _!so we stayed in._!) ) )")
+    >>> print(tree)
+    (Root 1-2 (N:span 1) (S:cause 2))
+    >>> tree.edus[1].text
+    'so we stayed in.'
+    """
     source = str(path) if path is not None else "<string>"
     events = _scan(text)
     if events is None:
@@ -147,18 +156,22 @@ def _grammar_events(text: str, source: str) -> list[Event]:
             message, line = unterminated
         raise FormatError(message, source, line) from None
     events: list[Event] = []
-    stack = [parsed.children[0]]
+    # the grammar fixes the shapes: a node is (NUCLEARITY extent part*), an extent's children are INTs,
+    # a part is a TEXT token, a rel2par tree or a child node
+    stack: list[Tree[Token] | None] = [cast(Tree[Token], parsed.children[0])]
     while stack:  # pre-order, with None where a span node closes
         node = stack.pop()
         if node is None:
             events.append(None)
             continue
-        word, extent, *parts = node.children
-        relation = body = None
-        kids = []
+        word, extent, *parts = cast(list[Any], node.children)
+        relation: str | None = None
+        body: str | None = None
+        kids: list[Tree[Token] | None] = []
         for part in parts:
             if isinstance(part, Token):  # TEXT
                 match = _TEXT_BODY.match(part)
+                assert match is not None, "the grammar's TEXT terminal has this form"
                 body = next(g for g in match.groups() if g is not None)
             elif part.data == "rel2par":
                 relation = str(part.children[0])
@@ -181,7 +194,8 @@ _TERMINAL_WORDS = {"LPAR": "'('", "RPAR": "')'", "TEXT": "(text _!..._!)", "INT"
 
 def _describe_syntax_error(exc: UnexpectedInput, text: str) -> str:
     if isinstance(exc, UnexpectedCharacters):
-        snippet = text[exc.pos_in_stream:exc.pos_in_stream + 20].split("\n")[0]
+        start = _error_position(exc, text)
+        snippet = text[start:start + 20].split("\n")[0]
         return f"malformed .dis: unexpected text '{printable(snippet, 20)}' at column {exc.column}"
     if isinstance(exc, UnexpectedToken):
         if exc.token.type == "$END":
@@ -244,7 +258,7 @@ class _Builder:
     def build(self, events: list[Event]) -> Node:
         source = self.source
         stack: list[tuple[str, str | None, int, tuple[int, int], list[Node]]] = []
-        root = None
+        root: Node | None = None
         for event in events:
             if event is None:
                 nuclearity, relation, line, declared, children = stack.pop()
@@ -279,6 +293,7 @@ class _Builder:
                 stack[-1][4].append(node)
             else:
                 root = node
+        assert root is not None, "the grammar requires a root node"
         return root
 
     def _edu(self, declared: int, body: str, line: int) -> int:
@@ -320,6 +335,15 @@ def dumps_dis(tree: RSTTree) -> str:
     EDUs that end a paragraph (where paragraph indices are known) get RST-DT's ``<P>``.
     Indentation stops growing at depth :data:`MAX_INDENT` (a 20,000-EDU chain would
     otherwise take gigabytes of spaces); readers ignore it anyway.
+
+    >>> tree = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!Rain fell,_!) )"
+    ...                  " ( Satellite (leaf 2) (rel2par cause) (text _!so we stayed in._!) ) )")
+    >>> print(dumps_dis(tree))
+    ( Root (span 1 2)
+      ( Nucleus (leaf 1) (rel2par span) (text _!Rain fell,_!) )
+      ( Satellite (leaf 2) (rel2par cause) (text _!so we stayed in._!) )
+    )
+    <BLANKLINE>
     """
     lines: list[str] = []
     edus = tree.edus

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..errors import BinarizationError, FormatError, TreeStructureError, printable
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word
@@ -57,7 +58,7 @@ def loads_dmrst_line(text: str, source: str = "<string>", line: int = 1, doc_id:
     def build(n: int) -> Node:
         """The tree over EDUs 1..n from the pre-order descriptors (iterative: any depth)."""
         # frame: start, end, nuclearity, relation, the two children's (start, end, nuc, rel), children built
-        stack: list[list] = [[1, n, ROOT, None, None, []]]
+        stack: list[list[Any]] = [[1, n, ROOT, None, None, []]]
         while True:
             frame = stack[-1]
             start, end, nuclearity, relation, halves, children = frame
@@ -75,8 +76,8 @@ def loads_dmrst_line(text: str, source: str = "<string>", line: int = 1, doc_id:
                                              source, line)
                 a, split, right_start, b = int(d.group(1)), int(d.group(4)), int(d.group(5)), int(d.group(8))
                 if (a, b) != (start, end) or not a <= split < b or right_start != split + 1:
-                    raise TreeStructureError(f"{KEY}: descriptor {printable(d.group().strip())} found where a node over EDUs "
-                                             f"{start}-{end} is expected (pre-order)", source, line)
+                    raise TreeStructureError(f"{KEY}: descriptor {printable(d.group().strip())} found where a node "
+                                             f"over EDUs {start}-{end} is expected (pre-order)", source, line)
                 halves = frame[4] = ((a, split, nuclearity_from_word(d.group(2)), d.group(3)),
                                      (right_start, b, nuclearity_from_word(d.group(6)), d.group(7)))
             stack.append([*halves[len(children)], None, []])
@@ -88,7 +89,8 @@ def loads_dmrst_line(text: str, source: str = "<string>", line: int = 1, doc_id:
     root = build(n)
     extra = next(queue, None)
     if extra is not None:
-        raise TreeStructureError(f"{KEY}: descriptor {printable(extra.group().strip())} is not part of the tree", source, line)
+        raise TreeStructureError(f"{KEY}: descriptor {printable(extra.group().strip())} is not part of the tree",
+                                 source, line)
     return finish(root, [EDU(i, "") for i in range(1, n + 1)], doc_id, source)
 
 

@@ -12,7 +12,6 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Union
 
 from ..errors import FormatError, MissingDocumentError, RSTKitWarning, printable
 from . import doc_id_from_path, read_text, split_lines
@@ -39,7 +38,7 @@ class DocMap:
         return self.ids[position]
 
 
-DocMapSpec = Union[DocMap, str, Path, Sequence[str], Mapping[str, str]]
+DocMapSpec = DocMap | str | Path | Sequence[str] | Mapping[str, str]
 
 
 def load_doc_map(spec: DocMapSpec, builtin: Mapping[str, Callable[[], DocMap]] | None = None) -> DocMap:
@@ -113,7 +112,7 @@ def _read_map_file(path: Path) -> DocMap:
     return DocMap(ids, dict(zip(names, ids)), source)
 
 
-def _check_unique(values: tuple[str, ...], source: str, lines: list[int | None]) -> None:
+def _check_unique(values: tuple[str, ...], source: str, lines: Sequence[int | None]) -> None:
     seen: set[str] = set()
     for value, line in zip(values, lines):
         if value in seen:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from ..errors import FormatError, TreeStructureError, printable
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word
@@ -22,7 +23,8 @@ from .build import Spelling, finish
 
 KEY = "dplp"
 SPELLING = Spelling(KEY, "lower", drop_hyphens=True)
-_LINE = re.compile(r"""^\(\(\s*(\d{1,9})\s*,\s*(\d{1,9})\s*\)\s*,\s*(['"])(Nucleus|Satellite)\3\s*,\s*(['"])([^'"]+)\5\s*\)$""")
+_LINE = re.compile(r"""^\(\(\s*(\d{1,9})\s*,\s*(\d{1,9})\s*\)\s*,"""
+                   r"""\s*(['"])(Nucleus|Satellite)\3\s*,\s*(['"])([^'"]+)\5\s*\)$""")
 
 
 def loads_dplp(text: str, path: str | Path | None = None, doc_id: str | None = None,
@@ -68,7 +70,7 @@ class _Rebuilder:
     def build(self, n: int) -> Node:
         used: set[tuple[int, int]] = set()
         # frame: start, end, nuclearity, relation, line, next EDU to cover, children so far
-        stack: list[list] = [[1, n, ROOT, None, None, 1, []]]
+        stack: list[list[Any]] = [[1, n, ROOT, None, None, 1, []]]
         while True:
             frame = stack[-1]
             start, end, nuclearity, relation, line, position, children = frame

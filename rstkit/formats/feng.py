@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..errors import FormatError, printable
 from ..tree import EDU, Node, RSTTree
@@ -86,7 +87,7 @@ def loads_feng(text: str, path: str | Path | None = None, doc_id: str | None = N
         return finish(root, leaves.edus(), doc_id, source)  # type: ignore[arg-type]
     top = parse_one(text, KEY, source, protect=_EDU)
 
-    def build(group: Bracket, values: list) -> Node:
+    def build(group: Bracket, values: list[Any]) -> Node:
         head, body = (values[0], values[1:]) if values else (None, [])
         if not isinstance(head, Atom):
             raise FormatError(f"malformed {KEY} file: a node must start with a label like 'Elaboration[N][S]'",
@@ -95,8 +96,9 @@ def loads_feng(text: str, path: str | Path | None = None, doc_id: str | None = N
         if stray is not None:
             raise FormatError(f"malformed {KEY} file: expected a subtree or an EDU '!...!' or '_!...!_', found "
                               f"'{printable(stray.text, 30)}'", source, stray.line)
-        if head.text == _ONE_EDU_LABEL and group is top and len(body) == 1:
-            return body[0]
+        children: list[Node] = body  # no atom among them
+        if head.text == _ONE_EDU_LABEL and group is top and len(children) == 1:
+            return children[0]
         label = _LABEL.match(head.text)
         if not label:
             raise FormatError(f"malformed {KEY} file: expected a label like 'Elaboration[N][S]', found "

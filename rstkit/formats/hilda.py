@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from ..errors import FormatError, printable
 from ..tree import NUCLEUS, ROOT, SATELLITE, Node, RSTTree, nuclearity_from_word, nuclearity_word
@@ -32,17 +33,19 @@ def loads_hilda(text: str, path: str | Path | None = None, doc_id: str | None = 
         raise FormatError(f"malformed {KEY} file: the tree must start with '(Root'", source, top.line)
     counter = LeafCounter(KEY, source, lenient)
 
-    def build(group: Bracket, values: list) -> Node:
+    def build(group: Bracket, values: list[Any]) -> Node:
         head, body = group.head or "", values[1:]
+        label: tuple[str, str] | None = None  # (nuclearity, relation) of a node below the top
         if group is not top:
             word, sep, relation = head.partition(":")
             try:
                 nuclearity = nuclearity_from_word(word)
             except ValueError:
                 nuclearity = None
-            if not sep or not relation or nuclearity not in (NUCLEUS, SATELLITE):
+            if not sep or not relation or nuclearity is None or nuclearity not in (NUCLEUS, SATELLITE):
                 raise FormatError(f"malformed {KEY} file: expected a 'Nucleus:relation' or 'Satellite:relation' "
                                   f"label, found '{printable(head, 30)}'", source, group.line)
+            label = (nuclearity, relation)
         if len(body) == 1 and isinstance(body[0], Atom):
             node = leaf(body[0])
         else:
@@ -52,7 +55,7 @@ def loads_hilda(text: str, path: str | Path | None = None, doc_id: str | None = 
                         else "a node needs a leaf token or two subtrees")
                 raise FormatError(f"malformed {KEY} file: {what}", source, stray.line if stray else group.line)
             node = Node(body[0].start, body[-1].end, ROOT, None, tuple(body), group.line)
-        return node if group is top else relabel(node, nuclearity, relation)
+        return node if label is None else relabel(node, *label)
 
     def leaf(atom: Atom) -> Node:
         match = _LEAF.match(atom.text)

@@ -68,7 +68,8 @@ def loads_hilda_orig(text: str, path: str | Path | None = None, doc_id: str | No
 
     def literal(token: tuple[str, str, int]) -> str:
         try:
-            return ast.literal_eval(token[1])
+            value: str = ast.literal_eval(token[1])  # a string token (_TOKENS): its value is a str
+            return value
         except (ValueError, SyntaxError):
             raise FormatError(f"malformed {KEY} file: bad string literal '{printable(token[1], 30)}'",
                               source, token[2]) from None

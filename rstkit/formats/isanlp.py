@@ -29,7 +29,8 @@ KEY = "isanlp"
 SPELLING = Spelling(KEY, "lower")
 _SEGMENT = re.compile(r"(<segment\b[^>]*>)(.*?)(</segment>)", re.DOTALL)
 _ENTITY = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9A-Fa-f]+);)")
-_LINK = re.compile(r"""<(?:segment|group)\b[^>]*?\bparent\s*=\s*["']([^"']+)["'][^>]*?\brelname\s*=\s*["']([^"']+)["']""")
+_LINK = re.compile(r"""<(?:segment|group)\b[^>]*?\bparent\s*=\s*["']([^"']+)["']"""
+                   r"""[^>]*?\brelname\s*=\s*["']([^"']+)["']""")
 
 
 def repair_text(text: str) -> str:

@@ -56,7 +56,13 @@ _RELATION_TYPES = (RST, MULTINUC)
 # -- reading ------------------------------------------------------------------------------
 def loads_rs3(text: str, path: str | Path | None = None, doc_id: str | None = None,
               lenient: bool = False) -> RSTTree:
-    """Parse the text of one rs3/rs4 file into an RSTTree."""
+    """Parse the text of one rs3/rs4 file into an RSTTree.
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> loads_rs3(dumps_rs3(tree)).root == tree.root
+    True
+    """
     source = str(path) if path is not None else "<string>"
     markup = _scan(text)
     if markup is None:
@@ -499,6 +505,11 @@ def dumps_rs3(tree: RSTTree) -> str:
 
     Segments come first (ids 1..n), then groups (ids n+1.. in pre-order; the top group
     first). Satellites point to their span group. ``tree.extra`` is not written.
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> print(dumps_rs3(tree).splitlines()[9].strip())
+    <segment id="1" parent="7" relname="background">Making bread at home is simpler than it looks.</segment>
     """
     tree = rs3_normal_form(tree)
     n = tree.n_edus

@@ -53,6 +53,11 @@ def loads_rsd(text: str, path: str | Path | None = None, doc_id: str | None = No
     A file laid out plainly (no comments or blank lines, well-formed rows, a projective tree)
     is read directly; anything else goes through the dependency graph of
     :mod:`rstkit.dependency`, which explains what is wrong. Both give the same tree.
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> loads_rsd(dumps_rsd(tree)).root == tree.root
+    True
     """
     source = str(path) if path is not None else "<string>"
     if doc_id is None:
@@ -283,7 +288,13 @@ def _marked(features: Sequence[str], key: str) -> list[bool]:
 
 
 def dumps_rsd(tree: RSTTree) -> str:
-    """Write a tree as ``.rsd`` lines (Li et al. heads, rst2dep attachment heights)."""
+    """Write a tree as ``.rsd`` lines (Li et al. heads, rst2dep attachment heights).
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> print(dumps_rsd(tree).splitlines()[0])
+    1	Making bread at home is simpler than it looks.	1	_	_	para=para	2	background_r	_	_
+    """
     graph = to_dependencies(tree)
     kept = tree.extra.get(KEPT_COLUMNS)
     if kept is not None and len(kept) != tree.n_edus:

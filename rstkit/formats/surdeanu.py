@@ -17,6 +17,7 @@ import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import FormatError, MissingDocumentError, RSTKitWarning, printable
 from ..tree import Node, RSTTree
@@ -43,7 +44,7 @@ def loads_surdeanu_tree(text: str, source: str = "<string>", first_line: int = 1
     """Parse one bracketed tree of the log."""
     counter = LeafCounter(KEY, source, lenient)
 
-    def build(group: Bracket, values: list) -> Node | _Direction:
+    def build(group: Bracket, values: list[Any]) -> Node | _Direction:
         head = group.head or ""
         if head.startswith("TEXT:"):
             if group.groups:
@@ -99,7 +100,7 @@ def _document_list(lines: list[str], source: str) -> tuple[list[str], int]:
         start = next(i for i, line in enumerate(lines) if line.strip() == "Documents")
     except StopIteration:
         raise FormatError(f"not a {KEY} log: no 'Documents' line", source, 1) from None
-    names = []
+    names: list[str] = []
     for i in range(start + 1, len(lines)):
         name = lines[i].strip()
         if name == "end Documents":

@@ -41,7 +41,7 @@ def loads_surdeanu_native(text: str, path: str | Path | None = None, doc_id: str
     source = str(path) if path is not None else "<string>"
     if doc_id is None:
         doc_id = doc_id_from_path(path, (EXTENSION,)) if path is not None else ""
-    lines = []
+    lines: list[_Line] = []
     for number, raw in enumerate(split_lines(text), 1):
         if not raw.strip() or (not lines and raw.strip() == "Discourse tree:"):
             continue

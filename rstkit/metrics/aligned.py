@@ -179,8 +179,9 @@ def align(gold: Mapping[str, RSTTree], systems: Sequence[Mapping[str, RSTTree]],
         maps = []
         for doc_id, gold_map in zip(doc_ids, gold_maps):
             tree = system.get(doc_id)
-            pred_map = CharacterMap.of(tree, "prediction") if tree is not None else None
-            if pred_map is not None:
+            pred_map = None
+            if tree is not None:
+                pred_map = CharacterMap.of(tree, "prediction")
                 check_same_text(gold[doc_id], tree, gold_map, pred_map)
             maps.append(pred_map)
         char_sides.append(to_characters(arrays, maps))

@@ -35,7 +35,7 @@ def percent(num: np.ndarray | float, den: np.ndarray | float, *, zero_division: 
 def _checked(zero_division: object) -> float:
     if zero_division not in (0, 1) or isinstance(zero_division, bool):
         raise RSTKitError(f"zero_division must be 0 or 1, not {zero_division!r}")
-    return float(zero_division)  # type: ignore[arg-type]
+    return float(zero_division)
 
 
 def _ratio(num: np.ndarray | float, den: np.ndarray | float, fill: float) -> np.ndarray:

@@ -131,6 +131,14 @@ class EvalConfig:
     statistics
         the resampling settings of intervals and paired tests printed with the scores
         (:class:`Statistics`; empty by default).
+
+    >>> config = EvalConfig(metric="rst-parseval", average="macro", labels="rstdt18")
+    >>> config.signature(4)
+    'rstkit:metric=rst-parseval|avg=macro|tuples=nodes-root+leaves|edus=gold|labels=rstdt18...|docs=4|version=...'
+    >>> EvalConfig(average="mean")
+    Traceback (most recent call last):
+    ...
+    rstkit.errors.RSTKitError: ...
     """
 
     metric: Metric = "parseval"
@@ -160,12 +168,12 @@ class EvalConfig:
         get_label_map(self.labels)
 
     @classmethod
-    def rst_eval(cls, **settings) -> EvalConfig:
+    def rst_eval(cls, **settings: Any) -> EvalConfig:
         """The reference preset: rst-eval's behaviour, bugs included (evaluation.md section 8)."""
         settings.setdefault("unknown_labels", "keep")
         return cls(compat=RST_EVAL, **settings)
 
-    def with_(self, **changes) -> EvalConfig:
+    def with_(self, **changes: Any) -> EvalConfig:
         unknown = sorted(set(changes) - {f.name for f in fields(self)})
         if unknown:
             raise RSTKitError(f"unknown setting(s) {', '.join(unknown)}; settings: "
@@ -193,7 +201,7 @@ class EvalConfig:
     def tuples(self) -> str:
         return "nodes-root+leaves" if self.metric == "rst-parseval" else "attachments+root-leaves"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def signature(self, n_documents: int) -> str:

@@ -41,7 +41,14 @@ class SystemResult:
 
 @dataclass
 class EvalResult:
-    """Scores of one or more systems under one configuration, with what produced them."""
+    """Scores of one or more systems under one configuration, with what produced them.
+
+    >>> from rstkit import read_tree
+    >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+    >>> result = evaluate({"bread": tree}, {"bread": tree})
+    >>> result.doc_ids, result.signature
+    (['bread'], 'rstkit:metric=parseval|avg=micro|...|docs=1|version=...')
+    """
 
     config: EvalConfig
     doc_ids: list[str]
@@ -104,23 +111,24 @@ class EvalResult:
     def _scored(self, counts: Counts) -> Counts:
         return counts.select(self.included)
 
-    def bootstrap(self, confidence: float | None = None, n_samples: int | None = None, seed: int | None = None,
+    def bootstrap(self, *, confidence: float | None = None, n_samples: int | None = None, seed: int | None = None,
                   system: int = 0) -> dict[str, tuple[float, float]]:
         """Bootstrap intervals of F1. Settings not given come from ``config.statistics`` (what the
         signature pins), else from DEFAULT_STATISTICS."""
         stats = self._statistics(confidence=confidence, n_bootstrap=n_samples, seed=seed)
         return bootstrap_ci(self._scored(self._system(system).counts), self.config.average,
-                            stats.confidence, stats.n_bootstrap, stats.seed)
+                            confidence=stats.confidence, n_samples=stats.n_bootstrap, seed=stats.seed)
 
-    def paired_tests(self, system: int, baseline: int = 0, n_samples: int | None = None,
+    def paired_tests(self, system: int, baseline: int = 0, *, n_samples: int | None = None,
                      n_trials: int | None = None, seed: int | None = None) -> dict[str, dict[str, float]]:
         """p-values of system vs baseline: ``{"bootstrap": {...}, "randomization": {...}}``. Settings
         not given come from ``config.statistics``, else from DEFAULT_STATISTICS."""
         stats = self._statistics(n_bootstrap=n_samples, n_trials=n_trials, seed=seed)
         a = self._scored(self._system(baseline).counts)
         b = self._scored(self._system(system).counts)
-        return {"bootstrap": paired_bootstrap(a, b, self.config.average, stats.n_bootstrap, stats.seed),
-                "randomization": approximate_randomization(a, b, self.config.average, stats.n_trials, stats.seed)}
+        average = self.config.average
+        return {"bootstrap": paired_bootstrap(a, b, average, n_samples=stats.n_bootstrap, seed=stats.seed),
+                "randomization": approximate_randomization(a, b, average, n_trials=stats.n_trials, seed=stats.seed)}
 
     def _statistics(self, **given: float | None) -> Statistics:
         """Each setting from ``given``, else from the configuration, else the default."""
@@ -143,6 +151,13 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
     EDUMismatchError, LabelError, BinarizationError as the configuration dictates (with
     ``edus="aligned"``, EDUMismatchError when a document's texts differ or lack text);
     warnings are collected in the result (and emitted as RSTKitWarning).
+
+    >>> from rstkit import read_tree
+    >>> gold = {"library": read_tree("corpora/sample/gold/sample_library.dis")}
+    >>> pred = {"library": read_tree("corpora/sample/pred/sample_library.dis")}
+    >>> result = evaluate(gold, pred, EvalConfig(metric="parseval"))
+    >>> {measure: round(f1, 2) for measure, f1 in result.systems[0].scores.f1.items()}
+    {'S': 66.67, 'N': 33.33, 'R': 16.67, 'F': 16.67}
     """
     config = config or EvalConfig()
     systems = [pred] if isinstance(pred, Mapping) else list(pred)

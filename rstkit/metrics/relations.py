@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +20,7 @@ class RelationReport:
     pred: np.ndarray
     matched: np.ndarray
 
-    def rows(self, *, zero_division: ZeroDivision = ZERO_DIVISION) -> list[dict]:
+    def rows(self, *, zero_division: ZeroDivision = ZERO_DIVISION) -> list[dict[str, Any]]:
         """One dict per label that occurs: label, gold, pred, matched, precision, recall, f1 (percent).
 
         A label never predicted has precision ``zero_division`` (x 100), one not in the gold

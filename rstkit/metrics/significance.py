@@ -25,7 +25,7 @@ def resample_weights(n_docs: int, n_samples: int, rng: np.random.Generator) -> n
     return np.bincount((draws + offsets).ravel(), minlength=n_samples * n_docs).reshape(n_samples, n_docs)
 
 
-def bootstrap_ci(counts: Counts, average: Average, confidence: float = 0.95, n_samples: int = 1000,
+def bootstrap_ci(counts: Counts, average: Average, *, confidence: float = 0.95, n_samples: int = 1000,
                  seed: int = 12345) -> dict[str, tuple[float, float]]:
     """Percentile bootstrap interval of F1 (percent) for S, N, R, F."""
     _check(counts, Statistics(confidence, n_samples, None, seed))
@@ -36,7 +36,7 @@ def bootstrap_ci(counts: Counts, average: Average, confidence: float = 0.95, n_s
     return {k: (100.0 * float(lo), 100.0 * float(hi)) for k, lo, hi in zip(MEASURES, low, high)}
 
 
-def paired_bootstrap(baseline: Counts, system: Counts, average: Average, n_samples: int = 1000,
+def paired_bootstrap(baseline: Counts, system: Counts, average: Average, *, n_samples: int = 1000,
                      seed: int = 12345) -> dict[str, float]:
     """Two-sided paired bootstrap p-values for F1(system) - F1(baseline).
 
@@ -53,7 +53,7 @@ def paired_bootstrap(baseline: Counts, system: Counts, average: Average, n_sampl
     return {k: float(v) for k, v in zip(MEASURES, extreme.mean(axis=0))}
 
 
-def approximate_randomization(baseline: Counts, system: Counts, average: Average, n_trials: int = 10000,
+def approximate_randomization(baseline: Counts, system: Counts, average: Average, *, n_trials: int = 10000,
                               seed: int = 12345) -> dict[str, float]:
     """Two-sided approximate randomization p-values (Noreen 1989), swapping whole documents.
 

@@ -238,7 +238,7 @@ def read_training_trees(corpus: Corpus, doc_ids: Sequence[str], *, lenient: bool
     """``{doc_id: tree}`` of ``doc_ids`` in ``corpus``, their EDUs given the sentence and
     paragraph indices of the corpus's boundary source (:meth:`Corpus.boundary_corpus`, e.g.
     GUM's ``.rsd`` files) where it has one."""
-    trees = {d: replace(read_tree(corpus.path(d), corpus.format, lenient), doc_id=d) for d in doc_ids}
+    trees = {d: replace(read_tree(corpus.path(d), corpus.format, lenient=lenient), doc_id=d) for d in doc_ids}
     source = corpus.boundary_corpus()
     if source is None:
         return trees
