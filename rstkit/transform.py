@@ -29,7 +29,7 @@ bounded by memory, not by Python's recursion limit.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -295,6 +295,75 @@ def to_attachment(tree: RSTTree, nary: bool = False) -> AttachmentTree:
 def attachment_decisions(tree: RSTTree, nary: bool = False) -> list[tuple[int, int, str, str]]:
     """Shortcut for ``to_attachment(tree, nary).decisions()``."""
     return to_attachment(tree, nary).decisions()
+
+
+# -- tuples of a prepared tree in one walk ------------------------------------------------
+Tuples = list[tuple[int, int, str, str]]
+
+
+def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str | None] | None,
+                    marcu: bool = True, decisions: bool = True) -> tuple[Tuples, Tuples] | None:
+    """Marcu's tuples and the attachment decisions of ``tree`` relabelled and binarized, in one
+    walk that builds no tree; None where the walk does not apply, and the caller takes the
+    long way (which also raises whatever error the tree deserves).
+
+    With ``t = binarize(relabelled(tree), mode)`` the result is ``(marcu_tuples(t),
+    attachment_decisions(t))``, the same tuples in the same order (each list empty when not
+    asked for). ``relabel[label]`` is the scored label (None: labels as they are); a
+    ``KeyError`` from it (a label the map does not know) gives None. Relabelling commutes with
+    binarization (new nodes copy labels of existing ones), so nodes are relabelled as they are
+    met. The walk covers binary trees under every mode and n-ary nodes under ``right``
+    (each expanded as :func:`binarize` does, when met); anything else (unary nodes, n-ary
+    nodes under other modes, patterns ``right`` rejects) gives None.
+    """
+    if mode not in BINARIZATIONS:
+        return None
+    root = tree.root
+    out_marcu: Tuples = []
+    out_decisions: Tuples = []
+    add_marcu = out_marcu.append if marcu else None
+    add_decision = out_decisions.append if decisions else None
+    label = relabel if relabel is not None else _IDENTITY
+    stack: list = [root]
+    pop, push = stack.pop, stack.append
+    try:
+        while stack:
+            node = pop()
+            if node.__class__ is tuple:  # a node's Marcu tuple, due after its subtree (post-order)
+                add_marcu(node)
+                continue
+            kids = node.children
+            if not kids:
+                if add_marcu is not None and node is not root:
+                    add_marcu((node.start, node.end, node.nuclearity, label[node.relation]))
+                continue
+            if len(kids) != 2:
+                if len(kids) == 1 or mode != "right":
+                    return None
+                _right_heavy_check(node, tree.source)
+                kids = _right_heavy_node(node, list(kids)).children
+            left, right = kids
+            if add_decision is not None:
+                add_decision((node.start, node.end, left.nuclearity[0] + right.nuclearity[0],
+                              label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
+            if add_marcu is not None and node is not root:
+                push((node.start, node.end, node.nuclearity, label[node.relation]))
+            push(right)
+            push(left)
+    except (KeyError, IndexError, BinarizationError):
+        return None
+    return out_marcu, out_decisions
+
+
+class _Identity(dict):
+    """Every label maps to itself (each distinct label stored once met)."""
+
+    def __missing__(self, key: str | None) -> str | None:
+        self[key] = key
+        return key
+
+
+_IDENTITY = _Identity()
 
 
 _PAIRS = {"NS": (NUCLEUS, SATELLITE), "SN": (SATELLITE, NUCLEUS), "NN": (NUCLEUS, NUCLEUS)}
