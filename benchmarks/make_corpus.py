@@ -32,9 +32,10 @@ MONONUCLEAR = ["elaboration-additional", "elaboration-object-attribute-e", "attr
                "elaboration-general-specific", "elaboration-set-member", "elaboration-part-whole"]
 MULTINUCLEAR = ["List", "Same-Unit", "Contrast", "Sequence", "Disjunction", "Comparison", "Cause-Result",
                 "TextualOrganization", "Topic-Comment", "Temporal-Same-Time", "Consequence", "Inverted-Sequence"]
-WORDS = ("the company said its profit rose sharply in the third quarter because sales of new products "
-         "were strong but analysts expected more ( notably ) \"quotes\" [bracketed] café naïve 50% $ 3.5 "
-         "billion -- which , according to officials ; would be : Mr. O'Brien's plan").split()
+WORDS = ["the", "company", "said", "its", "profit", "rose", "sharply", "in", "the", "third", "quarter", "because",
+         "sales", "of", "new", "products", "were", "strong", "but", "analysts", "expected", "more", "(", "notably",
+         ")", '"quotes"', "[bracketed]", "café", "naïve", "50%", "$", "3.5", "billion", "--", "which", ",",
+         "according", "to", "officials", ";", "would", "be", ":", "Mr.", "O'Brien's", "plan"]
 
 
 def _text(rng: random.Random, paragraph_end: bool) -> str:

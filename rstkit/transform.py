@@ -303,56 +303,78 @@ Tuples = list[tuple[int, int, str, str]]
 
 def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str | None] | None,
                     marcu: bool = True, decisions: bool = True) -> tuple[Tuples, Tuples] | None:
-    """Marcu's tuples and the attachment decisions of ``tree`` relabelled and binarized, in one
-    walk that builds no tree; None where the walk does not apply, and the caller takes the
-    long way (which also raises whatever error the tree deserves).
+    """Marcu's tuples and the attachment decisions of ``tree`` relabelled and binarized, each
+    in one walk that builds no tree; None where the walks do not apply, and the caller takes
+    the long way (which also raises whatever error the tree deserves).
 
     With ``t = binarize(relabelled(tree), mode)`` the result is ``(marcu_tuples(t),
-    attachment_decisions(t))``, the same tuples in the same order (each list empty when not
-    asked for). ``relabel[label]`` is the scored label (None: labels as they are); a
-    ``KeyError`` from it (a label the map does not know) gives None. Relabelling commutes with
+    attachment_decisions(t))``, the same tuples in the same order (a list not asked for is
+    empty). ``relabel[label]`` is the scored label (None: labels as they are); a ``KeyError``
+    from it (a label the map does not know, on any node) gives None. Relabelling commutes with
     binarization (new nodes copy labels of existing ones), so nodes are relabelled as they are
-    met. The walk covers binary trees under every mode and n-ary nodes under ``right``
-    (each expanded as :func:`binarize` does, when met); anything else (unary nodes, n-ary
-    nodes under other modes, patterns ``right`` rejects) gives None.
+    met. The walks cover binary trees under every mode and n-ary nodes under ``right`` (each
+    expanded as :func:`binarize` does, when met); anything else (unary nodes, n-ary nodes
+    under other modes, patterns ``right`` rejects) gives None.
     """
     if mode not in BINARIZATIONS:
         return None
-    root = tree.root
-    out_marcu: Tuples = []
-    out_decisions: Tuples = []
-    add_marcu = out_marcu.append if marcu else None
-    add_decision = out_decisions.append if decisions else None
     label = relabel if relabel is not None else _IDENTITY
-    stack: list = [root]
-    pop, push = stack.pop, stack.append
     try:
-        while stack:
-            node = pop()
-            if node.__class__ is tuple:  # a node's Marcu tuple, due after its subtree (post-order)
-                add_marcu(node)
-                continue
-            kids = node.children
-            if not kids:
-                if add_marcu is not None and node is not root:
-                    add_marcu((node.start, node.end, node.nuclearity, label[node.relation]))
-                continue
-            if len(kids) != 2:
-                if len(kids) == 1 or mode != "right":
-                    return None
-                _right_heavy_check(node, tree.source)
-                kids = _right_heavy_node(node, list(kids)).children
-            left, right = kids
-            if add_decision is not None:
-                add_decision((node.start, node.end, left.nuclearity[0] + right.nuclearity[0],
-                              label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
-            if add_marcu is not None and node is not root:
-                push((node.start, node.end, node.nuclearity, label[node.relation]))
-            push(right)
-            push(left)
-    except (KeyError, IndexError, BinarizationError):
+        return (_marcu_walk(tree, mode, label) if marcu else [],
+                _decision_walk(tree, mode, label) if decisions else [])
+    except (KeyError, IndexError, BinarizationError, _Declined):
         return None
-    return out_marcu, out_decisions
+
+
+class _Declined(RSTKitError):
+    """A node the walks leave to the long way (caught in :func:`prepared_tuples`)."""
+
+
+def _binary_children(node: Node, mode: Binarization, source: str | None) -> tuple[Node, ...]:
+    """The two children of an n-ary (or unary) node once binarized (``right`` only; its new
+    nodes keep their children as they are, for the walk to expand when it meets them)."""
+    if len(node.children) == 1 or mode != "right":
+        raise _Declined(f"node {node.start}-{node.end}: {len(node.children)} children under {mode}")
+    _right_heavy_check(node, source)
+    return _right_heavy_node(node, list(node.children)).children
+
+
+def _marcu_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, str | None]) -> Tuples:
+    """Post-order Marcu tuples: the reverse of a pre-order walk that takes right children first."""
+    out: Tuples = []
+    add = out.append
+    stack = [tree.root]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        add((node.start, node.end, node.nuclearity, label[node.relation]))
+        kids = node.children
+        if kids:
+            extend(kids if len(kids) == 2 else _binary_children(node, mode, tree.source))
+    out.reverse()
+    out.pop()  # the root
+    return out
+
+
+def _decision_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, str | None]) -> Tuples:
+    """Pre-order attachment decisions; every node's label is looked up (an unknown one fails)."""
+    out: Tuples = []
+    add = out.append
+    stack = [tree.root]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        kids = node.children
+        if not kids:
+            label[node.relation]
+            continue
+        label[node.relation]
+        left, right = kids if len(kids) == 2 else _binary_children(node, mode, tree.source)
+        add((node.start, node.end, left.nuclearity[0] + right.nuclearity[0],
+             label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
+        push(right)
+        push(left)
+    return out
 
 
 class _Identity(dict):

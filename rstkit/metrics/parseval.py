@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ..labels import LabelMap
 from ..settings import Binarization, Metric
-from ..transform import attachment_decisions, binarize, prepared_tuples as walk
+from ..transform import attachment_decisions, binarize
+from ..transform import prepared_tuples as walk
 from ..tree import RSTTree
 from .config import EvalConfig
 

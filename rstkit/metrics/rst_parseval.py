@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ..labels import LabelMap
 from ..settings import Binarization, Metric
-from ..transform import binarize, marcu_tuples, prepared_tuples as walk
+from ..transform import binarize, marcu_tuples
+from ..transform import prepared_tuples as walk
 from ..tree import RSTTree
 from .config import EvalConfig
 
