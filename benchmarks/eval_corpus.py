@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -36,19 +37,20 @@ BASELINE = ("baseline: benchmarks/reference_baseline.py, pure Python written fro
             "(the reference's work done the reference's way), NOT educe")
 
 
-def measure(command: list[str]) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS in MiB, stdout) of ``command``, run by a fresh wrapper process so
-    that RUSAGE_CHILDREN holds this command alone."""
+def measure(command: list[str]) -> tuple[float, float, float, str]:
+    """(wall seconds, CPU seconds, peak RSS in MiB, stdout) of ``command``, run by a fresh wrapper
+    process so that RUSAGE_CHILDREN holds this command alone."""
     wrapper = ("import json, resource, subprocess, sys, time\n"
                "t = time.perf_counter()\n"
                "r = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
                "wall = time.perf_counter() - t\n"
                "if r.returncode: sys.stderr.write(r.stderr); sys.exit(r.returncode)\n"
-               "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
-               "print(json.dumps({'wall': wall, 'rss': peak, 'out': r.stdout}))\n")
+               "use = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+               "print(json.dumps({'wall': wall, 'cpu': use.ru_utime + use.ru_stime, 'rss': use.ru_maxrss / 1024, "
+               "'out': r.stdout}))\n")
     done = subprocess.run([sys.executable, "-c", wrapper, *command], capture_output=True, text=True, check=True)
     result = json.loads(done.stdout)
-    return result["wall"], result["rss"], result["out"]
+    return result["wall"], result["cpu"], result["rss"], result["out"]
 
 
 def averages_in_one_run() -> bool:
@@ -81,23 +83,33 @@ def rstkit_numbers(outputs: list[str]) -> dict[tuple[str, str, str], float]:
     return numbers
 
 
-def run_rstkit(gold: Path, pred: Path) -> tuple[float, float, dict]:
-    """Wall seconds (all runs together), peak RSS (the largest run) and the 16 numbers."""
-    walls, peaks, outs = [], [], []
-    for command in rstkit_commands(gold, pred):
-        wall, rss, out = measure(command)
-        walls.append(wall)
-        peaks.append(rss)
-        outs.append(out)
-    return sum(walls), max(peaks), rstkit_numbers(outs)
+@dataclass
+class Run:
+    """One timed run (for rstkit without ``--average all``: its runs together)."""
+
+    wall: float  # seconds
+    cpu: float  # user + system seconds
+    rss: float  # peak resident memory, MiB (the largest of the runs)
+    numbers: dict[tuple[str, str, str], float]
 
 
-def run_baseline(gold: Path, pred: Path) -> tuple[float, float, dict]:
-    wall, rss, out = measure([sys.executable, str(HERE / "reference_baseline.py"), str(gold), str(pred)])
+def run_rstkit(gold: Path, pred: Path) -> Run:
+    measured = [measure(command) for command in rstkit_commands(gold, pred)]
+    return Run(sum(m[0] for m in measured), sum(m[1] for m in measured), max(m[2] for m in measured),
+               rstkit_numbers([m[3] for m in measured]))
+
+
+def run_baseline(gold: Path, pred: Path) -> Run:
+    wall, cpu, rss, out = measure([sys.executable, str(HERE / "reference_baseline.py"), str(gold), str(pred)])
     data = json.loads(out)
     numbers = {(metric, average, key): value for metric in ("rst-parseval", "parseval")
                for average, scores in data[metric].items() for key, value in scores.items()}
-    return wall, rss, numbers
+    return Run(wall, cpu, rss, numbers)
+
+
+def describe(runs: list[Run]) -> str:
+    return (f"median {statistics.median(r.wall for r in runs):.2f} s wall of {[round(r.wall, 2) for r in runs]}, "
+            f"{statistics.median(r.cpu for r in runs):.2f} s CPU, peak RSS {max(r.rss for r in runs):.0f} MiB")
 
 
 def check_agree(a: dict, b: dict) -> float:
@@ -118,35 +130,31 @@ def corpus(root: Path, docs: int, edus: int, fixed: bool = False) -> tuple[Path,
 
 def compare(root: Path, docs: int, edus: int, runs: int, baseline: bool) -> None:
     gold, pred = corpus(root, docs, edus)
-    rows = []
-    for _ in range(runs):
-        rows.append((run_rstkit(gold, pred), run_baseline(gold, pred) if baseline else None))
-    mode = "one run, --average all" if len(rstkit_commands(gold, pred)) == 1 else "micro run + macro run"
-    r_wall = statistics.median(r[0][0] for r in rows)
-    r_rss = max(r[0][1] for r in rows)
+    ours: list[Run] = []
+    theirs: list[Run] = []
+    for _ in range(runs):  # paired: one of each, in turn
+        ours.append(run_rstkit(gold, pred))
+        if baseline:
+            theirs.append(run_baseline(gold, pred))
+    mode = "one run, --average all" if len(rstkit_commands(gold, pred)) == 1 else "a micro run + a macro run"
     print(f"corpus: {docs} documents, about {edus} EDUs each ({gold.parent})")
-    print(f"rstkit eval --metric all ({mode}): median {r_wall:.2f} s of {[round(r[0][0], 2) for r in rows]}, "
-          f"peak RSS {r_rss:.0f} MiB")
+    print(f"rstkit eval --metric all --labels rstdt18 ({mode}): {describe(ours)}")
     if baseline:
-        b_wall = statistics.median(r[1][0] for r in rows)
-        b_rss = max(r[1][1] for r in rows)
-        worst = max(check_agree(r[0][2], r[1][2]) for r in rows)
-        print(f"{BASELINE}: median {b_wall:.2f} s of {[round(r[1][0], 2) for r in rows]}, peak RSS {b_rss:.0f} MiB")
-        ratios = [r[1][0] / r[0][0] for r in rows]
-        print(f"baseline / rstkit: {b_wall / r_wall:.2f}x (paired runs: {[round(x, 2) for x in ratios]}); "
-              f"the 16 numbers agree to {worst:.1e}")
+        worst = max(check_agree(a.numbers, b.numbers) for a, b in zip(ours, theirs))
+        print(f"{BASELINE}: {describe(theirs)}")
+        wall = [b.wall / a.wall for a, b in zip(ours, theirs)]
+        cpu = [b.cpu / a.cpu for a, b in zip(ours, theirs)]
+        print(f"baseline / rstkit: wall {statistics.median(wall):.2f}x (paired runs {[round(x, 2) for x in wall]}), "
+              f"CPU {statistics.median(cpu):.2f}x; the 16 numbers agree to {worst:.1e}")
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 
 def scaling(root: Path, runs: int) -> None:
-    print("rstkit eval --metric all, median of", runs, "runs (seconds; peak RSS MiB)")
+    print(f"rstkit eval --metric all --labels rstdt18, {runs} runs each")
     for docs, edus, fixed in [(500, 60, False), (1000, 60, False), (2000, 60, False), (4000, 60, False),
                               (8000, 60, False), (2000, 50, True), (200, 500, True), (20, 5000, True)]:
         gold, pred = corpus(root, docs, edus, fixed)
-        results = [run_rstkit(gold, pred) for _ in range(runs)]
-        wall = statistics.median(r[0] for r in results)
-        print(f"{docs:>6} documents x {'' if fixed else '~'}{edus} EDUs: {wall:7.2f} s  "
-              f"{max(r[1] for r in results):6.0f} MiB")
+        print(f"{docs:>6} documents x {'' if fixed else '~'}{edus} EDUs: {describe([run_rstkit(gold, pred) for _ in range(runs)])}")
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 

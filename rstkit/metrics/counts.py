@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from operator import itemgetter
 
 import numpy as np
 
@@ -59,16 +60,18 @@ class TupleArrays:
     def from_tuples(cls, per_doc: Sequence[Sequence[tuple[int, int, str, str]]],
                     nuc_vocab: Vocabulary, rel_vocab: Vocabulary) -> TupleArrays:
         lengths = np.fromiter(map(len, per_doc), dtype=np.int64, count=len(per_doc))
-        columns = list(zip(*chain.from_iterable(per_doc)))  # start, end, nuc, rel: one tuple each
-        if not columns:
-            columns = [(), (), (), ()]
-        n = len(columns[0])
+        flat = list(chain.from_iterable(per_doc))  # no object per row or value: garbage collection stays idle
+        n = len(flat)
+
+        def column(i: int) -> np.ndarray:
+            return np.fromiter(map(itemgetter(i), flat), dtype=np.int64, count=n)
+
         return cls(
             doc=np.repeat(np.arange(len(per_doc), dtype=np.int64), lengths),
-            start=np.fromiter(columns[0], dtype=np.int64, count=n),
-            end=np.fromiter(columns[1], dtype=np.int64, count=n),
-            nuc=np.fromiter(nuc_vocab.encode(columns[2]), dtype=np.int64, count=n),
-            rel=np.fromiter(rel_vocab.encode(columns[3]), dtype=np.int64, count=n),
+            start=column(0),
+            end=column(1),
+            nuc=np.fromiter(nuc_vocab.encode(list(map(itemgetter(2), flat))), dtype=np.int64, count=n),
+            rel=np.fromiter(rel_vocab.encode(list(map(itemgetter(3), flat))), dtype=np.int64, count=n),
             n_docs=len(per_doc),
         )
 
