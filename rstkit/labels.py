@@ -91,9 +91,9 @@ class LabelMap:
         raise LabelError(f"relation label {label!r} is unknown to label map {self.name!r}", path, line,
                          fixes=("keep_unknown_labels", "labels"))
 
-    def relabeller(self, passthrough: bool = False) -> Mapping[str | None, str | None] | None:
+    def relabeller(self, passthrough: bool = False) -> Mapping[str | None, str] | None:
         """This map as a dict-like lookup for walks over many nodes: ``relabel[label]`` is
-        ``self.map(label, passthrough)`` (``None`` stays ``None``), computed once per distinct
+        ``self.map(label, passthrough)`` (the root's ``None`` stays ``None``), computed once per distinct
         label; a label the map does not know raises ``KeyError`` (not stored), and the caller
         reports it with :meth:`map` or :meth:`apply`. None for the identity map."""
         if self.table is None:

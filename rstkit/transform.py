@@ -301,7 +301,7 @@ def attachment_decisions(tree: RSTTree, nary: bool = False) -> list[tuple[int, i
 Tuples = list[tuple[int, int, str, str]]
 
 
-def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str | None] | None,
+def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str] | None,
                     marcu: bool = True, decisions: bool = True) -> tuple[Tuples, Tuples] | None:
     """Marcu's tuples and the attachment decisions of ``tree`` relabelled and binarized, each
     in one walk that builds no tree; None where the walks do not apply, and the caller takes
@@ -339,7 +339,7 @@ def _binary_children(node: Node, mode: Binarization, source: str | None) -> tupl
     return _right_heavy_node(node, list(node.children)).children
 
 
-def _marcu_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, str | None]) -> Tuples:
+def _marcu_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, str]) -> Tuples:
     """Post-order Marcu tuples: the reverse of a pre-order walk that takes right children first."""
     out: Tuples = []
     add = out.append
@@ -356,7 +356,7 @@ def _marcu_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, st
     return out
 
 
-def _decision_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, str | None]) -> Tuples:
+def _decision_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, str]) -> Tuples:
     """Pre-order attachment decisions; every node's label is looked up (an unknown one fails)."""
     out: Tuples = []
     add = out.append
@@ -378,9 +378,9 @@ def _decision_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None,
 
 
 class _Identity(dict):
-    """Every label maps to itself (each distinct label stored once met)."""
+    """Every label maps to itself (each distinct label stored once met; the root's None too)."""
 
-    def __missing__(self, key: str | None) -> str | None:
+    def __missing__(self, key: str) -> str:
         self[key] = key
         return key
 
