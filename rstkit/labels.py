@@ -100,6 +100,18 @@ class LabelMap:
         raise LabelError(f"relation label {label!r} is unknown to label map {self.name!r}", path, line,
                          fixes=("keep_unknown_labels", "labels"))
 
+    def relabeller(self, passthrough: bool = False) -> Mapping[str | None, str] | None:
+        """This map as a dict-like lookup for walks over many nodes: ``relabel[label]`` is
+        ``self.map(label, passthrough)`` (the root's ``None`` stays ``None``), computed once per distinct
+        label; a label the map does not know raises ``KeyError`` (not stored), and the caller
+        reports it with :meth:`map` or :meth:`apply`. None for the identity map."""
+        if self.table is None:
+            return None
+        key = (id(self), passthrough)
+        if key not in _RELABELLERS:
+            _RELABELLERS[key] = (self, _Relabel(self, passthrough))
+        return _RELABELLERS[key][1]
+
     def apply(self, tree: RSTTree, passthrough: bool = False) -> RSTTree:
         """A copy of ``tree`` with every relation label mapped."""
         if self.table is None:
@@ -115,6 +127,28 @@ class LabelMap:
             children = tuple(rebuilt[id(c)] for c in node.children)
             rebuilt[id(node)] = Node(node.start, node.end, node.nuclearity, relations[id(node)], children, node.line)
         return tree.with_root(rebuilt[id(tree.root)])
+
+
+class _Relabel(dict):
+    """Labels met so far -> mapped labels; a new label is mapped on first use."""
+
+    def __init__(self, label_map: LabelMap, passthrough: bool):
+        super().__init__({None: None})
+        self.label_map = label_map
+        self.passthrough = passthrough
+
+    def __missing__(self, label: str) -> str:
+        mapped = self.label_map.lookup(label)
+        if mapped is None:
+            if not self.passthrough:
+                raise KeyError(label)
+            mapped = self.label_map.map(label, passthrough=True)
+        self[label] = mapped
+        return mapped
+
+
+#: (id of a map, passthrough) -> (the map, kept alive so that its id stays its own; its relabeller)
+_RELABELLERS: dict[tuple[int, bool], tuple[LabelMap, _Relabel]] = {}
 
 
 @cache

@@ -29,7 +29,7 @@ bounded by memory, not by Python's recursion limit.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -319,6 +319,97 @@ def attachment_decisions(tree: RSTTree, *, nary: bool = False) -> list[tuple[int
     True
     """
     return to_attachment(tree, nary=nary).decisions()
+
+
+# -- tuples of a prepared tree in one walk ------------------------------------------------
+Tuples = list[tuple[int, int, str, str]]
+
+
+def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str] | None,
+                    marcu: bool = True, decisions: bool = True) -> tuple[Tuples, Tuples] | None:
+    """Marcu's tuples and the attachment decisions of ``tree`` relabelled and binarized, each
+    in one walk that builds no tree; None where the walks do not apply, and the caller takes
+    the long way (which also raises whatever error the tree deserves).
+
+    With ``t = binarize(relabelled(tree), mode)`` the result is ``(marcu_tuples(t),
+    attachment_decisions(t))``, the same tuples in the same order (a list not asked for is
+    empty). ``relabel[label]`` is the scored label (None: labels as they are); a ``KeyError``
+    from it (a label the map does not know, on any node) gives None. Relabelling commutes with
+    binarization (new nodes copy labels of existing ones), so nodes are relabelled as they are
+    met. The walks cover binary trees under every mode and n-ary nodes under ``right`` (each
+    expanded as :func:`binarize` does, when met); anything else (unary nodes, n-ary nodes
+    under other modes, patterns ``right`` rejects) gives None.
+    """
+    if mode not in BINARIZATIONS:
+        return None
+    label = relabel if relabel is not None else _IDENTITY
+    try:
+        return (_marcu_walk(tree, mode, label) if marcu else [],
+                _decision_walk(tree, mode, label) if decisions else [])
+    except (KeyError, IndexError, BinarizationError, _Declined):
+        return None
+
+
+class _Declined(RSTKitError):
+    """A node the walks leave to the long way (caught in :func:`prepared_tuples`)."""
+
+
+def _binary_children(node: Node, mode: Binarization, source: str | None) -> tuple[Node, ...]:
+    """The two children of an n-ary (or unary) node once binarized (``right`` only; its new
+    nodes keep their children as they are, for the walk to expand when it meets them)."""
+    if len(node.children) == 1 or mode != "right":
+        raise _Declined(f"node {node.start}-{node.end}: {len(node.children)} children under {mode}")
+    _right_heavy_check(node, source)
+    return _right_heavy_node(node, list(node.children)).children
+
+
+def _marcu_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, str]) -> Tuples:
+    """Post-order Marcu tuples: the reverse of a pre-order walk that takes right children first."""
+    out: Tuples = []
+    add = out.append
+    stack = [tree.root]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        add((node.start, node.end, node.nuclearity, label[node.relation]))
+        kids = node.children
+        if kids:
+            extend(kids if len(kids) == 2 else _binary_children(node, mode, tree.source))
+    out.reverse()
+    out.pop()  # the root
+    return out
+
+
+def _decision_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, str]) -> Tuples:
+    """Pre-order attachment decisions; every node's label is looked up (an unknown one fails)."""
+    out: Tuples = []
+    add = out.append
+    stack = [tree.root]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        kids = node.children
+        if not kids:
+            label[node.relation]
+            continue
+        label[node.relation]
+        left, right = kids if len(kids) == 2 else _binary_children(node, mode, tree.source)
+        add((node.start, node.end, left.nuclearity[0] + right.nuclearity[0],
+             label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
+        push(right)
+        push(left)
+    return out
+
+
+class _Identity(dict):
+    """Every label maps to itself (each distinct label stored once met; the root's None too)."""
+
+    def __missing__(self, key: str) -> str:
+        self[key] = key
+        return key
+
+
+_IDENTITY = _Identity()
 
 
 _PAIRS = {"NS": (NUCLEUS, SATELLITE), "SN": (SATELLITE, NUCLEUS), "NN": (NUCLEUS, NUCLEUS)}

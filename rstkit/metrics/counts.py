@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from operator import itemgetter
 
 import numpy as np
@@ -30,8 +31,11 @@ class Vocabulary:
         self.ids: dict[str, int] = {}
 
     def encode(self, labels: Iterable[str]) -> list[int]:
+        labels = labels if isinstance(labels, (list, tuple)) else list(labels)
         ids = self.ids
-        return [ids.setdefault(label, len(ids)) for label in labels]
+        for label in dict.fromkeys(labels):  # new labels in order of first appearance
+            ids.setdefault(label, len(ids))
+        return list(map(ids.__getitem__, labels))
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -55,18 +59,19 @@ class TupleArrays:
     @classmethod
     def from_tuples(cls, per_doc: Sequence[Sequence[tuple[int, int, str, str]]],
                     nuc_vocab: Vocabulary, rel_vocab: Vocabulary) -> TupleArrays:
-        lengths = np.fromiter((len(t) for t in per_doc), dtype=np.int64, count=len(per_doc))
-        flat = [row for rows in per_doc for row in rows]
+        lengths = np.fromiter(map(len, per_doc), dtype=np.int64, count=len(per_doc))
+        flat = list(chain.from_iterable(per_doc))  # no object per row or value: garbage collection stays idle
+        n = len(flat)
 
         def column(i: int) -> np.ndarray:
-            return np.fromiter(map(itemgetter(i), flat), dtype=np.int64, count=len(flat))
+            return np.fromiter(map(itemgetter(i), flat), dtype=np.int64, count=n)
 
         return cls(
             doc=np.repeat(np.arange(len(per_doc), dtype=np.int64), lengths),
             start=column(0),
             end=column(1),
-            nuc=np.fromiter(nuc_vocab.encode(map(itemgetter(2), flat)), dtype=np.int64, count=len(flat)),
-            rel=np.fromiter(rel_vocab.encode(map(itemgetter(3), flat)), dtype=np.int64, count=len(flat)),
+            nuc=np.fromiter(nuc_vocab.encode(list(map(itemgetter(2), flat))), dtype=np.int64, count=n),
+            rel=np.fromiter(rel_vocab.encode(list(map(itemgetter(3), flat))), dtype=np.int64, count=n),
             n_docs=len(per_doc),
         )
 

@@ -172,12 +172,12 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
     label_map = get_label_map(config.labels)
     passthrough = config.unknown_labels == "keep"
 
-    def prepare(tree: RSTTree, mode: Binarization) -> RSTTree:
-        return binarize(label_map.apply(tree, passthrough), mode)
+    def prepared_tuples(tree: RSTTree, mode: Binarization) -> list[tuple[int, int, str, str]]:
+        return metric.prepared_tuples(tree, label_map, passthrough, mode, config)
 
-    gold_trees = [prepare(gold[d], config.gold_binarization) for d in doc_ids]
+    gold_trees = [gold[d] for d in doc_ids]
     n_edus = np.array([t.n_edus for t in gold_trees], dtype=np.int64)
-    gold_tuples = [metric.tuples(t, config) for t in gold_trees]
+    gold_tuples = [prepared_tuples(t, config.gold_binarization) for t in gold_trees]
     _note_gold(gold_trees, gold_tuples, config, notes)
     nuc_vocab, rel_vocab = Vocabulary(), Vocabulary()
     gold_arrays = TupleArrays.from_tuples(gold_tuples, nuc_vocab, rel_vocab)
@@ -191,7 +191,7 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
                 continue
             if config.edus == "gold":
                 check_edus(gold[doc_id], tree, config, notes)
-            per_doc.append(metric.tuples(prepare(tree, config.pred_binarization), config))
+            per_doc.append(prepared_tuples(tree, config.pred_binarization))
         pred_arrays.append(TupleArrays.from_tuples(per_doc, nuc_vocab, rel_vocab))
     segmentations = [None] * len(systems)
     if config.edus == "aligned":
@@ -252,7 +252,7 @@ def _note_gold(gold_trees: list[RSTTree], gold_tuples: list[list[tuple[int, int,
                        "each gives one original-Parseval tuple with a k-letter nuclearity, so those documents "
                        "have fewer than n-1 gold tuples", notes)
     elif config.gold_binarization in (RST_EVAL, "right_mixed"):
-        affected = {t.doc_id: len(nary_nodes(t)) for t in gold_trees}
+        affected = {t.doc_id: len(nary_nodes(binarize(t, config.gold_binarization))) for t in gold_trees}
         _note_nary(affected, "", "RST-Parseval supports fall below 2n-2", notes)
 
 

@@ -6,8 +6,10 @@ gives n - 1 tuples.
 """
 from __future__ import annotations
 
-from ..settings import Metric
+from ..labels import LabelMap
+from ..settings import Binarization, Metric
 from ..transform import attachment_decisions, binarize
+from ..transform import prepared_tuples as walk
 from ..tree import RSTTree
 from .config import EvalConfig
 
@@ -27,6 +29,20 @@ def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]
         tree = binarize(tree, config.attachment_rebinarization)
         return attachment_decisions(tree, nary=True)
     return attachment_decisions(tree)
+
+
+def prepared_tuples(tree: RSTTree, label_map: LabelMap, passthrough: bool, mode: Binarization,
+                    config: EvalConfig) -> list[tuple[int, int, str, str]]:
+    """``tuples(binarize(label_map.apply(tree, passthrough), mode), config)``, the same list and
+    the same errors, mostly without building the prepared tree (:func:`rstkit.transform.prepared_tuples`).
+
+    The walk gives a binary tree's decisions; the ``right_mixed`` pass of compatibility mode
+    changes no binary tree, and the walk declines any tree it would leave n-ary.
+    """
+    fast = walk(tree, mode, label_map.relabeller(passthrough), marcu=False)
+    if fast is not None:
+        return fast[1]
+    return tuples(binarize(label_map.apply(tree, passthrough), mode), config)
 
 
 def nary_decisions(decisions: list[tuple[int, int, str, str]]) -> int:
