@@ -26,7 +26,8 @@ from ..errors import RSTKitError
 from ..labels import label_map_names
 from ..settings import MISSING_POLICIES
 from ..tree import RSTTree
-from .common import nonnegative_int, pair_single_files, read_input
+from ..evaluation import pair_single_files
+from .common import nonnegative_int, read_input
 
 
 def add_parser(sub) -> None:

@@ -17,7 +17,8 @@ from ..probe.classifier import DEFAULT_C_GRID, ClassifierConfig
 from ..probe.discoeval import evaluate_encoder
 from ..probe.encoders import BUILTIN_ENCODERS, get_encoder
 from ..probe.report import to_json, to_text
-from .common import check_input, positive_float, positive_int, seed
+from ..corpus import check_input
+from .common import positive_float, positive_int, seed
 from .output import check_target
 
 

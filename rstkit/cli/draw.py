@@ -19,7 +19,8 @@ from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
 from ..settings import BINARIZATIONS, UnknownLabels
 from ..tree import RSTTree
-from .common import add_input_options, add_label_option, check_input, input_format, nonnegative_int
+from ..corpus import check_input, input_format
+from .common import add_input_options, add_label_option, nonnegative_int
 from .output import check_target, write_files
 
 FORMATS = dict(zip(DRAWINGS, (".txt", ".svg", ".html")))
