@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import warnings
 
-from ..errors import RSTKitError
+from ..errors import RSTKitError, RSTKitWarning
 from ..evaluation import evaluate
 from ..metrics import EvalConfig
 from ..metrics.config import Statistics
@@ -70,7 +72,14 @@ def run(args: argparse.Namespace) -> int:
     base = (EvalConfig.rst_eval(**settings) if args.compat == RST_EVAL
             else EvalConfig(unknown_labels="keep" if args.keep_unknown_labels else "error", **settings))
     configs = [base.with_(metric=metric, average=average) for metric in args.metric for average in args.average]
-    result = evaluate(args.gold, args.preds, configs, names, gold_format=args.gold_format,
-                      pred_format=args.pred_format, doc_map=args.doc_map, skip_errors=args.skip_errors, jobs=args.jobs)
+    with warnings.catch_warnings(record=True) as caught:  # each printed once, even when shown before
+        warnings.simplefilter("always", RSTKitWarning)
+        try:
+            result = evaluate(args.gold, args.preds, configs, names, gold_format=args.gold_format,
+                              pred_format=args.pred_format, doc_map=args.doc_map, skip_errors=args.skip_errors,
+                              jobs=args.jobs)
+        finally:
+            for message in dict.fromkeys(str(w.message) for w in caught):
+                print(f"rstkit: warning: {message}", file=sys.stderr)
     print(result.render(args.format, args.digits, per_relation=args.per_relation))
     return 0
