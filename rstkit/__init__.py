@@ -28,11 +28,11 @@ from .audit import audit, audit_paper, load_paper, parse_published, render_audit
 from .convert import convert
 from .corpus import Corpus, open_corpus, read_documents, read_file, read_tree, resolve_corpus
 from .errors import RSTKitError, RSTKitWarning
+from .evaluation import Evaluation, evaluate
 from .formats import get_format
 from .formats.detect import detect_format
 from .formats.dis import dumps_dis, loads_dis
 from .labels import LabelMap, canonical_label, get_label_map
-from .evaluation import Evaluation, evaluate
 from .metrics import EvalConfig, EvalResult
 from .stats import corpus_stats
 from .transform import attachment_decisions, binarize, from_attachment, marcu_tuples, to_attachment

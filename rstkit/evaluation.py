@@ -19,7 +19,6 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Union
 
 from .corpus import read_input
 from .errors import RSTKitError, RSTKitWarning
@@ -29,7 +28,7 @@ from .report import Report, render
 from .tree import RSTTree
 
 #: what ``gold`` and each prediction set may be: a file or directory, a list of trees, ``{doc_id: tree}``
-Source = Union[str, os.PathLike, Mapping[str, RSTTree], Sequence[RSTTree]]
+Source = str | os.PathLike | Mapping[str, RSTTree] | Sequence[RSTTree]
 
 
 @dataclass(eq=False)

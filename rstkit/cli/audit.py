@@ -23,10 +23,10 @@ from ..audit import (
     render_paper,
 )
 from ..errors import RSTKitError
+from ..evaluation import pair_single_files
 from ..labels import label_map_names
 from ..settings import MISSING_POLICIES
 from ..tree import RSTTree
-from ..evaluation import pair_single_files
 from .common import nonnegative_int, read_input
 
 

@@ -5,7 +5,6 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from ..corpus import check_input, input_format
 from ..corpus import read_input as corpus_input
 from ..labels import label_map_names
 from ..tree import RSTTree

@@ -9,11 +9,10 @@ import argparse
 import json
 import sys
 
-from ..corpus import read_documents
+from ..corpus import check_input, input_format, read_documents
 from ..errors import RSTKitError
 from ..stats import corpus_stats, stats_text
 from . import error_line
-from ..corpus import check_input, input_format
 from .common import add_input_options
 
 
