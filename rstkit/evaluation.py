@@ -19,6 +19,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import TypeGuard, cast
 
 from .corpus import read_input
 from .errors import RSTKitError, RSTKitWarning
@@ -153,7 +154,7 @@ def _paired(statistics: Statistics) -> Statistics:
                            _first(statistics.seed, DEFAULT_STATISTICS.seed), paired=True)
 
 
-def _is_path(source: object) -> bool:
+def _is_path(source: object) -> TypeGuard[str | os.PathLike]:
     return isinstance(source, (str, os.PathLike))
 
 
@@ -161,7 +162,7 @@ def _prediction_sets(pred: Source | Sequence[Source]) -> list[Source]:
     """``pred`` as a list of prediction sets: a path, a mapping or a list of trees is one set."""
     if _is_path(pred) or isinstance(pred, Mapping):
         return [pred]
-    items = list(pred)
+    items = list(cast(Sequence, pred))
     if not items:
         raise RSTKitError("no prediction set to score")
     if all(isinstance(item, RSTTree) for item in items):

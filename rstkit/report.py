@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .errors import RSTKitError
@@ -87,7 +88,7 @@ def _ci_note(report: Report) -> str:
     return f", {report.confidence:.0%} bootstrap CI" if report.ci else ""
 
 
-def _paired_rows(report: Report, r: int, lead: list[str]) -> list[list[str]]:
+def _paired_rows(report: Report, r: int, lead: Sequence[str]) -> list[list[str]]:
     """Rows of p-values of each system against the first, after ``lead`` cells."""
     result = report.results[r]
     rows = []

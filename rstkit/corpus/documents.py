@@ -54,7 +54,7 @@ def read_documents(path: str | Path, format: str | None = None, lenient: bool = 
     return dict(sorted(documents.items()))
 
 
-def check_input(path: str | Path, file: bool = False) -> None:
+def check_input(path: str | os.PathLike, file: bool = False) -> None:
     """Raise a CorpusError now if ``path`` is missing, cannot be read (a directory: listed) or,
     with ``file``, is not a regular file."""
     path = Path(path)
@@ -66,19 +66,19 @@ def check_input(path: str | Path, file: bool = False) -> None:
         raise CorpusError(f"cannot read {'directory' if path.is_dir() else 'file'}: permission denied", str(path))
 
 
-def input_format(path: str | Path, fmt: str | None, notes: list[str] | None = None) -> str | None:
+def input_format(path: str | os.PathLike, fmt: str | None, notes: list[str] | None = None) -> str | None:
     """``fmt``, or for ``"auto"`` the format detected from ``path`` (noted in ``notes``)."""
     if fmt != "auto":
         return fmt
     from ..formats.detect import detect_format
 
-    fmt = detect_format(path)
+    fmt = detect_format(Path(path))
     if notes is not None:
         notes.append(f"{path}: detected format {fmt!r}")
     return fmt
 
 
-def read_input(path: str | Path, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
+def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
                notes: list[str] | None = None, jobs: int | None = None, **options) -> dict[str, RSTTree]:
     """The documents of a file or directory as the command line reads an input: the path (and a
     ``doc_map`` option) checked first, ``format="auto"`` detected (noted in ``notes``), unreadable
@@ -88,7 +88,7 @@ def read_input(path: str | Path, format: str | None = None, *, lenient: bool = F
         check_input(options["doc_map"], file=True)
     format = input_format(path, format, notes)
     errors: list[RSTKitError] = []
-    documents = read_documents(path, format, lenient=lenient, skip_errors=skip_errors, errors=errors, jobs=jobs,
+    documents = read_documents(Path(path), format, lenient=lenient, skip_errors=skip_errors, errors=errors, jobs=jobs,
                                **options)
     if notes is not None:
         notes.extend(f"skipped unreadable document: {e}" for e in errors)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..labels import get_label_map
-from ..settings import MEASURES, RST_EVAL, Average, Binarization
+from ..settings import MEASURES, RST_EVAL, Average, Binarization, Metric
 from ..transform import binarize, nary_nodes
 from ..tree import RSTTree
 from . import aligned, parseval, rst_parseval
@@ -185,16 +185,16 @@ def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequ
     def prepare(tree: RSTTree, mode: Binarization) -> RSTTree:
         return binarize(label_map.apply(tree, passthrough), mode)
 
-    by_metric: dict[str, EvalConfig] = {}  # the first configuration of each metric
+    by_metric: dict[Metric, EvalConfig] = {}  # the first configuration of each metric
     for config in configs:
         by_metric.setdefault(config.metric, config)
     gold_trees = [prepare(gold[d], base.gold_binarization) for d in doc_ids]
     n_edus = np.array([t.n_edus for t in gold_trees], dtype=np.int64)
     gold_tuples = {m: [METRIC_MODULES[m].tuples(t, c) for t in gold_trees] for m, c in by_metric.items()}
     edu_notes: list[str] = []
-    pred_tuples: dict[str, list[list[list[tuple[int, int, str, str]]]]] = {m: [] for m in by_metric}
+    pred_tuples: dict[Metric, list[list[list[tuple[int, int, str, str]]]]] = {m: [] for m in by_metric}
     for system in systems:
-        per_doc: dict[str, list[list[tuple[int, int, str, str]]]] = {m: [] for m in by_metric}
+        per_doc: dict[Metric, list[list[tuple[int, int, str, str]]]] = {m: [] for m in by_metric}
         for doc_id in doc_ids:
             tree = system.get(doc_id)
             if tree is None:  # missing == "zero": an empty prediction
@@ -231,7 +231,7 @@ def _score(gold: Mapping[str, RSTTree], systems: list[Mapping[str, RSTTree]], na
     nuc_vocab, rel_vocab = Vocabulary(), Vocabulary()
     gold_arrays = TupleArrays.from_tuples(gold_tuples, nuc_vocab, rel_vocab)
     pred_arrays = [TupleArrays.from_tuples(per_doc, nuc_vocab, rel_vocab) for per_doc in pred_tuples]
-    segmentations: list[aligned.Segmentation | None] = [None] * len(systems)
+    segmentations: Sequence[aligned.Segmentation | None] = [None] * len(systems)
     if config.edus == "aligned":
         gold_arrays, pred_arrays, segmentations = aligned.align(gold, systems, doc_ids, gold_arrays, pred_arrays)
     codec = codec_for([gold_arrays, *pred_arrays], nuc_vocab, rel_vocab)
