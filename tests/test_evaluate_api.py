@@ -141,6 +141,15 @@ def test_trees_are_prepared_once_whatever_the_number_of_metrics_and_averages(mon
     assert len(calls) == len(gold) + len(pred)  # 4 + 4, not 6 times that
 
 
+def test_a_configuration_given_twice_gives_two_equal_results():
+    config = EvalConfig()
+    twice = quiet(GOLD, PRED, [config, config])
+    once = quiet(GOLD, PRED, EvalConfig())
+    assert twice.results[0] is not twice.results[1]
+    assert twice.results[0].warnings == twice.results[1].warnings == once.warnings
+    assert twice.results[1].scores == once.scores
+
+
 def test_configurations_scored_together_differ_in_metric_and_average_only():
     with pytest.raises(RSTKitError, match="metric and average only"):
         quiet(GOLD, PRED, [EvalConfig(), EvalConfig(labels="rstdt18")])

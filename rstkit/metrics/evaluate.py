@@ -216,8 +216,11 @@ def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequ
     for m, c in by_metric.items():
         notes = [*paired_notes, *_gold_notes(gold_trees, gold_tuples[m], c), *edu_notes]
         scored[m] = _score(gold, systems, names, doc_ids, n_edus, gold_tuples[m], pred_tuples[m], included, c, notes)
-    results = [scored[c.metric] if c == by_metric[c.metric] else scored[c.metric].with_average(c.average)
-               for c in configs]
+    results = []
+    for config in configs:  # each configuration its own result object, even when one is given twice
+        first = scored.pop(config.metric, None)  # scored under this very configuration, the metric's first
+        results.append(first if first is not None
+                       else next(r for r in results if r.config.metric == config.metric).with_average(config.average))
     for note in dict.fromkeys(n for result in results for n in result.warnings):
         warnings.warn(note, RSTKitWarning, stacklevel=3)
     return results
