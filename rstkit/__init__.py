@@ -6,11 +6,13 @@ The public API in one place::
     tree = rstkit.read_tree("wsj_0600.out.dis")
     gold = rstkit.read_documents("gold/")                 # {doc_id: RSTTree}
     corpus = rstkit.open_corpus("path/to/gum")            # or rstkit.resolve_corpus("gum")
-    result = rstkit.evaluate(gold, pred, rstkit.EvalConfig(metric="parseval"))
+    result = rstkit.evaluate("gold/", "pred/", rstkit.EvalConfig(metric="parseval"))  # or trees, {doc_id: tree}
+    print(result.render("latex"))                          # exactly what `rstkit eval --format latex` prints
     svg = rstkit.draw.to_svg(tree)
 
 Trees (:mod:`.tree`), reading and writing (:mod:`.corpus`, :mod:`.formats`), transforms
-(:mod:`.transform`, :mod:`.labels`, :mod:`.dependency`), scoring (:mod:`.metrics`), audits
+(:mod:`.transform`, :mod:`.labels`, :mod:`.dependency`), scoring (:mod:`.evaluation` over
+:mod:`.metrics`), audits
 (:mod:`.audit`), drawing (:mod:`.draw`) and statistics are imported here; the parser and the
 segmenter (``Parser``, ``Segmenter``: extra ``parser``, torch) and a few heavier names are
 imported on first use (:data:`_LAZY`), so ``import rstkit`` does not import torch. Everything else
@@ -27,11 +29,12 @@ from .audit import audit, audit_paper, load_paper, parse_published, render_audit
 from .convert import convert
 from .corpus import Corpus, open_corpus, read_documents, read_file, read_tree, resolve_corpus
 from .errors import RSTKitError, RSTKitWarning
+from .evaluation import Evaluation, evaluate
 from .formats import get_format
 from .formats.detect import detect_format
 from .formats.dis import dumps_dis, loads_dis
 from .labels import LabelMap, canonical_label, get_label_map
-from .metrics import EvalConfig, EvalResult, evaluate
+from .metrics import EvalConfig, EvalResult
 from .stats import corpus_stats
 from .transform import attachment_decisions, binarize, from_attachment, marcu_tuples, to_attachment
 from .tree import EDU, Node, RSTTree, from_nltk, to_nltk, validate
@@ -70,6 +73,7 @@ __all__ = [
     "Corpus",
     "EvalConfig",
     "EvalResult",
+    "Evaluation",
     "LabelMap",
     "Node",
     "RSTKitError",

@@ -54,6 +54,18 @@ class RSTKitError(Exception):
             where = f"{where}:{self.line}"
         return f"{where}: {self.message}" if where else self.message
 
+    def __reduce__(self) -> tuple:
+        """Pickled with its attributes (message, path, line, fixes, errors), so that an error raised in
+        a worker process reads the same in the parent."""
+        return (_restore, (type(self), self.args, self.__dict__))
+
+
+def _restore(cls: type[RSTKitError], args: tuple, state: dict) -> RSTKitError:
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 class FormatError(RSTKitError):
     """A file is not well-formed in the format it claims (brackets, tokens, tags)."""

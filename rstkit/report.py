@@ -1,14 +1,20 @@
 """Rendering evaluation results: text, JSON, CSV, Markdown, LaTeX — always with the signature.
 
-A report is built from a list of :class:`~rstkit.metrics.EvalResult` (one per metric
-family), each holding one or more systems (the first is the baseline of paired tests),
-plus optional confidence intervals and paired-test p-values computed beforehand.
+A report is built from a list of :class:`~rstkit.metrics.EvalResult` (one per metric and
+average), each holding the same systems (the first is the baseline of paired tests), plus
+optional confidence intervals and paired-test p-values computed beforehand.
+
+One result (one metric, one average) keeps the long-standing layout: a titled table of systems,
+and in JSON with one system a single object. Several results make one table whose rows are
+(metric, average[, system]) with each row's signature below it, one column group per metric and
+average in LaTeX, and in JSON a list of objects, one per (metric, average, system).
 """
 from __future__ import annotations
 
 import csv
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .errors import RSTKitError
@@ -63,27 +69,61 @@ def _cell(report: Report, r: int, s: int, measure: str, digits: int) -> str:
 
 # -- text --------------------------------------------------------------------------------
 def _text(report: Report, digits: int) -> str:
-    blocks = []
+    if len(report.results) > 1:
+        return _text_table(report, digits)
+    result = report.results[0]
+    header = ["system", *MEASURES]
+    rows = [[system.name, *(_cell(report, 0, s, m, digits) for m in MEASURES)]
+            for s, system in enumerate(result.systems)]
+    lines = [f"{_title(result)} F1 (%), {len(result.doc_ids)} documents" + _ci_note(report)]
+    lines += aligned([header, *rows, *_paired_rows(report, 0, [])])
+    lines += _segmentation_text(result, digits)
+    if report.per_relation:
+        lines += ["", *_relation_text(result, digits)]
+    lines.append(f"signature: {result.signature}")
+    return "\n".join(lines)
+
+
+def _ci_note(report: Report) -> str:
+    return f", {report.confidence:.0%} bootstrap CI" if report.ci else ""
+
+
+def _paired_rows(report: Report, r: int, lead: Sequence[str]) -> list[list[str]]:
+    """Rows of p-values of each system against the first, after ``lead`` cells."""
+    result = report.results[r]
+    rows = []
+    for s, system in enumerate(result.systems[1:], start=1):
+        for test, pvalues in report.paired.get((r, s), {}).items():
+            rows.append([*lead, f"  {system.name} vs {result.systems[0].name} ({test} p)",
+                         *(f"{pvalues[m]:.4f}" for m in MEASURES)])
+    return rows
+
+
+def _text_table(report: Report, digits: int) -> str:
+    """Several (metric, average) results: one table, rows (metric, average[, system])."""
+    several = len(report.results[0].systems) > 1
+    header = ["metric", "average", *(["system"] if several else []), *MEASURES]
+    rows = []
     for r, result in enumerate(report.results):
-        header = ["system", *MEASURES]
-        rows = [[system.name, *(_cell(report, r, s, m, digits) for m in MEASURES)]
-                for s, system in enumerate(result.systems)]
-        paired_rows = []
-        for s, system in enumerate(result.systems[1:], start=1):
-            tests = report.paired.get((r, s))
-            if tests:
-                for test, pvalues in tests.items():
-                    paired_rows.append([f"  {system.name} vs {result.systems[0].name} ({test} p)",
-                                        *(f"{pvalues[m]:.4f}" for m in MEASURES)])
-        lines = [f"{_title(result)} F1 (%), {len(result.doc_ids)} documents"
-                 + (f", {report.confidence:.0%} bootstrap CI" if report.ci else "")]
-        lines += aligned([header, *rows, *paired_rows])
-        lines += _segmentation_text(result, digits)
-        if report.per_relation:
-            lines += ["", *_relation_text(result, digits)]
-        lines.append(f"signature: {result.signature}")
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
+        lead = [result.config.metric, result.config.average]
+        for s, system in enumerate(result.systems):
+            rows.append([*lead, *([system.name] if several else []), *(_cell(report, r, s, m, digits) for m in MEASURES)])
+        rows += _paired_rows(report, r, lead)
+    first = report.results[0]
+    lines = [f"F1 (%), {len(first.doc_ids)} documents" + _ci_note(report)]
+    lines += aligned([header, *rows], left=len(header) - len(MEASURES))
+    lines += _segmentation_text(first, digits)
+    if report.per_relation:
+        for result in _first_of_each_metric(report.results):
+            lines += ["", *_relation_text(result, digits, f", {result.config.metric}")]
+    lines += [f"signature ({result.config.metric}, {result.config.average}): {result.signature}"
+              for result in report.results]
+    return "\n".join(lines)
+
+
+def _first_of_each_metric(results: list[EvalResult]) -> list[EvalResult]:
+    """Per-relation scores and confusions depend on the metric only, not on the average."""
+    return list({result.config.metric: result for result in reversed(results)}.values())[::-1]
 
 
 def _segmentation_text(result: EvalResult, digits: int) -> list[str]:
@@ -98,14 +138,14 @@ def _segmentation_text(result: EvalResult, digits: int) -> list[str]:
     return lines
 
 
-def _relation_text(result: EvalResult, digits: int) -> list[str]:
+def _relation_text(result: EvalResult, digits: int, which: str = "") -> list[str]:
     lines = []
     for s, system in enumerate(result.systems):
         rows = [["relation", "gold", "pred", "match", "P", "R", "F1"]]
         for row in result.relations(s).rows():
             rows.append([row["label"], str(row["gold"]), str(row["pred"]), str(row["matched"]),
                          f"{row['precision']:.{digits}f}", f"{row['recall']:.{digits}f}", f"{row['f1']:.{digits}f}"])
-        lines.append(f"per relation ({system.name}):")
+        lines.append(f"per relation ({system.name}{which}):")
         lines += aligned(rows)
         confused = result.confusion(s).most_confused(5)
         if confused:
@@ -144,33 +184,22 @@ def _system_json(report: Report, r: int, s: int, with_documents: bool) -> dict:
 def _json(report: Report, digits: int) -> str:
     results = report.results
     if len(results) == 1 and len(results[0].systems) == 1:
-        result = results[0]
-        payload = {
-            **_system_json(report, 0, 0, with_documents=True),
-            "metric": result.config.metric,
-            "average": result.config.average,
-            "signature": result.signature,
-            "settings": result.config.as_dict(),
-            "n_documents": len(result.doc_ids),
-            "warnings": report.warnings,
-        }
+        payload = _system_json(report, 0, 0, with_documents=True)
         payload.pop("name")
-        return json.dumps(payload, indent=2)
-    payload = {
-        "results": [
-            {
-                "metric": result.config.metric,
-                "average": result.config.average,
-                "signature": result.signature,
-                "settings": result.config.as_dict(),
-                "n_documents": len(result.doc_ids),
-                "systems": [_system_json(report, r, s, with_documents=True) for s in range(len(result.systems))],
-            }
-            for r, result in enumerate(results)
-        ],
-        "warnings": report.warnings,
-    }
-    return json.dumps(payload, indent=2)
+        return json.dumps({**payload, **_result_json(results[0]), "warnings": report.warnings}, indent=2)
+    objects = []
+    for r, result in enumerate(results):
+        for s in range(len(result.systems)):
+            system = _system_json(report, r, s, with_documents=True)
+            objects.append({"system": system.pop("name"), "metric": result.config.metric,
+                            "average": result.config.average, **system, **_result_json(result),
+                            "warnings": list(dict.fromkeys(result.warnings))})
+    return json.dumps(objects, indent=2)
+
+
+def _result_json(result: EvalResult) -> dict:
+    return {"metric": result.config.metric, "average": result.config.average, "signature": result.signature,
+            "settings": result.config.as_dict(), "n_documents": len(result.doc_ids)}
 
 
 # -- CSV ----------------------------------------------------------------------------------
@@ -191,15 +220,26 @@ def _csv(report: Report, digits: int) -> str:
 
 # -- Markdown -----------------------------------------------------------------------------
 def _markdown(report: Report, digits: int) -> str:
-    blocks = []
-    for r, result in enumerate(report.results):
+    results = report.results
+    if len(results) == 1:
+        result = results[0]
         lines = [f"**{_title(result)}** (F1 %, {len(result.doc_ids)} documents)", "",
                  "| system | " + " | ".join(MEASURES) + " |", "|---|" + "---:|" * len(MEASURES)]
         for s, system in enumerate(result.systems):
-            lines.append(f"| {system.name} | " + " | ".join(_cell(report, r, s, m, digits) for m in MEASURES) + " |")
-        lines += ["", f"`{result.signature}`"]
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
+            lines.append(f"| {system.name} | " + " | ".join(_cell(report, 0, s, m, digits) for m in MEASURES) + " |")
+        return "\n".join([*lines, "", f"`{result.signature}`"])
+    several = len(results[0].systems) > 1
+    lead = ["metric", "average", *(["system"] if several else [])]
+    lines = [f"**F1 (%)**, {len(results[0].doc_ids)} documents", "",
+             "| " + " | ".join([*lead, *MEASURES]) + " |", "|" + "---|" * len(lead) + "---:|" * len(MEASURES)]
+    for r, result in enumerate(results):
+        for s, system in enumerate(result.systems):
+            cells = [result.config.metric, result.config.average, *([system.name] if several else []),
+                     *(_cell(report, r, s, m, digits) for m in MEASURES)]
+            lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines += [f"* {result.config.metric}, {result.config.average}: `{result.signature}`" for result in results]
+    return "\n".join(lines)
 
 
 # -- LaTeX (booktabs) -----------------------------------------------------------------------
@@ -212,16 +252,23 @@ def _latex_escape(text: str) -> str:
 
 
 def _latex(report: Report, digits: int) -> str:
+    """Rows: systems; one column group per result, headed by its metric (when there are several)
+    and its average (when there are several)."""
     results = report.results
     names = [system.name for system in results[0].systems]
-    cols = "l" + "r" * (len(MEASURES) * len(results))
+    width = len(MEASURES)
+    cols = "l" + "r" * (width * len(results))
     lines = [r"% requires \usepackage{booktabs}", rf"\begin{{tabular}}{{{cols}}}", r"\toprule"]
-    if len(results) > 1:
-        groups = [rf"\multicolumn{{{len(MEASURES)}}}{{c}}{{{_METRIC_TITLES[res.config.metric]}}}" for res in results]
-        lines.append(" & " + " & ".join(groups) + r" \\")
-        rules = [rf"\cmidrule(lr){{{2 + i * len(MEASURES)}-{1 + (i + 1) * len(MEASURES)}}}"
-                 for i in range(len(results))]
-        lines.append(" ".join(rules))
+    if len({res.config.metric for res in results}) > 1:
+        runs: list[tuple[str, int]] = []  # consecutive results of one metric: (metric, how many)
+        for res in results:
+            if runs and runs[-1][0] == res.config.metric:
+                runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+            else:
+                runs.append((res.config.metric, 1))
+        lines += _latex_groups([(_METRIC_TITLES[metric], n * width) for metric, n in runs])
+    if len({res.config.average for res in results}) > 1:
+        lines += _latex_groups([(res.config.average, width) for res in results])
     lines.append("System & " + " & ".join(list(MEASURES) * len(results)) + r" \\")
     lines.append(r"\midrule")
     for s, name in enumerate(names):
@@ -230,3 +277,13 @@ def _latex(report: Report, digits: int) -> str:
     lines += [r"\bottomrule", r"\end{tabular}"]
     lines += [f"% {res.signature}" for res in results]
     return "\n".join(lines)
+
+
+def _latex_groups(groups: list[tuple[str, int]]) -> list[str]:
+    """A header row of column groups (title, columns) over the score columns, and their rules."""
+    cells, rules, start = [], [], 2
+    for title, n in groups:
+        cells.append(rf"\multicolumn{{{n}}}{{c}}{{{title}}}")
+        rules.append(rf"\cmidrule(lr){{{start}-{start + n - 1}}}")
+        start += n
+    return [" & " + " & ".join(cells) + r" \\", " ".join(rules)]

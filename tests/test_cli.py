@@ -49,8 +49,10 @@ def test_eval_json_contract(capsys):
 def test_eval_all_formats_agree(capsys):
     args = ["eval", str(SAMPLE / "gold"), str(SAMPLE / "pred"), "--metric", "all", "--labels", "rstdt18"]
     assert main([*args, "--format", "json"]) == 0
-    payload = json.loads(capsys.readouterr().out)
-    f_rst = payload["results"][0]["systems"][0]["scores"]["F"]
+    payload = json.loads(capsys.readouterr().out)  # one object per (metric, average, system)
+    assert [(o["metric"], o["average"], o["system"]) for o in payload] == [("rst-parseval", "micro", "pred"),
+                                                                          ("parseval", "micro", "pred")]
+    f_rst = payload[0]["scores"]["F"]
     for fmt in ("text", "markdown", "latex"):
         assert main([*args, "--format", fmt]) == 0
         text = capsys.readouterr().out
@@ -65,9 +67,8 @@ def test_eval_all_formats_agree(capsys):
 def test_eval_several_systems_with_ci(capsys):
     assert main(["eval", str(SAMPLE / "gold"), str(SAMPLE / "pred"), str(SAMPLE / "gold"), "--names", "parser,oracle",
                  "--ci", "0.9", "--n-bootstrap", "200", "--n-trials", "200", "--format", "json"]) == 0
-    payload = json.loads(capsys.readouterr().out)
-    systems = payload["results"][0]["systems"]
-    assert [s["name"] for s in systems] == ["parser", "oracle"]
+    systems = json.loads(capsys.readouterr().out)  # one object per system
+    assert [s["system"] for s in systems] == ["parser", "oracle"]
     assert systems[1]["scores"]["F"] == 100.0 and "paired_tests" in systems[1]
     low, high = systems[0]["ci"]["S"]
     assert low <= systems[0]["scores"]["S"] <= high

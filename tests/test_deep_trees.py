@@ -232,8 +232,8 @@ def test_commands_on_a_deep_dis_file(tmp_path, capsys, shape):
     path.write_text(dis_text(tree), encoding="utf-8")
     assert read_tree(path).root == tree.root
     assert main(["eval", str(path), str(path), "--metric", "all", "--format", "json"]) == 0
-    for result in json.loads(capsys.readouterr().out)["results"]:
-        assert result["systems"][0]["scores"] == {"S": 100.0, "N": 100.0, "R": 100.0, "F": 100.0}
+    for result in json.loads(capsys.readouterr().out):
+        assert result["scores"] == {"S": 100.0, "N": 100.0, "R": 100.0, "F": 100.0}
     for fmt in ("dis", "rs3", "rsd"):
         out = tmp_path / f"out.{fmt}"
         assert main(["convert", str(path), str(out), "--to", fmt]) == 0

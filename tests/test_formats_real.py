@@ -96,8 +96,7 @@ def test_real_feng_directory_is_detected():
 
 def _scores(capsys, *args: str) -> list[dict]:
     assert main(["eval", *args, "--metric", "all", "--format", "json"]) == 0
-    return [system["scores"] for result in json.loads(capsys.readouterr().out)["results"]
-            for system in result["systems"]]
+    return [result["scores"] for result in json.loads(capsys.readouterr().out)]
 
 
 def test_eval_scores_real_feng_output_against_its_converted_copy(tmp_path, capsys):

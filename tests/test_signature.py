@@ -142,14 +142,14 @@ def test_cli_signature_pins_the_statistics_and_reproduces_the_numbers(capsys):
     code = main(["eval", gold, pred, pred, "--names", "a,b", "--ci", "0.9", "--n-bootstrap", "200",
                  "--n-trials", "300", "--seed", "7", "--format", "json"])
     assert code == 0
-    (result,) = json.loads(capsys.readouterr().out)["results"]
-    signature = result["signature"]
+    a, b = json.loads(capsys.readouterr().out)  # one object per system, one signature for both
+    assert a["signature"] == b["signature"]
+    signature = a["signature"]
     assert "|ci=0.9|boot=200|trials=300|seed=7|docs=4|" in signature
     config = EvalConfig.from_signature(signature)
     assert config.statistics == Statistics(0.9, 200, 300, 7)
     with pytest.warns(RSTKitWarning, match=r"1 one-EDU document\(s\) scored with 0 tuples .*: sample_note"):
         again = evaluate(read_documents(gold), [read_documents(pred), read_documents(pred)], config)
-    a, b = result["systems"]
     assert again.scores == a["scores"]
     assert {k: list(v) for k, v in again.bootstrap(system=1).items()} == b["ci"]
     paired = again.paired_tests(1, 0)

@@ -23,10 +23,11 @@ from ..audit import (
     render_paper,
 )
 from ..errors import RSTKitError
+from ..evaluation import pair_single_files
 from ..labels import label_map_names
 from ..settings import MISSING_POLICIES
 from ..tree import RSTTree
-from .common import nonnegative_int, pair_single_files, read_input
+from .common import nonnegative_int, read_input
 
 
 def add_parser(sub) -> None:

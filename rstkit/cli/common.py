@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import os
-from pathlib import Path
+from collections.abc import Sequence
+from typing import Any
 
-from ..corpus import read_documents
-from ..errors import CorpusError, RSTKitError
+from ..corpus import read_input as corpus_input
 from ..labels import label_map_names
 from ..tree import RSTTree
 
@@ -51,28 +50,29 @@ def open_unit_interval(text: str) -> float:
     return float(_number(float, text, lambda v: 0 < v < 1, "a number strictly between 0 and 1"))
 
 
-def check_input(path: str | Path, file: bool = False) -> None:
-    """Raise a CorpusError now if ``path`` is missing, cannot be read (a directory: listed) or,
-    with ``file``, is not a regular file."""
-    path = Path(path)
-    if not path.exists():
-        raise CorpusError("no such file" + ("" if file else " or directory"), str(path))
-    if file and not path.is_file():
-        raise CorpusError("not a regular file", str(path))
-    if not os.access(path, os.R_OK | (os.X_OK if path.is_dir() else 0)):
-        raise CorpusError(f"cannot read {'directory' if path.is_dir() else 'file'}: permission denied", str(path))
+class CommaChoices(tuple):
+    """The ``choices`` of an option that takes ``all`` or a comma list: iterating gives the values
+    (help, introspection); a parsed list is in it when each of its values is."""
+
+    def __contains__(self, value: object) -> bool:
+        items = value if isinstance(value, list) else [value]
+        return all(tuple.__contains__(self, item) for item in items)
 
 
-def input_format(path: str | Path, fmt: str | None, notes: list[str] | None = None) -> str | None:
-    """``fmt``, or for ``"auto"`` the format detected from ``path`` (noted in ``notes``)."""
-    if fmt != "auto":
-        return fmt
-    from ..formats.detect import detect_format
+def comma_list(allowed: Sequence[str]) -> dict[str, Any]:
+    """``type`` and ``choices`` of an option that takes one of ``allowed``, ``all``, or a comma list
+    of them (parsed into a list without repeats, in the order given; ``all``: every one)."""
+    def parse(text: str) -> list[str]:
+        if text.strip() == "all":
+            return list(allowed)
+        values = [v.strip() for v in text.split(",")]
+        wrong = [v for v in values if v not in allowed]
+        if wrong:
+            raise argparse.ArgumentTypeError(f"{', '.join(map(repr, wrong))}: expected all or a comma list of "
+                                             f"{', '.join(allowed)}")
+        return list(dict.fromkeys(values))
 
-    fmt = detect_format(path)
-    if notes is not None:
-        notes.append(f"{path}: detected format {fmt!r}")
-    return fmt
+    return {"type": parse, "choices": CommaChoices([*allowed, "all"])}
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -90,21 +90,7 @@ def add_label_option(parser: argparse.ArgumentParser, default: str | None) -> No
 
 
 def read_input(path: str, fmt: str | None, args: argparse.Namespace, notes: list[str], **options) -> dict[str, RSTTree]:
-    """Documents of a file or directory; ``fmt="auto"`` detects the format (noted), unreadable
-    documents are skipped (noted) when ``args.skip_errors``."""
-    check_input(path)
-    if options.get("doc_map"):
-        check_input(options["doc_map"], file=True)
-    fmt = input_format(path, fmt, notes)
-    errors: list[RSTKitError] = []
-    documents = read_documents(path, fmt, lenient=args.lenient, skip_errors=args.skip_errors, errors=errors,
-                               **options)
-    notes.extend(f"skipped unreadable document: {e}" for e in errors)
-    return documents
-
-
-def pair_single_files(pred: dict[str, RSTTree], gold_id: str, path: str) -> dict[str, RSTTree]:
-    """Two single files are paired whatever their names."""
-    if len(pred) != 1:
-        raise RSTKitError(f"gold is one document but the prediction file holds {len(pred)}", path)
-    return {gold_id: next(iter(pred.values()))}
+    """Documents of a file or directory (:func:`rstkit.corpus.read_input`) with the command's
+    ``--lenient``, ``--skip-errors`` and, where it has one, ``--jobs``."""
+    return corpus_input(path, fmt, lenient=args.lenient, skip_errors=args.skip_errors, notes=notes,
+                        jobs=getattr(args, "jobs", None), **options)

@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 from ..convert import convert
-from ..corpus import read_documents
+from ..corpus import check_input, input_format, read_documents
 from ..formats import all_formats
 from ..settings import BINARIZATIONS
-from .common import add_input_options, add_label_option, check_input, input_format
+from .common import add_input_options, add_label_option
 from .output import check_target, write_files
 
 

@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 
 from ..convert import prepare
-from ..corpus import read_documents
+from ..corpus import check_input, input_format, read_documents
 from ..draw import DRAWINGS, drawing
 from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
 from ..settings import BINARIZATIONS, UnknownLabels
 from ..tree import RSTTree
-from .common import add_input_options, add_label_option, check_input, input_format, nonnegative_int
+from .common import add_input_options, add_label_option, nonnegative_int
 from .output import check_target, write_files
 
 FORMATS = dict(zip(DRAWINGS, (".txt", ".svg", ".html")))

@@ -9,11 +9,11 @@ import argparse
 import json
 import sys
 
-from ..corpus import read_documents
+from ..corpus import check_input, input_format, read_documents
 from ..errors import RSTKitError
 from ..stats import corpus_stats, stats_text
 from . import error_line
-from .common import add_input_options, check_input, input_format
+from .common import add_input_options
 
 
 def add_parser(sub) -> None:

@@ -6,7 +6,9 @@ Document ids are stable and format-independent: ``wsj_0600.out.dis`` -> ``wsj_06
 * :func:`read_tree` / :func:`read_file` read one file (format from ``format=`` or the
   file extension) (:mod:`.files`).
 * :func:`read_documents` reads a file or a whole directory into ``{doc_id: tree}``,
-  reporting every bad file at once (:class:`~rstkit.errors.ManyErrors`) (:mod:`.documents`).
+  reporting every bad file at once (:class:`~rstkit.errors.ManyErrors`), with ``jobs``
+  processes (:func:`read_files`); :func:`read_input` reads a command's input as ``rstkit eval``
+  does (path checked, ``"auto"`` format detected) (:mod:`.documents`).
 * :func:`open_corpus` recognises a corpus kind (:data:`CORPUS_KINDS`: a GUM checkout, an
   RST-DT release, RST-DT's doubly annotated set, or a plain directory with an optional
   ``splits.tsv``) and gives documents by split; ``corpus.kind`` knows its default label
@@ -17,8 +19,8 @@ Document ids are stable and format-independent: ``wsj_0600.out.dis`` -> ``wsj_06
 from __future__ import annotations
 
 from ..data import rstdt_dev_ids, rstdt_test_ids
-from .documents import read_documents
-from .files import format_for_path, list_files, read_file, read_tree
+from .documents import check_input, input_format, read_documents, read_input
+from .files import format_for_path, list_files, read_file, read_files, read_tree, resolve_jobs
 from .kinds import (
     CORPUS_KINDS,
     DIRECTORY,
@@ -50,17 +52,22 @@ __all__ = [
     "BoundarySource",
     "Corpus",
     "CorpusKind",
+    "check_input",
     "directory_corpus",
     "format_for_path",
     "gum_corpus",
+    "input_format",
     "list_files",
     "open_corpus",
     "parse_gum_splits",
     "read_documents",
     "read_file",
+    "read_files",
+    "read_input",
     "read_tree",
     "recognise_corpus",
     "resolve_corpus",
+    "resolve_jobs",
     "rstdt_corpus",
     "rstdt_dev_ids",
     "rstdt_double_corpus",

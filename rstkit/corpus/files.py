@@ -1,10 +1,12 @@
-"""Files of trees: one file (format from ``format=`` or the file's name) and the files of one
-format in a directory."""
+"""Files of trees: one file (format from ``format=`` or the file's name), the files of one
+format in a directory, and many files read at once (:func:`read_files`, in a process pool with
+``jobs`` > 1)."""
 from __future__ import annotations
 
-from collections.abc import Iterable
-
+import os
 import warnings
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning
@@ -106,7 +108,8 @@ def _files_of_format(directory: Path, files: list[Path], fmt: Format) -> list[Pa
                           f"({describe_groups(others)})", str(directory))
     every = sorted(chosen + unknown)
     if every:
-        note = f"no file is named as {fmt.key} files are: read all {len(every)} as {fmt.key}: {_names(every, directory)}"
+        note = (f"no file is named as {fmt.key} files are: read all {len(every)} as {fmt.key}: "
+                f"{_names(every, directory)}")
         if unknown:
             note += f" ({len(unknown)} fit no known format: {_names(unknown, directory)})"
         warnings.warn(f"{directory}: {note}", RSTKitWarning, stacklevel=3)
@@ -126,3 +129,64 @@ def report_failures(failures: list[RSTKitError], skip_errors: bool, errors: list
         errors.extend(failures)
     if not skip_errors:
         raise failures[0] if len(failures) == 1 else ManyErrors(failures)
+
+
+#: below this many files, ``jobs=None`` reads in this process (a pool costs more than it saves)
+SMALL_INPUT = 200
+
+
+def resolve_jobs(jobs: int | None, n_files: int) -> int:
+    """The number of processes to read ``n_files`` with: ``jobs`` (an integer >= 1), or for None,
+    1 under :data:`SMALL_INPUT` files and the number of usable cores otherwise."""
+    if jobs is None:
+        return 1 if n_files < SMALL_INPUT else usable_cores()
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise RSTKitError(f"jobs must be an integer >= 1, not {jobs!r}")
+    return jobs
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+Outcome = tuple[list[RSTTree] | RSTKitError, list[tuple[str, type[Warning]]]]
+
+
+def read_files(files: Sequence[Path], format: str | None = None, lenient: bool = False, jobs: int | None = None,
+               *, single: bool = False, **options) -> list[list[RSTTree] | RSTKitError]:
+    """Per file, in order: its trees, or the RSTKitError reading it raised (``single``: each file holds
+    one document, :func:`read_tree`). With ``jobs`` > 1 (see :func:`resolve_jobs`) the files are read
+    in a process pool; the outcome, and the warnings (re-emitted here in file order), are the same
+    whatever ``jobs`` is."""
+    workers = min(resolve_jobs(jobs, len(files)), len(files))
+    tasks = [(Path(f), format, lenient, single, options) for f in files]
+    if workers <= 1:
+        outcomes: Iterable[Outcome] = map(_read_one, tasks)
+        return [_replayed(outcome) for outcome in outcomes]
+    chunk = max(1, len(tasks) // (4 * workers))
+    with ProcessPoolExecutor(workers) as pool:
+        return [_replayed(outcome) for outcome in pool.map(_read_one, tasks, chunksize=chunk)]
+
+
+def _read_one(task: tuple[Path, str | None, bool, bool, dict]) -> Outcome:
+    """One file's trees or error, with the warnings reading it raised (message, category)."""
+    path, format, lenient, single, options = task
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            trees: list[RSTTree] | RSTKitError = ([read_tree(path, format, lenient, **options)] if single
+                                                  else read_file(path, format, lenient, **options))
+        except RSTKitError as exc:
+            trees = exc
+    return trees, [(str(w.message), w.category) for w in caught]
+
+
+def _replayed(outcome: Outcome) -> list[RSTTree] | RSTKitError:
+    trees, caught = outcome
+    for message, category in caught:
+        warnings.warn(message, category, stacklevel=4)
+    return trees

@@ -26,7 +26,7 @@ from ..errors import CorpusError, RSTKitError
 from ..formats import Format, doc_id_from_path, get_format, read_text, split_lines
 from ..settings import LabelMapName
 from ..tree import RSTTree
-from .files import format_for_path, list_files, read_tree, report_failures
+from .files import format_for_path, list_files, read_files, report_failures
 
 
 @dataclass(frozen=True)
@@ -98,16 +98,18 @@ class Corpus:
             raise CorpusError(f"no document {doc_id!r} in corpus {self.name}", str(self.root)) from None
 
     def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
-                  errors: list[RSTKitError] | None = None) -> dict[str, RSTTree]:
-        """``{doc_id: tree}`` of a split (all documents when ``split`` is None)."""
+                  errors: list[RSTKitError] | None = None, jobs: int | None = None) -> dict[str, RSTTree]:
+        """``{doc_id: tree}`` of a split (all documents when ``split`` is None); ``jobs`` as in
+        :func:`~rstkit.corpus.files.read_files`."""
         failures: list[RSTKitError] = []
         result: dict[str, RSTTree] = {}
-        for doc_id in self.doc_ids(split):
-            try:
-                tree = read_tree(self.files[doc_id], self.format, lenient=lenient)
-            except RSTKitError as exc:
-                failures.append(exc)
+        doc_ids = self.doc_ids(split)
+        outcomes = read_files([self.files[d] for d in doc_ids], self.format, lenient, jobs, single=True)
+        for doc_id, outcome in zip(doc_ids, outcomes):
+            if isinstance(outcome, RSTKitError):
+                failures.append(outcome)
                 continue
+            (tree,) = outcome
             result[doc_id] = tree if tree.doc_id == doc_id else replace(tree, doc_id=doc_id)
         report_failures(failures, skip_errors, errors)
         return result

@@ -1,10 +1,11 @@
 """Scoring: RST-Parseval and original Parseval, micro / macro / DPLP-style averaging.
 
 One metric per module (:mod:`.rst_parseval`, :mod:`.parseval`); settings in
-:class:`EvalConfig`; the pipeline in :func:`evaluate`.
+:class:`EvalConfig`; the pipeline in :func:`evaluate` (several metrics and averages at once:
+:func:`evaluate_all`).
 """
 from .average import Scores
 from .config import EvalConfig
-from .evaluate import EvalResult, SystemResult, evaluate
+from .evaluate import EvalResult, SystemResult, evaluate, evaluate_all
 
-__all__ = ["EvalConfig", "EvalResult", "Scores", "SystemResult", "evaluate"]
+__all__ = ["EvalConfig", "EvalResult", "Scores", "SystemResult", "evaluate", "evaluate_all"]

@@ -1,20 +1,22 @@
 """The scoring pipeline: pair documents, prepare trees, extract tuples, count, average.
 
 ``evaluate(gold, pred, config)`` scores one or several prediction sets against one gold
-set. Trees are prepared exactly once (label map, binarization), turned into integer
-arrays, and matched corpus-wide (:mod:`rstkit.metrics.counts`).
+set; ``evaluate_all(gold, pred, configs)`` scores them under several metrics and averages at
+once. Trees are prepared exactly once (label map, binarization), turned into integer arrays
+once per metric, and matched corpus-wide (:mod:`rstkit.metrics.counts`); each average
+aggregates the same counts.
 """
 from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..labels import get_label_map
-from ..settings import MEASURES, RST_EVAL, Binarization
+from ..settings import MEASURES, RST_EVAL, Average, Binarization, Metric
 from ..transform import binarize, nary_nodes
 from ..tree import RSTTree
 from . import aligned, parseval, rst_parseval
@@ -136,6 +138,11 @@ class EvalResult:
         return Statistics(**{name: next(s[name] for s in sources if s.get(name) is not None)
                              for name in ("confidence", "n_bootstrap", "n_trials", "seed")})
 
+    def with_average(self, average: Average) -> EvalResult:
+        """The same counts averaged another way (nothing is re-scored)."""
+        systems = [replace(s, scores=aggregate(self._scored(s.counts), average)) for s in self.systems]
+        return replace(self, config=self.config.with_(average=average), systems=systems, warnings=list(self.warnings))
+
     def _system(self, index: int) -> SystemResult:
         if not 0 <= index < len(self.systems):
             raise RSTKitError(f"no system {index}: this result has {len(self.systems)} (numbered from 0)")
@@ -159,55 +166,97 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
     >>> {measure: round(f1, 2) for measure, f1 in result.systems[0].scores.f1.items()}
     {'S': 66.67, 'N': 33.33, 'R': 16.67, 'F': 16.67}
     """
-    config = config or EvalConfig()
+    return evaluate_all(gold, pred, [config or EvalConfig()], names)[0]
+
+
+def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence[Mapping[str, RSTTree]],
+                 configs: Sequence[EvalConfig], names: Sequence[str] | None = None) -> list[EvalResult]:
+    """One result per configuration, as :func:`evaluate` gives it, from one pass over the trees.
+
+    The configurations may differ in ``metric`` and ``average`` only. Trees are prepared (label
+    map, binarization) and their EDUs checked once; tuples are extracted and matched once per
+    metric; each average is an aggregation of the same counts.
+    """
+    if not configs:
+        raise RSTKitError("no configuration to score")
+    base = configs[0]
+    for config in configs:
+        if config.with_(metric=base.metric, average=base.average) != base:
+            raise RSTKitError("configurations scored together may differ in metric and average only; "
+                              f"{config} differs from {base} in more")
     systems = [pred] if isinstance(pred, Mapping) else list(pred)
     if not systems:
         raise RSTKitError("no prediction set to score")
     names = list(names) if names else [f"system{i + 1}" for i in range(len(systems))]
-    notes: list[str] = []
-    doc_ids = _paired_ids(gold, systems, names, config, notes)
+    if len(names) != len(systems):
+        raise RSTKitError(f"{len(names)} name(s) for {len(systems)} prediction set(s)")
+    paired_notes: list[str] = []
+    doc_ids = _paired_ids(gold, systems, names, base, paired_notes)
     if not doc_ids:
         raise MissingDocumentError("no document to score")
-    metric = METRIC_MODULES[config.metric]
-    label_map = get_label_map(config.labels)
-    passthrough = config.unknown_labels == "keep"
+    label_map = get_label_map(base.labels)
+    passthrough = base.unknown_labels == "keep"
 
-    def prepared_tuples(tree: RSTTree, mode: Binarization) -> list[tuple[int, int, str, str]]:
-        return metric.prepared_tuples(tree, label_map, passthrough, mode, config)
+    def prepared_tuples(tree: RSTTree, mode: Binarization, config: EvalConfig) -> list[tuple[int, int, str, str]]:
+        return METRIC_MODULES[config.metric].prepared_tuples(tree, label_map, passthrough, mode, config)
 
+    by_metric: dict[Metric, EvalConfig] = {}  # the first configuration of each metric
+    for config in configs:
+        by_metric.setdefault(config.metric, config)
     gold_trees = [gold[d] for d in doc_ids]
     n_edus = np.array([t.n_edus for t in gold_trees], dtype=np.int64)
-    gold_tuples = [prepared_tuples(t, config.gold_binarization) for t in gold_trees]
-    _note_gold(gold_trees, gold_tuples, config, notes)
-    nuc_vocab, rel_vocab = Vocabulary(), Vocabulary()
-    gold_arrays = TupleArrays.from_tuples(gold_tuples, nuc_vocab, rel_vocab)
-    pred_arrays = []
+    gold_tuples = {m: [prepared_tuples(t, base.gold_binarization, c) for t in gold_trees] for m, c in by_metric.items()}
+    edu_notes: list[str] = []
+    pred_tuples: dict[Metric, list[list[list[tuple[int, int, str, str]]]]] = {m: [] for m in by_metric}
     for system in systems:
-        per_doc = []
+        per_doc: dict[Metric, list[list[tuple[int, int, str, str]]]] = {m: [] for m in by_metric}
         for doc_id in doc_ids:
             tree = system.get(doc_id)
             if tree is None:  # missing == "zero": an empty prediction
-                per_doc.append([])
+                for m in by_metric:
+                    per_doc[m].append([])
                 continue
-            if config.edus == "gold":
-                check_edus(gold[doc_id], tree, config, notes)
-            per_doc.append(prepared_tuples(tree, config.pred_binarization))
-        pred_arrays.append(TupleArrays.from_tuples(per_doc, nuc_vocab, rel_vocab))
-    segmentations = [None] * len(systems)
+            if base.edus == "gold":
+                check_edus(gold[doc_id], tree, base, edu_notes)
+            for m, c in by_metric.items():
+                per_doc[m].append(prepared_tuples(tree, base.pred_binarization, c))
+        for m in by_metric:
+            pred_tuples[m].append(per_doc[m])
+    if base.edus == "aligned" and base.lenient:
+        edu_notes.append("lenient changes no score with aligned EDUs: EDUs are matched by character, and a "
+                         "document whose texts differ is an error")
+    included = n_edus > 1 if base.exclude_single_edu else np.ones(len(doc_ids), dtype=bool)
+    scored = {}
+    for m, c in by_metric.items():
+        notes = [*paired_notes, *_gold_notes(gold_trees, gold_tuples[m], c), *edu_notes]
+        scored[m] = _score(gold, systems, names, doc_ids, n_edus, gold_tuples[m], pred_tuples[m], included, c, notes)
+    results = []
+    for config in configs:  # each configuration its own result object, even when one is given twice
+        first = scored.pop(config.metric, None)  # scored under this very configuration, the metric's first
+        results.append(first if first is not None
+                       else next(r for r in results if r.config.metric == config.metric).with_average(config.average))
+    for note in dict.fromkeys(n for result in results for n in result.warnings):
+        warnings.warn(note, RSTKitWarning, stacklevel=3)
+    return results
+
+
+def _score(gold: Mapping[str, RSTTree], systems: list[Mapping[str, RSTTree]], names: list[str], doc_ids: list[str],
+           n_edus: np.ndarray, gold_tuples: list[list[tuple[int, int, str, str]]],
+           pred_tuples: list[list[list[tuple[int, int, str, str]]]], included: np.ndarray, config: EvalConfig,
+           notes: list[str]) -> EvalResult:
+    """The result of one metric: its tuples as arrays, matched corpus-wide."""
+    nuc_vocab, rel_vocab = Vocabulary(), Vocabulary()
+    gold_arrays = TupleArrays.from_tuples(gold_tuples, nuc_vocab, rel_vocab)
+    pred_arrays = [TupleArrays.from_tuples(per_doc, nuc_vocab, rel_vocab) for per_doc in pred_tuples]
+    segmentations: Sequence[aligned.Segmentation | None] = [None] * len(systems)
     if config.edus == "aligned":
         gold_arrays, pred_arrays, segmentations = aligned.align(gold, systems, doc_ids, gold_arrays, pred_arrays)
-        if config.lenient:
-            notes.append("lenient changes no score with aligned EDUs: EDUs are matched by character, and a "
-                         "document whose texts differ is an error")
     codec = codec_for([gold_arrays, *pred_arrays], nuc_vocab, rel_vocab)
-    included = n_edus > 1 if config.exclude_single_edu else np.ones(len(doc_ids), dtype=bool)
     results = []
     for name, arrays, segmentation in zip(names, pred_arrays, segmentations):
         counts = count_matches(gold_arrays, arrays, codec)
         results.append(SystemResult(name, counts, aggregate(counts.select(included), config.average), arrays,
                                     segmentation))
-    for note in notes:
-        warnings.warn(note, RSTKitWarning, stacklevel=2)
     return EvalResult(config, doc_ids, n_edus, results, gold_arrays, codec, rel_vocab.labels(), included, notes)
 
 
@@ -238,8 +287,11 @@ def _some(ids: Sequence[str], k: int = 10) -> str:
     return ", ".join(ids[:k]) + (f" ... (+{len(ids) - k})" if len(ids) > k else "")
 
 
-def _note_gold(gold_trees: list[RSTTree], gold_tuples: list[list[tuple[int, int, str, str]]],
-               config: EvalConfig, notes: list[str]) -> None:
+def _gold_notes(gold_trees: list[RSTTree], gold_tuples: list[list[tuple[int, int, str, str]]],
+                config: EvalConfig) -> list[str]:
+    """What the warnings say of the gold trees under ``config``: one-EDU documents, and nodes
+    that bug B1 of the reference binarization left n-ary."""
+    notes: list[str] = []
     singles = [t.doc_id for t in gold_trees if t.n_edus == 1]
     if singles:
         what = ("excluded from the averages" if config.exclude_single_edu
@@ -254,6 +306,7 @@ def _note_gold(gold_trees: list[RSTTree], gold_tuples: list[list[tuple[int, int,
     elif config.gold_binarization in (RST_EVAL, "right_mixed"):
         affected = {t.doc_id: len(nary_nodes(binarize(t, config.gold_binarization))) for t in gold_trees}
         _note_nary(affected, "", "RST-Parseval supports fall below 2n-2", notes)
+    return notes
 
 
 def _note_nary(per_document: dict[str, int], when: str, consequence: str, notes: list[str]) -> None:

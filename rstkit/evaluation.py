@@ -1,0 +1,206 @@
+"""``rstkit.evaluate``: what ``rstkit eval`` does, as one library call.
+
+Gold and predictions may each be a path (a file or a directory, read as ``rstkit eval`` reads
+it), a list of trees (ids from ``tree.doc_id``) or a ``{doc_id: tree}`` mapping; ``config`` is one
+:class:`~rstkit.metrics.EvalConfig` or several that differ in metric and average only (scored
+from one pass over the trees). The :class:`Evaluation` it returns is the first configuration's
+:class:`~rstkit.metrics.EvalResult` (scores, signature, bootstrap, paired tests) with every
+configuration's result in ``results``, and renders exactly what the command prints::
+
+    result = rstkit.evaluate("gold/", "pred/", rstkit.EvalConfig(metric="rst-parseval"))
+    print(result.render("latex"))
+
+This unit sits above :mod:`rstkit.metrics` (scoring) and :mod:`rstkit.report` (rendering).
+"""
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import TypeGuard, cast
+
+from .corpus import read_input
+from .errors import RSTKitError, RSTKitWarning
+from .metrics import EvalConfig, EvalResult, evaluate_all
+from .metrics.config import DEFAULT_STATISTICS, Statistics
+from .report import Report, render
+from .tree import RSTTree
+
+#: what ``gold`` and each prediction set may be: a file or directory, a list of trees, ``{doc_id: tree}``
+Source = str | os.PathLike | Mapping[str, RSTTree] | Sequence[RSTTree]
+
+
+@dataclass(eq=False)
+class Evaluation(EvalResult):
+    """The result of :func:`evaluate`: the first configuration's result (all of
+    :class:`~rstkit.metrics.EvalResult`), every configuration's in ``results`` (same order),
+    and :meth:`render`."""
+
+    results: list[EvalResult] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, results: Sequence[EvalResult]) -> Evaluation:
+        """The evaluation made of ``results`` (one per configuration; the same systems and documents)."""
+        if not results:
+            raise RSTKitError("an evaluation needs at least one result")
+        first = results[0]
+        return cls(**{f.name: getattr(first, f.name) for f in fields(EvalResult)}, results=list(results))
+
+    def result(self, metric: str | None = None, average: str | None = None) -> EvalResult:
+        """The one result of ``metric`` and ``average`` (either may be left out when only one fits)."""
+        fits = [r for r in self.results if metric in (None, r.config.metric) and average in (None, r.config.average)]
+        if len(fits) != 1:
+            have = ", ".join(f"{r.config.metric}/{r.config.average}" for r in self.results)
+            raise RSTKitError(f"{len(fits)} results of metric={metric} average={average}; this evaluation has {have}")
+        return fits[0]
+
+    def with_statistics(self, confidence: float | None = None, n_bootstrap: int | None = None,
+                        n_trials: int | None = None, seed: int | None = None) -> Evaluation:
+        """The same scores with other resampling settings (each one not given is kept, else the
+        default): bootstrap intervals at ``confidence``; with several systems, paired tests. The
+        signatures pin them; nothing is re-scored."""
+        current = self.config.statistics
+        paired = len(self.systems) > 1
+        statistics = Statistics.used(
+            confidence if confidence is not None else current.confidence,
+            _first(n_bootstrap, current.n_bootstrap, DEFAULT_STATISTICS.n_bootstrap),
+            _first(n_trials, current.n_trials, DEFAULT_STATISTICS.n_trials),
+            _first(seed, current.seed, DEFAULT_STATISTICS.seed), paired)
+        return Evaluation.of([replace(r, config=r.config.with_(statistics=statistics)) for r in self.results])
+
+    def report(self, per_relation: bool = False) -> Report:
+        """The scores with what the configurations' statistics print: bootstrap intervals when
+        ``statistics.confidence`` is set, and with several systems each one's paired tests
+        against the first."""
+        confidence = self.config.statistics.confidence
+        report = Report(list(self.results), confidence=confidence, per_relation=per_relation)
+        for r, result in enumerate(self.results):
+            for s in range(len(result.systems)):
+                if confidence is not None:
+                    report.ci[(r, s)] = result.bootstrap(system=s)
+                if s > 0:
+                    report.paired[(r, s)] = result.paired_tests(s, 0)
+        return report
+
+    def render(self, fmt: str = "text", digits: int = 2, *, ci: float | None = None,
+               per_relation: bool = False) -> str:
+        """What ``rstkit eval --format FMT --digits DIGITS`` prints (:data:`rstkit.report.FORMATS`);
+        ``ci`` adds bootstrap intervals at that level (:meth:`with_statistics`), ``per_relation``
+        per-relation scores and confusions."""
+        if ci is not None and ci != self.config.statistics.confidence:
+            return self.with_statistics(confidence=ci).render(fmt, digits, per_relation=per_relation)
+        return render(self.report(per_relation), fmt, digits)
+
+
+def _first(*values: int | None) -> int:
+    return next(v for v in values if v is not None)
+
+
+def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig | Sequence[EvalConfig] | None = None,
+             names: Sequence[str] | None = None, *, gold_format: str | None = None, pred_format: str | None = None,
+             doc_map: str | os.PathLike | None = None, skip_errors: bool = False,
+             jobs: int | None = None) -> Evaluation:
+    """Score one or several prediction sets against gold, as ``rstkit eval`` does.
+
+    ``gold`` and ``pred``: a path (file or directory; ``gold_format`` / ``pred_format`` name the
+    format, ``"auto"`` detects it; ``doc_map`` is the predictions' file-name map; unreadable files
+    are an error, or with ``skip_errors`` left out and noted; ``jobs`` processes read them), a
+    list of trees or a ``{doc_id: tree}`` mapping. ``pred`` may also be a list of such sets, one
+    per system (the first is the baseline of paired tests); ``names`` name them (default: the
+    file or directory name before its first dot, else ``system1``, ``system2``...). Two single
+    files are paired whatever their ids. ``config``: one configuration, or several that differ in
+    ``metric`` and ``average`` only; ``lenient`` also applies to reading. With several systems,
+    paired tests are computed and their settings not given in ``config.statistics`` are the
+    defaults (pinned in the signature, as the command line does).
+
+    Every warning (reading and scoring) is in the results' ``warnings`` and emitted once as an
+    :class:`~rstkit.errors.RSTKitWarning`.
+    """
+    configs = [config or EvalConfig()] if config is None or isinstance(config, EvalConfig) else list(config)
+    if not configs:
+        raise RSTKitError("no configuration to score")
+    sources = _prediction_sets(pred)
+    if names is not None and len(names) != len(sources):
+        raise RSTKitError(f"{len(names)} name(s) for {len(sources)} prediction set(s)")
+    notes: list[str] = []
+    lenient = configs[0].lenient
+    gold_docs = _documents(gold, gold_format, lenient, skip_errors, jobs, notes, {})
+    options = {"doc_map": doc_map} if doc_map else {}
+    preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options) for p in sources]
+    if _is_path(gold) and Path(gold).is_file() and len(gold_docs) == 1:
+        (gold_id,) = gold_docs
+        preds = [pair_single_files(docs, gold_id, str(p)) if _is_path(p) and Path(p).is_file() else docs
+                 for docs, p in zip(preds, sources)]
+    if len(preds) > 1:
+        configs = [c.with_(statistics=_paired(c.statistics)) for c in configs]
+    with warnings.catch_warnings():  # kept in the results, emitted once below
+        warnings.simplefilter("ignore", RSTKitWarning)
+        results = evaluate_all(gold_docs, preds, configs, list(names) if names else default_names(sources))
+    for result in results:
+        result.warnings[:0] = notes
+    evaluation = Evaluation.of(results)
+    for message in dict.fromkeys(m for result in results for m in result.warnings):
+        warnings.warn(message, RSTKitWarning, stacklevel=2)
+    return evaluation
+
+
+def _paired(statistics: Statistics) -> Statistics:
+    """``statistics`` with the settings of paired tests, the defaults where not given."""
+    return Statistics.used(statistics.confidence,
+                           _first(statistics.n_bootstrap, DEFAULT_STATISTICS.n_bootstrap),
+                           _first(statistics.n_trials, DEFAULT_STATISTICS.n_trials),
+                           _first(statistics.seed, DEFAULT_STATISTICS.seed), paired=True)
+
+
+def _is_path(source: object) -> TypeGuard[str | os.PathLike]:
+    return isinstance(source, (str, os.PathLike))
+
+
+def _prediction_sets(pred: Source | Sequence[Source]) -> list[Source]:
+    """``pred`` as a list of prediction sets: a path, a mapping or a list of trees is one set."""
+    if _is_path(pred) or isinstance(pred, Mapping):
+        return [pred]
+    items = list(cast(Sequence, pred))
+    if not items:
+        raise RSTKitError("no prediction set to score")
+    if all(isinstance(item, RSTTree) for item in items):
+        return [items]
+    return items
+
+
+def _documents(source: Source, fmt: str | None, lenient: bool, skip_errors: bool, jobs: int | None,
+               notes: list[str], options: dict) -> dict[str, RSTTree]:
+    """``{doc_id: tree}`` of one source."""
+    if _is_path(source):
+        return read_input(source, fmt, lenient=lenient, skip_errors=skip_errors, notes=notes, jobs=jobs, **options)
+    if isinstance(source, Mapping):
+        return dict(source)
+    if isinstance(source, (str, bytes)) or not isinstance(source, Sequence):
+        raise RSTKitError(f"expected a path, a list of trees or a {{doc_id: tree}} mapping, not {type(source).__name__}")
+    documents: dict[str, RSTTree] = {}
+    for i, tree in enumerate(source):
+        if not isinstance(tree, RSTTree):
+            raise RSTKitError(f"item {i} of a list of trees is a {type(tree).__name__}, not an RSTTree")
+        if not tree.doc_id:
+            raise RSTKitError(f"tree {i} of the list has no doc_id: give a {{doc_id: tree}} mapping instead")
+        if tree.doc_id in documents:
+            raise RSTKitError(f"two trees of the list have the document id {tree.doc_id!r}")
+        documents[tree.doc_id] = tree
+    return documents
+
+
+def default_names(sources: Sequence[Source]) -> list[str]:
+    """System names: a path's name before its first dot (the path itself if that is empty), else
+    ``system1``, ``system2``...; a name given twice gets ``#`` and the set's number."""
+    names = [(Path(s).name.split(".")[0] or str(s)) if _is_path(s) else f"system{i + 1}"
+             for i, s in enumerate(sources)]
+    return [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]
+
+
+def pair_single_files(pred: dict[str, RSTTree], gold_id: str, path: str) -> dict[str, RSTTree]:
+    """Two single files are paired whatever their names."""
+    if len(pred) != 1:
+        raise RSTKitError(f"gold is one document but the prediction file holds {len(pred)}", path)
+    return {gold_id: next(iter(pred.values()))}
