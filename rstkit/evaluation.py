@@ -36,7 +36,15 @@ Source = str | os.PathLike | Mapping[str, RSTTree] | Sequence[RSTTree]
 class Evaluation(EvalResult):
     """The result of :func:`evaluate`: the first configuration's result (all of
     :class:`~rstkit.metrics.EvalResult`), every configuration's in ``results`` (same order),
-    and :meth:`render`."""
+    and :meth:`render`.
+
+    >>> configs = [EvalConfig(metric="parseval", average=a) for a in ("micro", "macro")]
+    >>> both = evaluate("corpora/sample/gold/sample_library.dis", "corpora/sample/pred/sample_library.dis", configs)
+    >>> [(r.config.average, round(r.scores["S"], 2)) for r in both.results]
+    [('micro', 66.67), ('macro', 66.67)]
+    >>> both.result("parseval", "macro").config.average
+    'macro'
+    """
 
     results: list[EvalResult] = field(default_factory=list)
 
@@ -56,7 +64,7 @@ class Evaluation(EvalResult):
             raise RSTKitError(f"{len(fits)} results of metric={metric} average={average}; this evaluation has {have}")
         return fits[0]
 
-    def with_statistics(self, confidence: float | None = None, n_bootstrap: int | None = None,
+    def with_statistics(self, *, confidence: float | None = None, n_bootstrap: int | None = None,
                         n_trials: int | None = None, seed: int | None = None) -> Evaluation:
         """The same scores with other resampling settings (each one not given is kept, else the
         default): bootstrap intervals at ``confidence``; with several systems, paired tests. The
@@ -117,6 +125,13 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
 
     Every warning (reading and scoring) is in the results' ``warnings`` and emitted once as an
     :class:`~rstkit.errors.RSTKitWarning`.
+
+    >>> result = evaluate("corpora/sample/gold/sample_library.dis", "corpora/sample/pred/sample_library.dis",
+    ...                   EvalConfig(metric="parseval"))
+    >>> {measure: round(f1, 2) for measure, f1 in result.scores.items()}
+    {'S': 66.67, 'N': 33.33, 'R': 16.67, 'F': 16.67}
+    >>> print(result.render("text").splitlines()[0])
+    Original Parseval, micro-averaged F1 (%), 1 documents
     """
     configs = [config or EvalConfig()] if config is None or isinstance(config, EvalConfig) else list(config)
     if not configs:
@@ -178,7 +193,8 @@ def _documents(source: Source, fmt: str | None, lenient: bool, skip_errors: bool
     if isinstance(source, Mapping):
         return dict(source)
     if isinstance(source, (str, bytes)) or not isinstance(source, Sequence):
-        raise RSTKitError(f"expected a path, a list of trees or a {{doc_id: tree}} mapping, not {type(source).__name__}")
+        raise RSTKitError("expected a path, a list of trees or a {doc_id: tree} mapping, "
+                          f"not {type(source).__name__}")
     documents: dict[str, RSTTree] = {}
     for i, tree in enumerate(source):
         if not isinstance(tree, RSTTree):

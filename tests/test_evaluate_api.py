@@ -111,7 +111,8 @@ def test_the_result_is_the_first_configurations_and_holds_all():
         assert one.scores == alone.scores and one.signature == alone.signature
     assert isinstance(result, rstkit.EvalResult) and result.scores == result.results[0].scores
     assert result.result("parseval").config == configs[1]
-    assert result.bootstrap(0.9, 50, 1) == result.results[0].bootstrap(0.9, 50, 1)
+    assert (result.bootstrap(confidence=0.9, n_samples=50, seed=1)
+            == result.results[0].bootstrap(confidence=0.9, n_samples=50, seed=1))
     with pytest.raises(RSTKitError, match="0 results"):
         result.result("parseval", "dplp")
 
@@ -131,14 +132,22 @@ def test_every_metric_and_average_equals_its_own_run():
                 alone.config, alone.scores, alone.precision, alone.recall, alone.signature)
 
 
-def test_trees_are_prepared_once_whatever_the_number_of_metrics_and_averages(monkeypatch):
+def test_trees_are_prepared_once_per_metric_whatever_the_number_of_averages(monkeypatch):
     pipeline = importlib.import_module("rstkit.metrics.evaluate")  # the module, not the function it exports
     calls = []
-    real = pipeline.binarize
-    monkeypatch.setattr(pipeline, "binarize", lambda tree, mode: calls.append(tree.doc_id) or real(tree, mode))
+    for module in pipeline.METRIC_MODULES.values():
+        real = module.prepared_tuples
+
+        def counted(tree, *args, _real=real, _name=module.NAME):
+            calls.append((_name, id(tree)))
+            return _real(tree, *args)
+
+        monkeypatch.setattr(module, "prepared_tuples", counted)
     gold, pred = read_documents(GOLD), read_documents(PRED)
     quiet(gold, pred, [EvalConfig(metric=m, average=a) for m in METRICS for a in AVERAGES])
-    assert len(calls) == len(gold) + len(pred)  # 4 + 4, not 6 times that
+    # each tree's tuples once per metric: (4 + 4) x 2 metrics, not x 6 (metric, average) combinations
+    assert len(calls) == (len(gold) + len(pred)) * len(METRICS)
+    assert len(set(calls)) == len(calls)
 
 
 def test_a_configuration_given_twice_gives_two_equal_results():
