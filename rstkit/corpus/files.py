@@ -178,8 +178,8 @@ def _read_one(task: tuple[Path, str | None, bool, bool, dict]) -> Outcome:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            trees: list[RSTTree] | RSTKitError = ([read_tree(path, format, lenient, **options)] if single
-                                                  else read_file(path, format, lenient, **options))
+            trees: list[RSTTree] | RSTKitError = ([read_tree(path, format, lenient=lenient, **options)] if single
+                                                  else read_file(path, format, lenient=lenient, **options))
         except RSTKitError as exc:
             trees = exc
     return trees, [(str(w.message), w.category) for w in caught]
