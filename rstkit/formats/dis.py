@@ -20,7 +20,9 @@ Reading and writing are iterative: tree depth is limited by memory only.
 from __future__ import annotations
 
 import re
+import sys
 import warnings
+from itertools import repeat
 from pathlib import Path
 from typing import Any, cast
 
@@ -28,7 +30,8 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
-from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word, validate
+from ..tree import (EDU, NUCLEUS, ROOT, SATELLITE, Node, RSTTree, nuclearity_from_word, nuclearity_word,
+                    validate)
 from . import Format, doc_id_from_path, read_text, register
 
 #: one node of a file: (nuclearity word, line, extent, relation, EDU text body, has child nodes);
@@ -48,13 +51,16 @@ def loads_dis(text: str, path: str | Path | None = None, doc_id: str | None = No
     'so we stayed in.'
     """
     source = str(path) if path is not None else "<string>"
+    if doc_id is None:
+        doc_id = doc_id_from_path(path) if path is not None else ""
+    built = _direct(text)
+    if built is not None:
+        return RSTTree(built[0], built[1], doc_id, source)
     events = _scan(text)
     if events is None:
         events = _grammar_events(text, source)
     builder = _Builder(source, lenient)
     root = builder.build(events)
-    if doc_id is None:
-        doc_id = doc_id_from_path(path) if path is not None else ""
     tree = RSTTree(root, builder.edus(), doc_id, source)
     validate(tree)
     return tree
@@ -121,6 +127,99 @@ def _scan(text: str) -> list[Event] | None:
             break  # end of the file
         line += whole.count("\n")
     return events if closed else None
+
+
+# -- the direct path: a well-formed, regularly laid out file straight into the tree ----------
+# One match per node: a leaf group or an inner node's header, each with the closing brackets of
+# inner nodes that follow it. The text atom is the scanner's (below). Anything else, and any
+# inconsistency (an extent or leaf number that differs from the leaves, a unary node, a node
+# without a nucleus, a missing relation, Root out of place), declines the file: the event path
+# then reads it and gives the error, the warning or the lenient repair.
+_DIRECT = re.compile(rf"""
+    (                                            # 1 the whole match (for line counting)
+      (\s*\(\s*)                                 # 2 up to the nuclearity word
+      (Nucleus|Satellite|Root)\s*\(\s*            # 3 nuclearity word
+      (?:
+        leaf\s+(\d+)\s*\)\s*                      # 4 leaf number
+        (?:{_REL2PAR}\s*)?                        # 5 relation
+        (?>\(\s*text\s+_!(.*?)_!\s*\))\s*\)       # 6 EDU text; the leaf's closing bracket
+      | span\s+(\d+)\s+(\d+)\s*\)                 # 7, 8 extent of an inner node
+        (?:\s*{_REL2PAR})?                        # 9 relation
+      )
+      ((?:\s*\))*)                               # 10 closing brackets of inner nodes after it
+    )
+    | (\S)                                       # 11 anything else: leave it to the event path
+    """, re.DOTALL | re.VERBOSE)
+_DIRECT_NUCLEARITY = {"Nucleus": NUCLEUS, "Satellite": SATELLITE, "Root": ROOT}
+
+
+def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
+    """(root, EDUs) of a well-formed, regularly laid out file, or None when the event path must
+    read it. The checks of :func:`~rstkit.tree.validate` hold by construction (leaves numbered in
+    order, spans from the children) or are made here (arity, a nucleus, Root on top only)."""
+    if "//TT_ERR" in text:
+        return None
+    intern = sys.intern
+    # open inner nodes: nuclearity, relation, line, declared first and last leaf, children
+    stack: list[tuple[str, str | None, int, int, int, list[Node]]] = []
+    texts: list[str] = []
+    paragraphs: list[int] = []
+    paragraph = 1
+    marked = False
+    root: Node | None = None
+    line = 1
+    for whole, lead, word, leaf_no, leaf_rel, body, first, last, rel, closes, junk in _DIRECT.findall(text):
+        if junk or root is not None:
+            return None
+        nuclearity = _DIRECT_NUCLEARITY[word]
+        if (nuclearity is ROOT) != (not stack):
+            return None
+        node_line = line + lead.count("\n")
+        relation = leaf_rel or rel
+        if relation:
+            relation = intern(relation)
+        elif nuclearity is not ROOT:
+            return None
+        if leaf_no:
+            index = len(texts) + 1
+            if int(leaf_no) != index:
+                return None
+            if "<P>" in body:
+                body, n_sub = _PARAGRAPH_END.subn("", body)
+                texts.append(body.strip())
+                paragraphs.append(paragraph)
+                if n_sub:
+                    marked = True
+                    paragraph += 1
+            else:
+                texts.append(body.strip())
+                paragraphs.append(paragraph)
+            node = Node(index, index, nuclearity, relation or None, (), node_line)
+            if stack:
+                stack[-1][5].append(node)
+            else:
+                root = node
+        else:
+            stack.append((nuclearity, relation or None, node_line, int(first), int(last), []))
+        if closes:
+            for _ in range(closes.count(")")):
+                if not stack:
+                    return None
+                nuclearity, relation, node_line, start, end, children = stack.pop()
+                if (len(children) < 2 or start != children[0].start or end != children[-1].end
+                        or not any(child.nuclearity is NUCLEUS for child in children)):
+                    return None
+                node = Node(start, end, nuclearity, relation, tuple(children), node_line)
+                if stack:
+                    stack[-1][5].append(node)
+                else:
+                    root = node
+        line += whole.count("\n")
+    if root is None or stack:
+        return None
+    if not marked:
+        return root, tuple(map(EDU, range(1, len(texts) + 1), texts))
+    return root, tuple(map(EDU, range(1, len(texts) + 1), texts, repeat(None), paragraphs))
 
 
 # -- the grammar (precise reader, explains malformed files) ----------------------------------

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
+from ..corpus.files import no_cyclic_gc
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..labels import get_label_map
 from ..settings import MEASURES, RST_EVAL, Average, Binarization, Metric
@@ -169,6 +170,7 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
     return evaluate_all(gold, pred, [config or EvalConfig()], names)[0]
 
 
+@no_cyclic_gc()
 def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence[Mapping[str, RSTTree]],
                  configs: Sequence[EvalConfig], names: Sequence[str] | None = None) -> list[EvalResult]:
     """One result per configuration, as :func:`evaluate` gives it, from one pass over the trees.
