@@ -67,7 +67,9 @@ def list_files(directory: str | Path, format: str | None = None, exclude: Iterab
     """
     directory = Path(directory)
     excluded = {Path(p).resolve() for p in exclude}
-    files = [p for p in regular_files(directory) if p.resolve() not in excluded]
+    files = regular_files(directory)
+    if excluded:
+        files = [p for p in files if p.resolve() not in excluded]
     if format:
         return _files_of_format(directory, files, get_format(format))
     by_format: dict[str, list[Path]] = {}

@@ -22,17 +22,19 @@ from __future__ import annotations
 import re
 import sys
 import warnings
-from itertools import repeat
+from itertools import accumulate, repeat
 from pathlib import Path
-from typing import Any, cast
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from functools import cache
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import (EDU, NUCLEUS, ROOT, SATELLITE, Node, RSTTree, nuclearity_from_word, nuclearity_word,
                     validate)
 from . import Format, doc_id_from_path, read_text, register
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 #: one node of a file: (nuclearity word, line, extent, relation, EDU text body, has child nodes);
 #: extent is the leaf number of ``(leaf i)`` or the pair of ``(span a b)``; None closes a span node
@@ -135,6 +137,8 @@ def _scan(text: str) -> list[Event] | None:
 # inconsistency (an extent or leaf number that differs from the leaves, a unary node, a node
 # without a nucleus, a missing relation, Root out of place), declines the file: the event path
 # then reads it and gives the error, the warning or the lenient repair.
+#: an EDU text body: up to the first ``_!`` followed by ``)``, as the scanner's text atom (unrolled: faster)
+_BODY = r"[^_]*+(?:_(?!!\s*\))[^_]*+)*+"
 _DIRECT = re.compile(rf"""
     (                                            # 1 the whole match (for line counting)
       (\s*\(\s*)                                 # 2 up to the nuclearity word
@@ -142,7 +146,7 @@ _DIRECT = re.compile(rf"""
       (?:
         leaf\s+(\d+)\s*\)\s*                      # 4 leaf number
         (?:{_REL2PAR}\s*)?                        # 5 relation
-        (?>\(\s*text\s+_!(.*?)_!\s*\))\s*\)       # 6 EDU text; the leaf's closing bracket
+        \(\s*text\s+_!({_BODY})_!\s*\)\s*\)        # 6 EDU text; the leaf's closing bracket
       | span\s+(\d+)\s+(\d+)\s*\)                 # 7, 8 extent of an inner node
         (?:\s*{_REL2PAR})?                        # 9 relation
       )
@@ -163,9 +167,7 @@ def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
     # open inner nodes: nuclearity, relation, line, declared first and last leaf, children
     stack: list[tuple[str, str | None, int, int, int, list[Node]]] = []
     texts: list[str] = []
-    paragraphs: list[int] = []
-    paragraph = 1
-    marked = False
+    paragraph_ends: set[int] = set()  # EDUs (from 0) marked <P>
     root: Node | None = None
     line = 1
     for whole, lead, word, leaf_no, leaf_rel, body, first, last, rel, closes, junk in _DIRECT.findall(text):
@@ -186,14 +188,9 @@ def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
                 return None
             if "<P>" in body:
                 body, n_sub = _PARAGRAPH_END.subn("", body)
-                texts.append(body.strip())
-                paragraphs.append(paragraph)
                 if n_sub:
-                    marked = True
-                    paragraph += 1
-            else:
-                texts.append(body.strip())
-                paragraphs.append(paragraph)
+                    paragraph_ends.add(index - 1)
+            texts.append(body.strip())
             node = Node(index, index, nuclearity, relation or None, (), node_line)
             if stack:
                 stack[-1][5].append(node)
@@ -206,8 +203,12 @@ def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
                 if not stack:
                     return None
                 nuclearity, relation, node_line, start, end, children = stack.pop()
-                if (len(children) < 2 or start != children[0].start or end != children[-1].end
-                        or not any(child.nuclearity is NUCLEUS for child in children)):
+                if len(children) < 2 or start != children[0].start or end != children[-1].end:
+                    return None
+                for child in children:
+                    if child.nuclearity is NUCLEUS:
+                        break
+                else:
                     return None
                 node = Node(start, end, nuclearity, relation, tuple(children), node_line)
                 if stack:
@@ -217,9 +218,11 @@ def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
         line += whole.count("\n")
     if root is None or stack:
         return None
-    if not marked:
-        return root, tuple(map(EDU, range(1, len(texts) + 1), texts))
-    return root, tuple(map(EDU, range(1, len(texts) + 1), texts, repeat(None), paragraphs))
+    numbers = range(1, len(texts) + 1)
+    if not paragraph_ends:
+        return root, tuple(map(EDU, numbers, texts))
+    paragraphs = list(accumulate(map(paragraph_ends.__contains__, range(-1, len(texts) - 1)), initial=1))[1:]
+    return root, tuple(map(EDU, numbers, texts, repeat(None), paragraphs))
 
 
 # -- the grammar (precise reader, explains malformed files) ----------------------------------
@@ -239,14 +242,26 @@ INT: /\d+/
 %ignore "//TT_ERR"
 """
 
-_PARSER = Lark(_GRAMMAR, parser="lalr", maybe_placeholders=False)
+
+
+@cache
+def _parser() -> Lark:
+    """The grammar's parser, built when a file first needs it (lark is not imported before)."""
+    from lark import Lark
+
+    return Lark(_GRAMMAR, parser="lalr", maybe_placeholders=False)
+
+
 _TEXT_BODY = re.compile(r"^\(\s*text\s+(?:_!(.*)_!|<EDU>(.*)</EDU>)\s*\)$", re.DOTALL)
 
 
 def _grammar_events(text: str, source: str) -> list[Event]:
     """The node events of a file read with the grammar; a FormatError explains bad syntax."""
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
     try:
-        parsed = _PARSER.parse(text)
+        parsed = _parser().parse(text)
     except UnexpectedInput as exc:
         line = getattr(exc, "line", None)
         message = _describe_syntax_error(exc, text)
@@ -257,7 +272,7 @@ def _grammar_events(text: str, source: str) -> list[Event]:
     events: list[Event] = []
     # the grammar fixes the shapes: a node is (NUCLEARITY extent part*), an extent's children are INTs,
     # a part is a TEXT token, a rel2par tree or a child node
-    stack: list[Tree[Token] | None] = [cast(Tree[Token], parsed.children[0])]
+    stack: list[Tree[Token] | None] = [cast("Tree[Token]", parsed.children[0])]
     while stack:  # pre-order, with None where a span node closes
         node = stack.pop()
         if node is None:
@@ -292,6 +307,8 @@ _TERMINAL_WORDS = {"LPAR": "'('", "RPAR": "')'", "TEXT": "(text _!..._!)", "INT"
 
 
 def _describe_syntax_error(exc: UnexpectedInput, text: str) -> str:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(exc, UnexpectedCharacters):
         start = _error_position(exc, text)
         snippet = text[start:start + 20].split("\n")[0]
@@ -312,6 +329,8 @@ def _acceptable(exc: UnexpectedToken) -> set[str]:
 
 
 def _error_position(exc: UnexpectedInput, text: str) -> int:
+    from lark.exceptions import UnexpectedToken
+
     if isinstance(exc, UnexpectedToken):
         return len(text) if exc.token.type == "$END" else exc.token.start_pos
     return getattr(exc, "pos_in_stream", None) or 0
