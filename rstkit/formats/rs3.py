@@ -35,7 +35,6 @@ import bisect
 import re
 import warnings
 import xml.etree.ElementTree as ET
-from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from operator import attrgetter
@@ -319,7 +318,6 @@ def child_roles(parent_is_segment: bool, relnames: list[str], types: dict[str, s
     if parent_is_segment or SPAN in relnames:
         return [SPAN_ROLE if name == SPAN else SAT_ROLE for name in relnames]
     roles: list[str | None] = []
-    counts = None
     for name in relnames:
         declared = types.get(name)
         if declared == _ONLY_RST:
@@ -327,8 +325,7 @@ def child_roles(parent_is_segment: bool, relnames: list[str], types: dict[str, s
         elif declared == _ONLY_MULTINUC:
             roles.append(MULTI_ROLE)
         else:
-            counts = counts or Counter(relnames)
-            roles.append(MULTI_ROLE if counts[name] >= 2 else None)  # None: decided below
+            roles.append(MULTI_ROLE if relnames.count(name) >= 2 else None)  # None: decided below
     nuclei = roles.count(MULTI_ROLE)
     return [role or (SAT_ROLE if nuclei >= 2 else MULTI_ROLE) for role in roles]
 
