@@ -137,13 +137,19 @@ def report_failures(failures: list[RSTKitError], skip_errors: bool, errors: list
 
 #: below this many files, ``jobs=None`` reads in this process (a pool costs more than it saves)
 SMALL_INPUT = 200
+#: with this many usable cores or fewer, ``jobs=None`` reads in this process: on 2 cores a pool was
+#: slower at every size measured (4,000 and 20,000 files; benchmarks/README.md), since the trees
+#: sent back cost the parent about as much to unpickle as to read
+FEW_CORES = 2
 
 
 def resolve_jobs(jobs: int | None, n_files: int) -> int:
     """The number of processes to read ``n_files`` with: ``jobs`` (an integer >= 1), or for None,
-    1 under :data:`SMALL_INPUT` files and the number of usable cores otherwise."""
+    1 under :data:`SMALL_INPUT` files or with :data:`FEW_CORES` usable cores or fewer, and the number
+    of usable cores otherwise."""
     if jobs is None:
-        return 1 if n_files < SMALL_INPUT else usable_cores()
+        cores = usable_cores()
+        return 1 if n_files < SMALL_INPUT or cores <= FEW_CORES else cores
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RSTKitError(f"jobs must be an integer >= 1, not {jobs!r}")
     return jobs

@@ -7,6 +7,10 @@ RST-DT's ``//TT_ERR`` marks, a token out of place) sends the file to the precise
 real grammar (lark, LALR), which produces the same events or explains the syntax error. The
 events hold everything a file says about a node, so both readers give the same tree, the
 same errors and the same warnings (tests/test_dis_fast.py checks them on every GUM file).
+Before both, a direct path builds the tree of a well-formed, regularly laid out file from one
+regular-expression pass (no events, no separate validation: it checks what it builds) and
+declines anything else, so that errors, warnings and lenient repairs all come from the event
+path; it gives the event path's tree, node lines included (tested the same way).
 
 EDU text atoms ``(text _!..._!)`` are single tokens wherever they appear, so several leaves
 on one line, parentheses, brackets and quotes inside text, and any whitespace between tokens
@@ -22,14 +26,13 @@ from __future__ import annotations
 import re
 import sys
 import warnings
+from functools import cache
 from itertools import accumulate, repeat
 from pathlib import Path
-from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
-from ..tree import (EDU, NUCLEUS, ROOT, SATELLITE, Node, RSTTree, nuclearity_from_word, nuclearity_word,
-                    validate)
+from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, Node, RSTTree, nuclearity_from_word, nuclearity_word, validate
 from . import Format, doc_id_from_path, read_text, register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -190,7 +193,7 @@ def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
                 body, n_sub = _PARAGRAPH_END.subn("", body)
                 if n_sub:
                     paragraph_ends.add(index - 1)
-            texts.append(body.strip())
+            texts.append(intern(body.strip()))
             node = Node(index, index, nuclearity, relation or None, (), node_line)
             if stack:
                 stack[-1][5].append(node)
