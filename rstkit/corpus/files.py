@@ -19,7 +19,7 @@ from ..tree import RSTTree
 
 def format_for_path(path: str | Path) -> Format:
     """The registered format whose extension ``path`` has."""
-    name = Path(path).name
+    name = path.name if isinstance(path, Path) else Path(path).name
     for fmt in all_formats().values():
         if fmt.by_name and fmt.claims(name):
             return fmt
@@ -33,14 +33,15 @@ def read_file(path: str | Path, format: str | None = None, *, lenient: bool = Fa
     >>> [tree.doc_id for tree in read_file("corpora/sample/gold/sample_bread.dis")]
     ['sample_bread']
     """
+    path = path if isinstance(path, Path) else Path(path)
     fmt = get_format(format) if format else format_for_path(path)
-    if not Path(path).is_file():
+    if not path.is_file():
         raise CorpusError("no such file", str(path))
     options = {name: value for name, value in options.items() if value is not None}
     unknown = sorted(set(options) - set(fmt.options))
     if unknown:
         raise FormatError(f"format {fmt.key!r} takes no option {', '.join(unknown)}", str(path))
-    return fmt.read(Path(path), lenient=lenient, **options)
+    return fmt.read(path, lenient=lenient, **options)
 
 
 def read_tree(path: str | Path, format: str | None = None, *, lenient: bool = False, **options) -> RSTTree:

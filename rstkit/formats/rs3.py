@@ -40,7 +40,6 @@ from itertools import pairwise
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal
@@ -508,6 +507,8 @@ def dumps_rs3(tree: RSTTree) -> str:
     >>> print(dumps_rs3(tree).splitlines()[9].strip())
     <segment id="1" parent="7" relname="background">Making bread at home is simpler than it looks.</segment>
     """
+    from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib, which reading does not need
+
     tree = rs3_normal_form(tree)
     n = tree.n_edus
     declared: dict[str, set[str]] = {}
