@@ -402,8 +402,9 @@ class _TreeBuilder:
         ids, source, line = body.ids, self.source, body.lines[k]
         if body.is_segment[k]:
             if spans or nuclei:
-                raise TreeStructureError(f"{self._what(k)} has nucleus children ({printable(ids[(spans + nuclei)[0]])}); "
-                                         "only groups can", source, line)
+                first = printable(ids[(spans + nuclei)[0]])
+                raise TreeStructureError(f"{self._what(k)} has nucleus children ({first}); only groups can",
+                                         source, line)
             return built[k], satellites
         if spans and nuclei:
             raise TreeStructureError(f"{self._what(k)} has both a span child ({printable(ids[spans[0]])}) and "
@@ -414,8 +415,8 @@ class _TreeBuilder:
         if spans:
             return built[spans[0]], satellites
         if len(nuclei) == 1:
-            raise TreeStructureError(f"{self._what(k)} is multinuclear with a single nucleus ({printable(ids[nuclei[0]])})",
-                                     source, line)
+            raise TreeStructureError(f"{self._what(k)} is multinuclear with a single nucleus "
+                                     f"({printable(ids[nuclei[0]])})", source, line)
         if nuclei:
             nodes = [Node(*built[j][:2], NUCLEUS, body.relnames[j], *built[j][2:]) for j in nuclei]
             return self._in_order(nodes, k), satellites
