@@ -40,7 +40,6 @@ SAMPLE = PROJECT / "corpora" / "sample"
 TABLES_MD = PROJECT.parent / "shared" / "docs" / "morey2017-tables.md"
 EVAL = PROJECT / "eval"
 
-pytestmark = pytest.mark.filterwarnings("ignore::rstkit.errors.RSTKitWarning")
 
 
 #: What each gold binarization of an audit means, stated from evaluation.md (sections 4, 6, 8, 12)
