@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TypeGuard, cast
 
 from .corpus import read_input
+from .corpus.files import no_cyclic_gc
 from .errors import RSTKitError, RSTKitWarning
 from .metrics import EvalConfig, EvalResult, evaluate_all
 from .metrics.config import DEFAULT_STATISTICS, Statistics
@@ -106,6 +107,7 @@ def _first(*values: int | None) -> int:
     return next(v for v in values if v is not None)
 
 
+@no_cyclic_gc()
 def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig | Sequence[EvalConfig] | None = None,
              names: Sequence[str] | None = None, *, gold_format: str | None = None, pred_format: str | None = None,
              doc_map: str | os.PathLike | None = None, skip_errors: bool = False,

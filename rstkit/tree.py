@@ -57,7 +57,7 @@ def nuclearity_word(nuc: str) -> str:
         raise TreeStructureError(f"not a nuclearity: {printable(str(nuc))!r} (expected N, S or Root)") from None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EDU:
     """An elementary discourse unit.
 
@@ -74,7 +74,7 @@ class EDU:
     paragraph: int | None = None
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@dataclass(frozen=True, eq=False, repr=False, slots=True)
 class Node:
     """A constituent: an EDU (no children, ``start == end``) or an internal node.
 

@@ -19,8 +19,8 @@ def read_documents(path: str | Path, format: str | None = None, *, lenient: bool
     Every unreadable file is reported, in file order: by default a :class:`ManyErrors` listing
     all of them is raised after reading the rest; with ``skip_errors`` they are appended to
     ``errors`` (when given) and the readable documents are returned. ``jobs``: processes that
-    read the files (default: 1 for fewer than 200 files, else every usable core); nothing read,
-    warned or raised depends on it.
+    read the files (default: 1 for fewer than 200 files or up to 2 usable cores, else every usable
+    core); nothing read, warned or raised depends on it.
 
     >>> gold = read_documents("corpora/sample/gold")
     >>> list(gold)

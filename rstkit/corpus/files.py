@@ -3,10 +3,12 @@ format in a directory, and many files read at once (:func:`read_files`, in a pro
 ``jobs`` > 1)."""
 from __future__ import annotations
 
+import gc
 import os
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning
@@ -17,7 +19,7 @@ from ..tree import RSTTree
 
 def format_for_path(path: str | Path) -> Format:
     """The registered format whose extension ``path`` has."""
-    name = Path(path).name
+    name = path.name if isinstance(path, Path) else Path(path).name
     for fmt in all_formats().values():
         if fmt.by_name and fmt.claims(name):
             return fmt
@@ -31,14 +33,15 @@ def read_file(path: str | Path, format: str | None = None, *, lenient: bool = Fa
     >>> [tree.doc_id for tree in read_file("corpora/sample/gold/sample_bread.dis")]
     ['sample_bread']
     """
+    path = path if isinstance(path, Path) else Path(path)
     fmt = get_format(format) if format else format_for_path(path)
-    if not Path(path).is_file():
+    if not path.is_file():
         raise CorpusError("no such file", str(path))
     options = {name: value for name, value in options.items() if value is not None}
     unknown = sorted(set(options) - set(fmt.options))
     if unknown:
         raise FormatError(f"format {fmt.key!r} takes no option {', '.join(unknown)}", str(path))
-    return fmt.read(Path(path), lenient=lenient, **options)
+    return fmt.read(path, lenient=lenient, **options)
 
 
 def read_tree(path: str | Path, format: str | None = None, *, lenient: bool = False, **options) -> RSTTree:
@@ -65,7 +68,9 @@ def list_files(directory: str | Path, format: str | None = None, exclude: Iterab
     """
     directory = Path(directory)
     excluded = {Path(p).resolve() for p in exclude}
-    files = [p for p in regular_files(directory) if p.resolve() not in excluded]
+    files = regular_files(directory)
+    if excluded:
+        files = [p for p in files if p.resolve() not in excluded]
     if format:
         return _files_of_format(directory, files, get_format(format))
     by_format: dict[str, list[Path]] = {}
@@ -133,13 +138,19 @@ def report_failures(failures: list[RSTKitError], skip_errors: bool, errors: list
 
 #: below this many files, ``jobs=None`` reads in this process (a pool costs more than it saves)
 SMALL_INPUT = 200
+#: with this many usable cores or fewer, ``jobs=None`` reads in this process: on 2 cores a pool was
+#: slower at every size measured (4,000 and 20,000 files; benchmarks/README.md), since the trees
+#: sent back cost the parent about as much to unpickle as to read
+FEW_CORES = 2
 
 
 def resolve_jobs(jobs: int | None, n_files: int) -> int:
     """The number of processes to read ``n_files`` with: ``jobs`` (an integer >= 1), or for None,
-    1 under :data:`SMALL_INPUT` files and the number of usable cores otherwise."""
+    1 under :data:`SMALL_INPUT` files or with :data:`FEW_CORES` usable cores or fewer, and the number
+    of usable cores otherwise."""
     if jobs is None:
-        return 1 if n_files < SMALL_INPUT else usable_cores()
+        cores = usable_cores()
+        return 1 if n_files < SMALL_INPUT or cores <= FEW_CORES else cores
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RSTKitError(f"jobs must be an integer >= 1, not {jobs!r}")
     return jobs
@@ -164,12 +175,28 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
     whatever ``jobs`` is."""
     workers = min(resolve_jobs(jobs, len(files)), len(files))
     tasks = [(Path(f), format, lenient, single, options) for f in files]
-    if workers <= 1:
-        outcomes: Iterable[Outcome] = map(_read_one, tasks)
-        return [_replayed(outcome) for outcome in outcomes]
-    chunk = max(1, len(tasks) // (4 * workers))
-    with ProcessPoolExecutor(workers) as pool:
-        return [_replayed(outcome) for outcome in pool.map(_read_one, tasks, chunksize=chunk)]
+    with no_cyclic_gc():
+        if workers <= 1:
+            outcomes: Iterable[Outcome] = map(_read_one, tasks)
+            return [_replayed(outcome) for outcome in outcomes]
+        chunk = max(1, len(tasks) // (4 * workers))
+        with ProcessPoolExecutor(workers) as pool:
+            return [_replayed(outcome) for outcome in pool.map(_read_one, tasks, chunksize=chunk)]
+
+
+@contextmanager
+def no_cyclic_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused: reading builds millions of acyclic objects (nodes,
+    EDUs, tuples), and each collection would walk all those built so far (a third of the time
+    of reading 4,000 files). Reference counting still frees everything; the collector is
+    restored as it was."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _read_one(task: tuple[Path, str | None, bool, bool, dict]) -> Outcome:

@@ -10,7 +10,7 @@ import codecs
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from ..errors import FormatError
 from ..tree import RSTTree
@@ -127,11 +127,10 @@ def doc_id_from_path(path: str | Path, suffixes: Iterable[str] | None = None, pr
     ``ferry.txt.tree`` -> ``ferry``, ``a.txt`` -> ``a``, ``parsed_wsj_0602.out`` (prefix ``parsed_``)
     -> ``wsj_0602``. An "extension" starts with a letter, so ``doc.1`` keeps its ``.1``.
     """
-    name = Path(path).name
-    if suffixes is None:
-        suffixes = known_suffixes()
+    name = path.name if isinstance(path, PurePath) else Path(path).name
+    ordered = _longest_first(_known_suffixes() if suffixes is None else suffixes)
     lower = name.lower()
-    for suffix in sorted(suffixes, key=len, reverse=True):
+    for suffix in ordered:
         if lower.endswith(suffix.lower()) and len(suffix) < len(name):
             name = name[:-len(suffix)]
             break
@@ -144,7 +143,31 @@ def doc_id_from_path(path: str | Path, suffixes: Iterable[str] | None = None, pr
 
 def known_suffixes() -> set[str]:
     """Every file-name ending a registered format claims, plus RST-DT's ``.edus``."""
-    return {ext for fmt in all_formats().values() for ext in fmt.extensions} | {".edus"}
+    return set(_known_suffixes())
+
+
+def _known_suffixes() -> frozenset[str]:
+    _load_builtin()
+    cached = _SUFFIXES.get(len(_REGISTRY))  # formats are only ever added: the count tells the set
+    if cached is None:
+        cached = _SUFFIXES[len(_REGISTRY)] = frozenset(
+            {ext for fmt in _REGISTRY.values() for ext in fmt.extensions} | {".edus"})
+    return cached
+
+
+_SUFFIXES: dict[int, frozenset[str]] = {}
+
+
+def _longest_first(suffixes: Iterable[str]) -> list[str]:
+    """``suffixes`` sorted longest first (memoised: every file of a corpus asks with the same set)."""
+    key = suffixes if isinstance(suffixes, (tuple, frozenset)) else tuple(suffixes)
+    ordered = _ORDERED.get(key)
+    if ordered is None:
+        ordered = _ORDERED[key] = sorted(key, key=len, reverse=True)
+    return ordered
+
+
+_ORDERED: dict[tuple[str, ...] | frozenset[str], list[str]] = {}
 
 
 _loaded = False

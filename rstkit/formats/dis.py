@@ -7,6 +7,10 @@ RST-DT's ``//TT_ERR`` marks, a token out of place) sends the file to the precise
 real grammar (lark, LALR), which produces the same events or explains the syntax error. The
 events hold everything a file says about a node, so both readers give the same tree, the
 same errors and the same warnings (tests/test_dis_fast.py checks them on every GUM file).
+Before both, a direct path builds the tree of a well-formed, regularly laid out file from one
+regular-expression pass (no events, no separate validation: it checks what it builds) and
+declines anything else, so that errors, warnings and lenient repairs all come from the event
+path; it gives the event path's tree, node lines included (tested the same way).
 
 EDU text atoms ``(text _!..._!)`` are single tokens wherever they appear, so several leaves
 on one line, parentheses, brackets and quotes inside text, and any whitespace between tokens
@@ -20,16 +24,20 @@ Reading and writing are iterative: tree depth is limited by memory only.
 from __future__ import annotations
 
 import re
+import sys
 import warnings
+from functools import cache
+from itertools import accumulate, repeat
 from pathlib import Path
-from typing import Any, cast
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
-from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word, validate
+from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, Node, RSTTree, nuclearity_from_word, nuclearity_word, validate
 from . import Format, doc_id_from_path, read_text, register
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 #: one node of a file: (nuclearity word, line, extent, relation, EDU text body, has child nodes);
 #: extent is the leaf number of ``(leaf i)`` or the pair of ``(span a b)``; None closes a span node
@@ -48,13 +56,16 @@ def loads_dis(text: str, path: str | Path | None = None, doc_id: str | None = No
     'so we stayed in.'
     """
     source = str(path) if path is not None else "<string>"
+    if doc_id is None:
+        doc_id = doc_id_from_path(path) if path is not None else ""
+    built = _direct(text)
+    if built is not None:
+        return RSTTree(built[0], built[1], doc_id, source)
     events = _scan(text)
     if events is None:
         events = _grammar_events(text, source)
     builder = _Builder(source, lenient)
     root = builder.build(events)
-    if doc_id is None:
-        doc_id = doc_id_from_path(path) if path is not None else ""
     tree = RSTTree(root, builder.edus(), doc_id, source)
     validate(tree)
     return tree
@@ -123,6 +134,100 @@ def _scan(text: str) -> list[Event] | None:
     return events if closed else None
 
 
+# -- the direct path: a well-formed, regularly laid out file straight into the tree ----------
+# One match per node: a leaf group or an inner node's header, each with the closing brackets of
+# inner nodes that follow it. The text atom is the scanner's (below). Anything else, and any
+# inconsistency (an extent or leaf number that differs from the leaves, a unary node, a node
+# without a nucleus, a missing relation, Root out of place), declines the file: the event path
+# then reads it and gives the error, the warning or the lenient repair.
+#: an EDU text body: up to the first ``_!`` followed by ``)``, as the scanner's text atom (unrolled: faster)
+_BODY = r"[^_]*+(?:_(?!!\s*\))[^_]*+)*+"
+_DIRECT = re.compile(rf"""
+    (                                            # 1 the whole match (for line counting)
+      (\s*\(\s*)                                 # 2 up to the nuclearity word
+      (Nucleus|Satellite|Root)\s*\(\s*            # 3 nuclearity word
+      (?:
+        leaf\s+(\d+)\s*\)\s*                      # 4 leaf number
+        (?:{_REL2PAR}\s*)?                        # 5 relation
+        \(\s*text\s+_!({_BODY})_!\s*\)\s*\)        # 6 EDU text; the leaf's closing bracket
+      | span\s+(\d+)\s+(\d+)\s*\)                 # 7, 8 extent of an inner node
+        (?:\s*{_REL2PAR})?                        # 9 relation
+      )
+      ((?:\s*\))*)                               # 10 closing brackets of inner nodes after it
+    )
+    | (\S)                                       # 11 anything else: leave it to the event path
+    """, re.DOTALL | re.VERBOSE)
+_DIRECT_NUCLEARITY = {"Nucleus": NUCLEUS, "Satellite": SATELLITE, "Root": ROOT}
+
+
+def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
+    """(root, EDUs) of a well-formed, regularly laid out file, or None when the event path must
+    read it. The checks of :func:`~rstkit.tree.validate` hold by construction (leaves numbered in
+    order, spans from the children) or are made here (arity, a nucleus, Root on top only)."""
+    if "//TT_ERR" in text:
+        return None
+    intern = sys.intern
+    # open inner nodes: nuclearity, relation, line, declared first and last leaf, children
+    stack: list[tuple[str, str | None, int, int, int, list[Node]]] = []
+    texts: list[str] = []
+    paragraph_ends: set[int] = set()  # EDUs (from 0) marked <P>
+    root: Node | None = None
+    line = 1
+    for whole, lead, word, leaf_no, leaf_rel, body, first, last, rel, closes, junk in _DIRECT.findall(text):
+        if junk or root is not None:
+            return None
+        nuclearity = _DIRECT_NUCLEARITY[word]
+        if (nuclearity is ROOT) != (not stack):
+            return None
+        node_line = line + lead.count("\n")
+        relation = leaf_rel or rel
+        if relation:
+            relation = intern(relation)
+        elif nuclearity is not ROOT:
+            return None
+        if leaf_no:
+            index = len(texts) + 1
+            if int(leaf_no) != index:
+                return None
+            if "<P>" in body:
+                body, n_sub = _PARAGRAPH_END.subn("", body)
+                if n_sub:
+                    paragraph_ends.add(index - 1)
+            texts.append(intern(body.strip()))
+            node = Node(index, index, nuclearity, relation or None, (), node_line)
+            if stack:
+                stack[-1][5].append(node)
+            else:
+                root = node
+        else:
+            stack.append((nuclearity, relation or None, node_line, int(first), int(last), []))
+        if closes:
+            for _ in range(closes.count(")")):
+                if not stack:
+                    return None
+                nuclearity, relation, node_line, start, end, children = stack.pop()
+                if len(children) < 2 or start != children[0].start or end != children[-1].end:
+                    return None
+                for child in children:
+                    if child.nuclearity is NUCLEUS:
+                        break
+                else:
+                    return None
+                node = Node(start, end, nuclearity, relation, tuple(children), node_line)
+                if stack:
+                    stack[-1][5].append(node)
+                else:
+                    root = node
+        line += whole.count("\n")
+    if root is None or stack:
+        return None
+    numbers = range(1, len(texts) + 1)
+    if not paragraph_ends:
+        return root, tuple(map(EDU, numbers, texts))
+    paragraphs = list(accumulate(map(paragraph_ends.__contains__, range(-1, len(texts) - 1)), initial=1))[1:]
+    return root, tuple(map(EDU, numbers, texts, repeat(None), paragraphs))
+
+
 # -- the grammar (precise reader, explains malformed files) ----------------------------------
 _GRAMMAR = r"""
 start: node
@@ -140,14 +245,26 @@ INT: /\d+/
 %ignore "//TT_ERR"
 """
 
-_PARSER = Lark(_GRAMMAR, parser="lalr", maybe_placeholders=False)
+
+
+@cache
+def _parser() -> Lark:
+    """The grammar's parser, built when a file first needs it (lark is not imported before)."""
+    from lark import Lark
+
+    return Lark(_GRAMMAR, parser="lalr", maybe_placeholders=False)
+
+
 _TEXT_BODY = re.compile(r"^\(\s*text\s+(?:_!(.*)_!|<EDU>(.*)</EDU>)\s*\)$", re.DOTALL)
 
 
 def _grammar_events(text: str, source: str) -> list[Event]:
     """The node events of a file read with the grammar; a FormatError explains bad syntax."""
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
     try:
-        parsed = _PARSER.parse(text)
+        parsed = _parser().parse(text)
     except UnexpectedInput as exc:
         line = getattr(exc, "line", None)
         message = _describe_syntax_error(exc, text)
@@ -158,7 +275,7 @@ def _grammar_events(text: str, source: str) -> list[Event]:
     events: list[Event] = []
     # the grammar fixes the shapes: a node is (NUCLEARITY extent part*), an extent's children are INTs,
     # a part is a TEXT token, a rel2par tree or a child node
-    stack: list[Tree[Token] | None] = [cast(Tree[Token], parsed.children[0])]
+    stack: list[Tree[Token] | None] = [cast("Tree[Token]", parsed.children[0])]
     while stack:  # pre-order, with None where a span node closes
         node = stack.pop()
         if node is None:
@@ -193,6 +310,8 @@ _TERMINAL_WORDS = {"LPAR": "'('", "RPAR": "')'", "TEXT": "(text _!..._!)", "INT"
 
 
 def _describe_syntax_error(exc: UnexpectedInput, text: str) -> str:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(exc, UnexpectedCharacters):
         start = _error_position(exc, text)
         snippet = text[start:start + 20].split("\n")[0]
@@ -213,6 +332,8 @@ def _acceptable(exc: UnexpectedToken) -> set[str]:
 
 
 def _error_position(exc: UnexpectedInput, text: str) -> int:
+    from lark.exceptions import UnexpectedToken
+
     if isinstance(exc, UnexpectedToken):
         return len(text) if exc.token.type == "$END" else exc.token.start_pos
     return getattr(exc, "pos_in_stream", None) or 0

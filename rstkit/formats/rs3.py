@@ -35,13 +35,11 @@ import bisect
 import re
 import warnings
 import xml.etree.ElementTree as ET
-from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal
@@ -319,7 +317,6 @@ def child_roles(parent_is_segment: bool, relnames: list[str], types: dict[str, s
     if parent_is_segment or SPAN in relnames:
         return [SPAN_ROLE if name == SPAN else SAT_ROLE for name in relnames]
     roles: list[str | None] = []
-    counts = None
     for name in relnames:
         declared = types.get(name)
         if declared == _ONLY_RST:
@@ -327,8 +324,7 @@ def child_roles(parent_is_segment: bool, relnames: list[str], types: dict[str, s
         elif declared == _ONLY_MULTINUC:
             roles.append(MULTI_ROLE)
         else:
-            counts = counts or Counter(relnames)
-            roles.append(MULTI_ROLE if counts[name] >= 2 else None)  # None: decided below
+            roles.append(MULTI_ROLE if relnames.count(name) >= 2 else None)  # None: decided below
     nuclei = roles.count(MULTI_ROLE)
     return [role or (SAT_ROLE if nuclei >= 2 else MULTI_ROLE) for role in roles]
 
@@ -406,8 +402,9 @@ class _TreeBuilder:
         ids, source, line = body.ids, self.source, body.lines[k]
         if body.is_segment[k]:
             if spans or nuclei:
-                raise TreeStructureError(f"{self._what(k)} has nucleus children ({printable(ids[(spans + nuclei)[0]])}); "
-                                         "only groups can", source, line)
+                first = printable(ids[(spans + nuclei)[0]])
+                raise TreeStructureError(f"{self._what(k)} has nucleus children ({first}); only groups can",
+                                         source, line)
             return built[k], satellites
         if spans and nuclei:
             raise TreeStructureError(f"{self._what(k)} has both a span child ({printable(ids[spans[0]])}) and "
@@ -418,8 +415,8 @@ class _TreeBuilder:
         if spans:
             return built[spans[0]], satellites
         if len(nuclei) == 1:
-            raise TreeStructureError(f"{self._what(k)} is multinuclear with a single nucleus ({printable(ids[nuclei[0]])})",
-                                     source, line)
+            raise TreeStructureError(f"{self._what(k)} is multinuclear with a single nucleus "
+                                     f"({printable(ids[nuclei[0]])})", source, line)
         if nuclei:
             nodes = [Node(*built[j][:2], NUCLEUS, body.relnames[j], *built[j][2:]) for j in nuclei]
             return self._in_order(nodes, k), satellites
@@ -511,6 +508,8 @@ def dumps_rs3(tree: RSTTree) -> str:
     >>> print(dumps_rs3(tree).splitlines()[9].strip())
     <segment id="1" parent="7" relname="background">Making bread at home is simpler than it looks.</segment>
     """
+    from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib, which reading does not need
+
     tree = rs3_normal_form(tree)
     n = tree.n_edus
     declared: dict[str, set[str]] = {}

@@ -28,9 +28,6 @@ from itertools import pairwise
 from operator import attrgetter
 from pathlib import Path
 
-import networkx as nx
-
-from ..dependency import VIRTUAL_ROOT, from_dependencies, to_dependencies
 from ..errors import FormatError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
 from . import Format, doc_id_from_path, read_text, register
@@ -180,6 +177,10 @@ _start = attrgetter("start")
 
 # -- the graph path: any file, precise errors ---------------------------------------------------
 def _read_with_graph(text: str, source: str, doc_id: str, heights: bool) -> RSTTree:
+    import networkx as nx  # here, not at the top: the direct path (most files) needs no graph
+
+    from ..dependency import VIRTUAL_ROOT, from_dependencies
+
     rows = _rows(text, source)
     if not rows:
         raise FormatError("no EDU lines", source)
@@ -295,6 +296,8 @@ def dumps_rsd(tree: RSTTree) -> str:
     >>> print(dumps_rsd(tree).splitlines()[0])
     1	Making bread at home is simpler than it looks.	1	_	_	para=para	2	background_r	_	_
     """
+    from ..dependency import VIRTUAL_ROOT, to_dependencies
+
     graph = to_dependencies(tree)
     kept = tree.extra.get(KEPT_COLUMNS)
     if kept is not None and len(kept) != tree.n_edus:

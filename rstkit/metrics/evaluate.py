@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from ..corpus.files import no_cyclic_gc
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..labels import LabelMap, get_label_map
 from ..settings import MEASURES, RST_EVAL, Average, Binarization, Metric
@@ -191,6 +192,7 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
     return evaluate_all(gold, pred, [config or EvalConfig()], names)[0]
 
 
+@no_cyclic_gc()
 def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence[Mapping[str, RSTTree]],
                  configs: Sequence[EvalConfig], names: Sequence[str] | None = None) -> list[EvalResult]:
     """One result per configuration, as :func:`evaluate` gives it, from one pass over the trees.
@@ -227,9 +229,19 @@ def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequ
         by_metric.setdefault(config.metric, config)
     gold_trees = [gold[d] for d in doc_ids]
     n_edus = np.array([t.n_edus for t in gold_trees], dtype=np.int64)
-    gold_tuples = {m: [prepared_tuples(t, base.gold_binarization, c) for t in gold_trees] for m, c in by_metric.items()}
+    # tuples become arrays as soon as a side is complete (gold per metric, each system), so that
+    # the tuple lists of one side at most are alive beside the trees; vocabularies fill in the
+    # same order as if all were encoded at the end: gold, then each system
+    vocabularies = {m: (Vocabulary(), Vocabulary()) for m in by_metric}
+    gold_notes: dict[Metric, list[str]] = {}
+    gold_arrays: dict[Metric, TupleArrays] = {}
+    for m, c in by_metric.items():
+        gold_tuples = [prepared_tuples(t, base.gold_binarization, c) for t in gold_trees]
+        gold_notes[m] = _gold_notes(gold_trees, gold_tuples, c)
+        gold_arrays[m] = TupleArrays.from_tuples(gold_tuples, *vocabularies[m])
+    del gold_tuples
     edu_notes: list[str] = []
-    pred_tuples: dict[Metric, list[list[list[tuple[int, int, str, str]]]]] = {m: [] for m in by_metric}
+    pred_arrays: dict[Metric, list[TupleArrays]] = {m: [] for m in by_metric}
     for system in systems:
         per_doc: dict[Metric, list[list[tuple[int, int, str, str]]]] = {m: [] for m in by_metric}
         for doc_id in doc_ids:
@@ -243,15 +255,16 @@ def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequ
             for m, c in by_metric.items():
                 per_doc[m].append(prepared_tuples(tree, base.pred_binarization, c))
         for m in by_metric:
-            pred_tuples[m].append(per_doc[m])
+            pred_arrays[m].append(TupleArrays.from_tuples(per_doc.pop(m), *vocabularies[m]))
     if base.edus == "aligned" and base.lenient:
         edu_notes.append("lenient changes no score with aligned EDUs: EDUs are matched by character, and a "
                          "document whose texts differ is an error")
     included = n_edus > 1 if base.exclude_single_edu else np.ones(len(doc_ids), dtype=bool)
     scored = {}
     for m, c in by_metric.items():
-        notes = [*paired_notes, *_gold_notes(gold_trees, gold_tuples[m], c), *edu_notes]
-        scored[m] = _score(gold, systems, names, doc_ids, n_edus, gold_tuples[m], pred_tuples[m], included, c, notes)
+        notes = [*paired_notes, *gold_notes[m], *edu_notes]
+        scored[m] = _score(gold, systems, names, doc_ids, n_edus, gold_arrays[m], pred_arrays[m], vocabularies[m],
+                           included, c, notes)
     results: list[EvalResult] = []
     for config in configs:  # each configuration its own result object, even when one is given twice
         first = scored.pop(config.metric, None)  # scored under this very configuration, the metric's first
@@ -263,13 +276,12 @@ def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequ
 
 
 def _score(gold: Mapping[str, RSTTree], systems: list[Mapping[str, RSTTree]], names: list[str], doc_ids: list[str],
-           n_edus: np.ndarray, gold_tuples: list[list[tuple[int, int, str, str]]],
-           pred_tuples: list[list[list[tuple[int, int, str, str]]]], included: np.ndarray, config: EvalConfig,
+           n_edus: np.ndarray, gold_arrays: TupleArrays, pred_arrays: list[TupleArrays],
+           vocabularies: tuple[Vocabulary, Vocabulary], included: np.ndarray, config: EvalConfig,
            notes: list[str]) -> EvalResult:
-    """The result of one metric: its tuples as arrays, matched corpus-wide."""
-    nuc_vocab, rel_vocab = Vocabulary(), Vocabulary()
-    gold_arrays = TupleArrays.from_tuples(gold_tuples, nuc_vocab, rel_vocab)
-    pred_arrays = [TupleArrays.from_tuples(per_doc, nuc_vocab, rel_vocab) for per_doc in pred_tuples]
+    """The result of one metric: its tuple arrays (and the vocabularies that encoded them), matched
+    corpus-wide."""
+    nuc_vocab, rel_vocab = vocabularies
     segmentations: Sequence[aligned.Segmentation | None] = [None] * len(systems)
     if config.edus == "aligned":
         gold_arrays, pred_arrays, segmentations = aligned.align(gold, systems, doc_ids, gold_arrays, pred_arrays)
