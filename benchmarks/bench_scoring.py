@@ -58,19 +58,19 @@ def match(ga, pa, codec, average="micro"):
 
 
 def test_tuples_to_arrays(benchmark, prepared):
-    metric, g, p = prepared
+    _, g, p = prepared
     benchmark.pedantic(to_arrays, args=(g, p), rounds=3, iterations=1)
 
 
 def test_vectorised_matching(benchmark, prepared):
-    metric, g, p = prepared
+    _, g, p = prepared
     arrays = to_arrays(g, p)
     result = benchmark(match, *arrays)
     assert result == pytest.approx(oracle.score(g, p, "micro"))
 
 
 def test_oracle_matching(benchmark, prepared):
-    metric, g, p = prepared
+    _, g, p = prepared
     benchmark.pedantic(oracle.score, args=(g, p, "micro"), rounds=1, iterations=1)
 
 
@@ -106,5 +106,5 @@ def test_bootstrap_38_documents(benchmark, corpus):
     ids = list(gold)[:38]
     result = evaluate({d: gold[d] for d in ids}, {d: pred[d] for d in ids}, EvalConfig())
     counts = result.systems[0].counts
-    ci = benchmark(bootstrap_ci, counts, "micro", 0.95, 1000, 7)
+    ci = benchmark(bootstrap_ci, counts, "micro", confidence=0.95, n_samples=1000, seed=7)
     assert ci["S"][0] <= result.scores["S"] <= ci["S"][1]

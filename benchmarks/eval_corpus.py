@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from make_corpus import make_corpus
+sys.path.insert(0, str(HERE))  # the corpus generator beside this script
+from make_corpus import make_corpus  # noqa: E402
 
 BASELINE = ("baseline: benchmarks/reference_baseline.py, pure Python written from evaluation.md "
             "(the reference's work done the reference's way), NOT educe")
@@ -154,7 +154,8 @@ def scaling(root: Path, runs: int) -> None:
     for docs, edus, fixed in [(500, 60, False), (1000, 60, False), (2000, 60, False), (4000, 60, False),
                               (8000, 60, False), (2000, 50, True), (200, 500, True), (20, 5000, True)]:
         gold, pred = corpus(root, docs, edus, fixed)
-        print(f"{docs:>6} documents x {'' if fixed else '~'}{edus} EDUs: {describe([run_rstkit(gold, pred) for _ in range(runs)])}")
+        timings = describe([run_rstkit(gold, pred) for _ in range(runs)])
+        print(f"{docs:>6} documents x {'' if fixed else '~'}{edus} EDUs: {timings}")
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 

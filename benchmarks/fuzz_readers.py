@@ -15,11 +15,11 @@ import sys
 import time
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(PROJECT / "tests"))
-from fuzzing import reader_of, run, seeds, shrink
-
 from rstkit.formats import all_formats
+
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT / "tests"))  # the fuzzing helpers the suite's bounded run shares
+from fuzzing import reader_of, run, seeds, shrink  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,9 +13,9 @@ with a fast tokenizer. Nothing is ever downloaded: models load with ``local_file
 and the hub offline, and a missing package or directory is an :class:`RSTKitError`.
 
 A document longer than the model's positions is read in overlapping windows (consecutive
-windows share ``overlap``, a fraction of a window; the last one ends at the document's end); each word piece takes its states from
-the window in which it is most central, so every piece sees context on both sides where
-the document has it. :meth:`PretrainedEncoder.hidden_states` is the differentiable form
+windows share ``overlap``, a fraction of a window; the last one ends at the document's end);
+each word piece takes its states from the window in which it is most central, so every piece
+sees context on both sides where the document has it. :meth:`PretrainedEncoder.hidden_states` is the differentiable form
 (for fine-tuning); :meth:`~PretrainedEncoder.encode` runs without gradients, rounds the
 states to float16 precision (so cached and fresh results are identical) and keeps them
 in an optional on-disk cache keyed by the model's identity, the settings and the text.

@@ -16,6 +16,7 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import RSTKitError
 from .metrics import EvalResult
@@ -107,7 +108,8 @@ def _text_table(report: Report, digits: int) -> str:
     for r, result in enumerate(report.results):
         lead = [result.config.metric, result.config.average]
         for s, system in enumerate(result.systems):
-            rows.append([*lead, *([system.name] if several else []), *(_cell(report, r, s, m, digits) for m in MEASURES)])
+            cells = [_cell(report, r, s, m, digits) for m in MEASURES]
+            rows.append([*lead, *([system.name] if several else []), *cells])
         rows += _paired_rows(report, r, lead)
     first = report.results[0]
     lines = [f"F1 (%), {len(first.doc_ids)} documents" + _ci_note(report)]
@@ -155,10 +157,10 @@ def _relation_text(result: EvalResult, digits: int, which: str = "") -> list[str
 
 
 # -- JSON -------------------------------------------------------------------------------
-def _system_json(report: Report, r: int, s: int, with_documents: bool) -> dict:
+def _system_json(report: Report, r: int, s: int, with_documents: bool) -> dict[str, Any]:
     result = report.results[r]
     system = result.systems[s]
-    out = {
+    out: dict[str, Any] = {
         "name": system.name,
         "scores": dict(system.scores.f1),
         "precision": dict(system.scores.precision),

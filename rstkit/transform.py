@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from .errors import BinarizationError, RSTKitError, TreeStructureError
 from .settings import BINARIZATIONS, RST_EVAL, Binarization
@@ -200,7 +200,11 @@ def _educe_leave(node: Node, done: list[Node], branching: str) -> Node:
 
 
 # -- Marcu's encoding -------------------------------------------------------------------
-def marcu_tuples(tree: RSTTree) -> list[tuple[int, int, str, str]]:
+#: scored tuples: ``(start, end, nuclearity or pair, relation)``
+Tuples = list[tuple[int, int, str, str]]
+
+
+def marcu_tuples(tree: RSTTree) -> Tuples:
     """RST-Parseval tuples: ``(start, end, nuclearity, relation)`` for every node but the
     root, EDU leaves included, in post-order (evaluation.md section 5).
 
@@ -209,7 +213,8 @@ def marcu_tuples(tree: RSTTree) -> list[tuple[int, int, str, str]]:
     >>> marcu_tuples(binarize(tree))[:3]
     [(1, 1, 'S', 'background'), (2, 2, 'N', 'Sequence'), (3, 3, 'N', 'span')]
     """
-    return [(n.start, n.end, n.nuclearity, n.relation) for n in tree.root.postorder() if n is not tree.root]
+    tuples = [(n.start, n.end, n.nuclearity, n.relation) for n in tree.root.postorder() if n is not tree.root]
+    return cast("Tuples", tuples)  # below the root every node has a relation (tree.validate)
 
 
 # -- labelled attachment decisions ----------------------------------------------------
@@ -305,7 +310,7 @@ def to_attachment(tree: RSTTree, *, nary: bool = False) -> AttachmentTree:
         del built[-k:]
         left, right = children[0], children[1]
         pair = left.nuclearity[0] + right.nuclearity[0] if k == 2 else "".join(c.nuclearity[0] for c in children)
-        relation = right.relation if right.nuclearity == SATELLITE else left.relation
+        relation = cast(str, right.relation if right.nuclearity == SATELLITE else left.relation)  # not the root's
         built.append(Attachment(node.start, node.end, pair, relation, kids))
     return AttachmentTree(built[0], tree.edus, tree.doc_id)
 
@@ -322,7 +327,6 @@ def attachment_decisions(tree: RSTTree, *, nary: bool = False) -> list[tuple[int
 
 
 # -- tuples of a prepared tree in one walk ------------------------------------------------
-Tuples = list[tuple[int, int, str, str]]
 
 
 def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str] | None,
@@ -401,15 +405,16 @@ def _decision_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None,
     return out
 
 
-class _Identity(dict):
+class _Identity(dict[str | None, str | None]):
     """Every label maps to itself (each distinct label stored once met; the root's None too)."""
 
-    def __missing__(self, key: str) -> str:
+    def __missing__(self, key: str | None) -> str | None:
         self[key] = key
         return key
 
 
-_IDENTITY = _Identity()
+#: typed as the relabellers are: only the root's label is None, and the walks store no root tuple
+_IDENTITY = cast("Mapping[str | None, str]", _Identity())
 
 
 _PAIRS = {"NS": (NUCLEUS, SATELLITE), "SN": (SATELLITE, NUCLEUS), "NN": (NUCLEUS, NUCLEUS)}
@@ -440,4 +445,5 @@ def from_attachment(att: AttachmentTree) -> RSTTree:
         a, nuclearity, relation = item
         return leaf(a.start, nuclearity, relation) if a.is_leaf else internal(nuclearity, relation, kids)
 
-    return RSTTree(_rebuild((att.root, ROOT, None), enter, leave), att.edus, att.doc_id)
+    top: tuple[Attachment, str, str | None] = (att.root, ROOT, None)
+    return RSTTree(_rebuild(top, enter, leave), att.edus, att.doc_id)

@@ -13,8 +13,6 @@ from rstkit.errors import RSTKitError
 from rstkit.formats.dis import dumps_dis, loads_dis
 from rstkit.transform import binarize
 
-pytestmark = pytest.mark.filterwarnings("ignore::rstkit.errors.RSTKitWarning")
-
 
 @pytest.fixture(scope="module")
 def nested_corpus():

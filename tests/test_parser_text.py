@@ -117,7 +117,8 @@ def test_non_utf8_text_is_a_one_line_error_naming_line_and_byte(tmp_path, capsys
 
 
 def _words(n: int) -> str:
-    vocabulary = ["the", "storm", "came", "at", "night", "and", "river", "rose", "nobody", "had", "expected", "it", "because", "bridge", "was", "gone"]
+    vocabulary = ["the", "storm", "came", "at", "night", "and", "river", "rose", "nobody", "had", "expected", "it",
+                  "because", "bridge", "was", "gone"]
     return " ".join(vocabulary[i * 7 % len(vocabulary)] for i in range(n))
 
 

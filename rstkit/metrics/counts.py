@@ -86,7 +86,7 @@ class Counts:
 
     @property
     def n_docs(self) -> int:
-        return self.matched.shape[1]
+        return int(self.matched.shape[1])
 
     def select(self, mask: np.ndarray) -> Counts:
         """Counts of the documents where ``mask`` is true."""
@@ -110,7 +110,9 @@ class KeyCodec:
         columns = _LABEL_COLUMNS[measure]
         nuc = t.nuc if "nuc" in columns else 0
         rel = t.rel if "rel" in columns else 0
-        return (((t.doc * self.edu_base + t.start) * self.edu_base + t.end) * self.n_nuc + nuc) * self.n_rel + rel
+        span: np.ndarray = (t.doc * self.edu_base + t.start) * self.edu_base + t.end
+        keys: np.ndarray = (span * self.n_nuc + nuc) * self.n_rel + rel
+        return keys
 
     def span_keys(self, t: TupleArrays) -> np.ndarray:
         return self.keys(t, "S")

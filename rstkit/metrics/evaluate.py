@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 from ..corpus.files import no_cyclic_gc
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
-from ..labels import get_label_map
+from ..labels import LabelMap, get_label_map
 from ..settings import MEASURES, RST_EVAL, Average, Binarization, Metric
 from ..transform import binarize, nary_nodes
 from ..tree import RSTTree
@@ -28,7 +29,22 @@ from .edus import check_edus
 from .relations import Confusion, RelationReport, confusion, relation_report
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 
-METRIC_MODULES = {rst_parseval.NAME: rst_parseval, parseval.NAME: parseval}
+
+class MetricModule(Protocol):
+    """What the pipeline needs of a metric's module (:mod:`.rst_parseval`, :mod:`.parseval`)."""
+
+    def prepared_tuples(self, tree: RSTTree, label_map: LabelMap, passthrough: bool, mode: Binarization,
+                        config: EvalConfig) -> list[tuple[int, int, str, str]]: ...
+
+
+METRIC_MODULES: dict[Metric, MetricModule] = {rst_parseval.NAME: rst_parseval, parseval.NAME: parseval}
+
+_T = TypeVar("_T")
+
+
+def _first(*values: _T | None) -> _T:
+    """The first value that is not None."""
+    return next(v for v in values if v is not None)
 
 
 @dataclass
@@ -81,7 +97,7 @@ class EvalResult:
     def recall(self) -> dict[str, float]:
         return self.systems[0].scores.recall
 
-    def document_counts(self, system: int = 0) -> list[dict]:
+    def document_counts(self, system: int = 0) -> list[dict[str, Any]]:
         """Per document: id, EDUs, and (matched, gold, pred) for S, N, R, F, plus F1 (percent);
         with ``edus="aligned"``, also the document's EDU boundaries (gold, pred, matched)."""
         counts = self.systems[system].counts
@@ -118,26 +134,32 @@ class EvalResult:
                   system: int = 0) -> dict[str, tuple[float, float]]:
         """Bootstrap intervals of F1. Settings not given come from ``config.statistics`` (what the
         signature pins), else from DEFAULT_STATISTICS."""
-        stats = self._statistics(confidence=confidence, n_bootstrap=n_samples, seed=seed)
+        confidence_used, n_bootstrap, _, seed_used = self._statistics(confidence, n_samples, None, seed)
         return bootstrap_ci(self._scored(self._system(system).counts), self.config.average,
-                            confidence=stats.confidence, n_samples=stats.n_bootstrap, seed=stats.seed)
+                            confidence=confidence_used, n_samples=n_bootstrap, seed=seed_used)
 
     def paired_tests(self, system: int, baseline: int = 0, *, n_samples: int | None = None,
                      n_trials: int | None = None, seed: int | None = None) -> dict[str, dict[str, float]]:
         """p-values of system vs baseline: ``{"bootstrap": {...}, "randomization": {...}}``. Settings
         not given come from ``config.statistics``, else from DEFAULT_STATISTICS."""
-        stats = self._statistics(n_bootstrap=n_samples, n_trials=n_trials, seed=seed)
+        _, n_bootstrap, n_trials_used, seed_used = self._statistics(None, n_samples, n_trials, seed)
         a = self._scored(self._system(baseline).counts)
         b = self._scored(self._system(system).counts)
         average = self.config.average
-        return {"bootstrap": paired_bootstrap(a, b, average, n_samples=stats.n_bootstrap, seed=stats.seed),
-                "randomization": approximate_randomization(a, b, average, n_trials=stats.n_trials, seed=stats.seed)}
+        return {"bootstrap": paired_bootstrap(a, b, average, n_samples=n_bootstrap, seed=seed_used),
+                "randomization": approximate_randomization(a, b, average, n_trials=n_trials_used, seed=seed_used)}
 
-    def _statistics(self, **given: float | None) -> Statistics:
-        """Each setting from ``given``, else from the configuration, else the default."""
-        sources = (given, asdict(self.config.statistics), asdict(DEFAULT_STATISTICS))
-        return Statistics(**{name: next(s[name] for s in sources if s.get(name) is not None)
-                             for name in ("confidence", "n_bootstrap", "n_trials", "seed")})
+    def _statistics(self, confidence: float | None, n_bootstrap: int | None, n_trials: int | None,
+                    seed: int | None) -> tuple[float, int, int, int]:
+        """``(confidence, n_bootstrap, n_trials, seed)``: each setting given, else the configuration's,
+        else the default; checked as :class:`Statistics` checks them."""
+        configured = self.config.statistics
+        chosen = (_first(confidence, configured.confidence, DEFAULT_STATISTICS.confidence),
+                  _first(n_bootstrap, configured.n_bootstrap, DEFAULT_STATISTICS.n_bootstrap),
+                  _first(n_trials, configured.n_trials, DEFAULT_STATISTICS.n_trials),
+                  _first(seed, configured.seed, DEFAULT_STATISTICS.seed))
+        Statistics(*chosen)  # an RSTKitError for a setting out of range
+        return chosen
 
     def with_average(self, average: Average) -> EvalResult:
         """The same counts averaged another way (nothing is re-scored)."""
@@ -243,7 +265,7 @@ def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequ
         notes = [*paired_notes, *gold_notes[m], *edu_notes]
         scored[m] = _score(gold, systems, names, doc_ids, n_edus, gold_arrays[m], pred_arrays[m], vocabularies[m],
                            included, c, notes)
-    results = []
+    results: list[EvalResult] = []
     for config in configs:  # each configuration its own result object, even when one is given twice
         first = scored.pop(config.metric, None)  # scored under this very configuration, the metric's first
         results.append(first if first is not None

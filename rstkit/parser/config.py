@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import RSTKitError
 from ..labels import label_map_names
-from ..metrics.config import AVERAGES, METRICS
+from ..settings import AVERAGES, METRICS, Average, Metric
 from .encoder_names import check_encoder, needs_vocabulary, pretrained_part
 
 SCHEDULES = ("constant", "cosine", "linear")
@@ -22,15 +22,20 @@ SCRATCH_OPTIONS = ("embedding_dim", "hidden", "dropout")
 PRETRAINED_OPTIONS = ("dim", "dropout", "fine_tune", "window", "overlap")
 
 
-def parse_select_by(name: str) -> tuple[str, str, str]:
+#: every model-selection metric by its name
+_SELECT_BY: dict[str, tuple[Metric, Average, str]] = {
+    f"{metric}-{average}-{key}": (metric, average, key)
+    for metric in METRICS for average in AVERAGES for key in SCORE_KEYS}
+
+
+def parse_select_by(name: str) -> tuple[Metric, Average, str]:
     """``(metric, average, key)`` of a model-selection metric such as ``parseval-micro-F``
     or ``rst-parseval-macro-N``."""
-    parts = name.rsplit("-", 2)
-    if len(parts) != 3 or parts[0] not in METRICS or parts[1] not in AVERAGES or parts[2] not in SCORE_KEYS:
+    if name not in _SELECT_BY:
         raise RSTKitError(f"unknown model-selection metric {name!r}; use METRIC-AVERAGE-KEY with METRIC in "
                           f"{', '.join(METRICS)}, AVERAGE in {', '.join(AVERAGES)}, KEY in {', '.join(SCORE_KEYS)} "
                           "(e.g. parseval-micro-F)")
-    return parts[0], parts[1], parts[2]
+    return _SELECT_BY[name]
 
 
 def _check_keys(options: dict[str, Any], allowed: tuple[str, ...], what: str) -> None:

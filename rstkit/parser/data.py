@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from torch import nn
 
 from ..boundaries import complete
 from ..errors import RSTKitError
 from ..labels import LabelMap
 from ..transform import binarize
 from ..tree import RSTTree
+from .encoders import EDUEncoder
 from .features import Boundaries, StateArrays
 from .inputs import check_edus
 from .model import IGNORE, PreparedDocument
@@ -27,7 +27,7 @@ def training_tree(tree: RSTTree, label_map: LabelMap) -> RSTTree:
     return label_map.apply(binarize(tree, "right"))
 
 
-def prepare_training(tree: RSTTree, encoder: nn.Module, relations: Sequence[str], context: int = 3
+def prepare_training(tree: RSTTree, encoder: EDUEncoder, relations: Sequence[str], context: int = 3
                      ) -> PreparedDocument:
     """Inputs, oracle states (as a model of ``context`` items sees them) and gold labels of
     one (binarized, mapped) training tree (sentences inferred where it has none)."""
@@ -35,7 +35,7 @@ def prepare_training(tree: RSTTree, encoder: nn.Module, relations: Sequence[str]
     check_edus(edus, tree.doc_id, tree.source)
     doc = PreparedDocument(tree.doc_id, edus, [encoder.prepare([e.text for e in edus])], Boundaries.of(edus))
     steps = oracle_states(tree)
-    index = {r: i for i, r in enumerate(relations)}
+    index: dict[str | None, int] = {r: i for i, r in enumerate(relations)}  # a reduce's relation is never None
     try:
         doc.relation = np.array([IGNORE if a.kind == SHIFT else index[a.relation] for _, a in steps], dtype=np.int64)
     except KeyError as exc:

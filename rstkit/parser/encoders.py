@@ -128,8 +128,12 @@ class CombinedEncoder(nn.Module):
         return torch.cat([self.scratch(**words), self.pretrained(**vectors)], dim=-1)
 
 
+#: the EDU encoders a parser model can hold
+EDUEncoder = ScratchEncoder | CombinedEncoder | PooledEncoder
+
+
 def build_encoder(kind: str, options: dict[str, Any], vocab: Vocabulary | None,
-                  cache_dir: str | Path | None = None) -> nn.Module:
+                  cache_dir: str | Path | None = None) -> EDUEncoder:
     """An encoder from its name and options (as stored in a model directory's config);
     ``cache_dir`` keeps frozen transformer states on disk."""
     check_encoder(kind)

@@ -14,9 +14,15 @@ from functools import cached_property
 
 import numpy as np
 
-from ..boundaries import has_paragraphs, has_sentences, infer_sentences
+from ..boundaries import infer_sentences
 from ..tree import EDU
 from .transition import View
+
+
+def _given(ids: Sequence[int | None]) -> list[int] | None:
+    """The ids as given; None when there are none or some EDU lacks its id."""
+    known = [int(i) for i in ids if i is not None]
+    return known if known and len(known) == len(ids) else None
 
 
 @dataclass(frozen=True)
@@ -28,19 +34,17 @@ class Boundaries:
 
     @classmethod
     def of(cls, edus: tuple[EDU, ...]) -> Boundaries:
-        if has_sentences(edus):
-            sentences = [int(e.sentence) for e in edus]  # type: ignore[arg-type]
-        else:
+        sentences = _given([e.sentence for e in edus])
+        if sentences is None:
             sentences = infer_sentences([e.text for e in edus])
-        paragraphs = [int(e.paragraph) for e in edus] if has_paragraphs(edus) else None
-        return cls(sentences, paragraphs)
+        return cls(sentences, _given([e.paragraph for e in edus]))
 
     @cached_property
     def arrays(self) -> dict[str, np.ndarray]:
         """Per EDU (0-based): sentence and paragraph ids (0 when unknown), whether the EDU
         starts / ends its sentence or paragraph (0 when unknown), its position, the document
         length and whether paragraphs are known."""
-        arrays = {}
+        arrays: dict[str, np.ndarray] = {}
         for name, ids in (("sent", self.sentences), ("par", self.paragraphs)):
             values = np.asarray(ids if ids is not None else [0] * len(self.sentences), dtype=np.int64)
             change = values[1:] != values[:-1]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -25,6 +25,9 @@ from torch import nn
 from ..errors import RSTKitError
 from ..tree import EDU
 from .features import CONTEXT_SLOTS, N_STATE_FEATURES, Boundaries, StateArrays
+
+if TYPE_CHECKING:
+    from .encoders import EDUEncoder
 
 IGNORE = -100
 PAIR_DIM = 32
@@ -41,7 +44,7 @@ class EncodedDocuments:
 class ParserModel(nn.Module):
     """EDU encoder + document BiLSTM + state MLP with action, nuclearity and relation heads."""
 
-    def __init__(self, encoder: nn.Module, relations: Sequence[str], hidden: int = 128, span_dim: int = 128,
+    def __init__(self, encoder: EDUEncoder, relations: Sequence[str], hidden: int = 128, span_dim: int = 128,
                  mlp_dim: int = 256, dropout: float = 0.3, span_diff: bool = False,
                  relation_given_pair: bool = False, context: int = 3):
         super().__init__()
@@ -65,7 +68,7 @@ class ParserModel(nn.Module):
         self.relation_head = nn.Linear(mlp_dim + (PAIR_DIM if relation_given_pair else 0), len(self.relations))
         self.dropout = nn.Dropout(dropout)
 
-    def encode(self, inputs: dict[str, torch.Tensor], sizes: Sequence[int]) -> EncodedDocuments:
+    def encode(self, inputs: dict[str, Any], sizes: Sequence[int]) -> EncodedDocuments:
         """Encode the EDUs of ``len(sizes)`` documents given back to back in ``inputs``."""
         flat = self.encoder(**inputs)
         device = flat.device
@@ -142,7 +145,7 @@ class PreparedDocument:
     relation: np.ndarray | None = None
 
 
-def collate(docs: Sequence[PreparedDocument], encoder: nn.Module, device: torch.device) -> dict[str, Any]:
+def collate(docs: Sequence[PreparedDocument], encoder: EDUEncoder, device: torch.device) -> dict[str, Any]:
     """One training batch: encoder inputs and all oracle states of ``docs``."""
     assert all(d.states is not None for d in docs)
     counts = [len(d.action) for d in docs]  # type: ignore[arg-type]

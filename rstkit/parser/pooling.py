@@ -135,7 +135,7 @@ class PooledEncoder(nn.Module):
             ids, offsets = self.pretrained.tokenize(text)
             return ids, piece_edus(offsets, starts), len(texts)
         pretrained = self.pretrained
-        device = self.projection[1].weight.device
+        device = next(self.projection.parameters()).device  # its Linear's
         if next(pretrained.transformer.parameters()).device != device:
             pretrained.to(device)  # frozen, but on the parser's device (a GPU extracts features faster)
         states = pretrained.encode(text)

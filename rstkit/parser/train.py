@@ -221,7 +221,8 @@ def train_ensemble(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree
 def parameter_groups(model: ParserModel, config: TrainConfig) -> list[dict[str, Any]]:
     """The parser's parameters at ``lr``; a fine-tuned transformer's at ``encoder_lr`` scaled
     by ``layer_decay`` for each layer below the top (embeddings one below the first layer)."""
-    parser, layered = [], {}
+    parser: list[torch.nn.Parameter] = []
+    layered: dict[int | None, list[torch.nn.Parameter]] = {}  # by layer depth (None: not in a layer)
     for name, parameter in model.named_parameters():
         if not parameter.requires_grad:
             continue
@@ -283,7 +284,7 @@ def _batches(docs: Sequence[PreparedDocument], size: int, rng: np.random.Generat
     """Shuffled batches of documents of similar length (less padding)."""
     order = sorted(range(len(docs)), key=lambda i: (len(docs[i].edus), rng.random()))
     batches = [[docs[i] for i in order[s:s + size]] for s in range(0, len(order), size)]
-    rng.shuffle(batches)  # type: ignore[arg-type]
+    rng.shuffle(batches)
     return batches
 
 

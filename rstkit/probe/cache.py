@@ -1,9 +1,10 @@
 """An on-disk cache of encodings, keyed by encoder identity and the SHA-256 of each text.
 
 Layout: ``ROOT/<encoder slug>-<hash of the encoder name>/<shard>.npz``, each shard holding
-``keys`` (SHA-256 digests of the texts, one row of 32 bytes each) and ``vectors``. A run reads every shard of its encoder,
-encodes only the texts none of them holds, and writes those as one new shard (written to
-a temporary file, then renamed, so concurrent runs never see half a file).
+``keys`` (SHA-256 digests of the texts, one row of 32 bytes each) and ``vectors``. A run
+reads every shard of its encoder, encodes only the texts none of them holds, and writes
+those as one new shard (written to a temporary file, then renamed, so concurrent runs never
+see half a file).
 
 Default root: ``$RSTKIT_CACHE`` or ``~/.cache/rstkit/encodings`` (``$XDG_CACHE_HOME`` is
 honoured).

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -68,8 +69,8 @@ class FittedProbe:
     """The selected classifier and how it was selected."""
 
     vocabulary: list[str]
-    model: object
-    scaler: object
+    model: Any  # scikit-learn's LogisticRegression and StandardScaler (the library has no type information)
+    scaler: Any
     chosen_c: float
     dev_accuracy_by_c: dict[float, float]
 
@@ -96,6 +97,8 @@ def fit_probe(train_x: np.ndarray, train_labels: Sequence[str], dev_x: np.ndarra
               config: ClassifierConfig) -> FittedProbe:
     """Fit one logistic regression per ``C`` of the grid on train; keep the first best on dev."""
     LogisticRegression, StandardScaler, threadpool_limits = _sklearn()
+    if not config.c_grid:
+        raise ProbeError("the classifier's grid of C values is empty")
     vocabulary = sorted(set(train_labels))
     if len(vocabulary) < 2:
         raise ProbeError(f"the training split has {len(vocabulary)} distinct label(s); a classifier needs two")
@@ -103,15 +106,15 @@ def fit_probe(train_x: np.ndarray, train_labels: Sequence[str], dev_x: np.ndarra
     dev_y = label_ids(dev_labels, vocabulary)
     scaler = StandardScaler().fit(train_x)
     train_z, dev_z = scaler.transform(train_x), scaler.transform(dev_x)
-    best = None
+    models: dict[float, Any] = {}
     accuracy_by_c: dict[float, float] = {}
     with threadpool_limits(limits=1):  # one BLAS thread: the same sums on any machine, and no spinning threads
         for c in config.c_grid:
-            model = LogisticRegression(C=c, max_iter=config.max_iter, random_state=config.seed).fit(train_z, train_y)
-            accuracy_by_c[c] = accuracy(model.predict(dev_z), dev_y)
-            if best is None or accuracy_by_c[c] > accuracy_by_c[best[0]]:
-                best = (c, model)
-    return FittedProbe(vocabulary, best[1], scaler, best[0], accuracy_by_c)
+            model = LogisticRegression(C=c, max_iter=config.max_iter, random_state=config.seed)
+            models[c] = model.fit(train_z, train_y)
+            accuracy_by_c[c] = accuracy(models[c].predict(dev_z), dev_y)
+    chosen = max(accuracy_by_c, key=accuracy_by_c.__getitem__)  # the first best: max keeps the first of equals
+    return FittedProbe(vocabulary, models[chosen], scaler, chosen, accuracy_by_c)
 
 
 def accuracy(predicted: np.ndarray, gold: np.ndarray) -> float:

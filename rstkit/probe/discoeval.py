@@ -15,7 +15,7 @@ import numpy as np
 from ..corpus import Corpus, resolve_corpus
 from ..labels import get_label_map
 from .cache import EncodingCache
-from .classifier import ClassifierConfig, fit_probe, majority_label, subtree_features
+from .classifier import ClassifierConfig, FittedProbe, fit_probe, majority_label, subtree_features
 from .corpora import check_published_sizes
 from .encoders import Encoder, get_encoder
 from .signature import signature
@@ -78,7 +78,8 @@ def split_result(split: SplitTask, predicted: Sequence[str]) -> SplitResult:
                        split.n_edus, {label: (c, n) for label, (c, n) in sorted(per_label.items())})
 
 
-def encode_edus(task: ProbeTask, encoder: Encoder, cache_dir: str | Path | None) -> tuple[dict[str, np.ndarray], dict]:
+def encode_edus(task: ProbeTask, encoder: Encoder,
+                cache_dir: str | Path | None) -> tuple[dict[str, np.ndarray], dict[str, float]]:
     """EDU vectors per document of every split, each distinct text encoded once (cached on disk
     when ``cache_dir`` is given and the encoder is worth caching)."""
     distinct = sorted({text for split in task.splits.values() for texts in split.texts.values() for text in texts})
@@ -91,7 +92,7 @@ def encode_edus(task: ProbeTask, encoder: Encoder, cache_dir: str | Path | None)
     row = {text: i for i, text in enumerate(distinct)}
     by_doc = {doc: vectors[[row[t] for t in texts]]
               for split in task.splits.values() for doc, texts in split.texts.items()}
-    timing = {"encode_seconds": seconds, "texts": len(distinct), "texts_encoded": n_encoded}
+    timing: dict[str, float] = {"encode_seconds": seconds, "texts": len(distinct), "texts_encoded": n_encoded}
     return by_doc, timing
 
 
@@ -101,21 +102,24 @@ def run_discoeval(task: ProbeTask, encoder: Encoder | None, config: ClassifierCo
     config = config or ClassifierConfig()
     train, dev, test = (task.splits[name] for name in ("train", "dev", "test"))
     train_labels = [i.label for i in train.instances]
+    probe: FittedProbe | None = None
     if encoder is None:
         label = majority_label(train_labels)
-        predict = lambda split: [label] * len(split.instances)
-        probe, timing, classifier = None, {}, "majority"
+        dev_predicted, test_predicted = ([label] * len(split.instances) for split in (dev, test))
+        timing: dict[str, float] = {}
+        classifier = "majority"
     else:
         vectors, timing = encode_edus(task, encoder, cache_dir)
         features = {name: subtree_features(split.instances, vectors) for name, split in task.splits.items()}
         started = time.perf_counter()
         probe = fit_probe(features["train"], train_labels, features["dev"], [i.label for i in dev.instances], config)
         timing["fit_seconds"] = time.perf_counter() - started
-        predict = lambda split: probe.predict(features[split.name])
+        dev_predicted, test_predicted = (probe.predict(features[split.name]) for split in (dev, test))
         classifier = config.describe()
     sizes = {"n_instances": len(train.instances), "n_documents": train.n_documents, "n_edus": train.n_edus}
     return DiscoEvalResult(
-        split_result(dev, predict(dev)), split_result(test, predict(test)), sizes, sorted(set(train_labels)), classifier,
+        split_result(dev, dev_predicted), split_result(test, test_predicted), sizes, sorted(set(train_labels)),
+        classifier,
         probe.chosen_c if probe else None, probe.dev_accuracy_by_c if probe else {},
         signature(task, encoder.name if encoder else "none", classifier, config.seed), timing, task.excluded)
 

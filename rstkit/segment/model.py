@@ -15,6 +15,7 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
+from ..errors import RSTKitError
 from .features import TokenFeatures
 
 #: the classes of a token
@@ -73,7 +74,8 @@ class SegmenterNet(nn.Module):
         return self.output(self.dropout(states))
 
 
-def batch_windows(windows: Sequence[tuple[TokenFeatures, int, int]]) -> tuple[torch.Tensor, ...]:
+def batch_windows(windows: Sequence[tuple[TokenFeatures, int, int]]) -> tuple[
+        torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor | None]:
     """Padded inputs (words, chars, flags, lengths, extra) of token ranges ``[lo, hi)`` of
     texts (``extra`` None without pretrained vectors)."""
     steps = max(hi - lo for _, lo, hi in windows)
@@ -88,9 +90,11 @@ def batch_windows(windows: Sequence[tuple[TokenFeatures, int, int]]) -> tuple[to
         flags[row, :hi - lo] = features.flags[lo:hi]
     extra = None
     if first.extra is not None:
-        extra = np.zeros((size, steps, first.extra.shape[1]), dtype=np.float32)
+        padded = np.zeros((size, steps, first.extra.shape[1]), dtype=np.float32)
         for row, (features, lo, hi) in enumerate(windows):
-            extra[row, :hi - lo] = features.extra[lo:hi]
-        extra = torch.from_numpy(extra)
+            if features.extra is None:
+                raise RSTKitError("a batch mixes texts with and without pretrained vectors")
+            padded[row, :hi - lo] = features.extra[lo:hi]
+        extra = torch.from_numpy(padded)
     lengths = torch.tensor([hi - lo for _, lo, hi in windows])
     return torch.from_numpy(words), torch.from_numpy(chars), torch.from_numpy(flags), lengths, extra

@@ -206,7 +206,7 @@ def _epoch_windows(examples: list[Example], flat_examples: list[Example],
                    config: TrainConfig) -> list[tuple[Example, int, int]]:
     """Shuffled windows of one epoch: each document with or without paragraph breaks,
     cut into ``window``-token pieces from a random offset."""
-    windows = []
+    windows: list[tuple[Example, int, int]] = []
     for example, flat in zip(examples, flat_examples):
         chosen = flat if random.random() < config.flat_probability else example
         n = len(chosen.labels)
