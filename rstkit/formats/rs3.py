@@ -333,6 +333,12 @@ def child_roles(parent_is_segment: bool, relnames: list[str], types: dict[str, s
 _Unlabelled = tuple[int, int, tuple[Node, ...], "int | None"]
 
 
+def _label(u: _Unlabelled | None, nuclearity: str, relation: str | None) -> Node:
+    """The node ``u`` (start, end, children, line) with a nuclearity and a relation."""
+    assert u is not None  # children are built before their parent (bottom-up order)
+    return Node(start=u[0], end=u[1], nuclearity=nuclearity, relation=relation, children=u[2], line=u[3])
+
+
 class _TreeBuilder:
     """Builds constituents bottom-up over a linked body (no recursion: rs3 chains can be deep)."""
 
@@ -368,19 +374,19 @@ class _TreeBuilder:
             else:  # several satellites, multinuclear groups, malformed nodes
                 core, satellites = self._core(k, [relnames[j] for j in kids])
                 if satellites:
-                    nodes = [Node(core[0], core[1], NUCLEUS, SPAN, core[2], core[3])]
-                    nodes += [Node(*built[j][:2], SATELLITE, relnames[j], *built[j][2:]) for j in satellites]
+                    nodes = [_label(core, NUCLEUS, SPAN)]
+                    nodes += [_label(built[j], SATELLITE, relnames[j]) for j in satellites]
                     built[k] = self._in_order(nodes, k)
                 else:
                     built[k] = core
                 continue
             other = built[satellite]  # the common case, one nucleus and one satellite
-            nucleus = Node(core[0], core[1], NUCLEUS, SPAN, core[2], core[3])
-            satellite_node = Node(other[0], other[1], SATELLITE, relnames[satellite], other[2], other[3])
-            if core[0] < other[0] and other[0] == core[1] + 1:
-                built[k] = (core[0], other[1], (nucleus, satellite_node), lines[k])
-            elif other[0] < core[0] and core[0] == other[1] + 1:
-                built[k] = (other[0], core[1], (satellite_node, nucleus), lines[k])
+            nucleus = _label(core, NUCLEUS, SPAN)
+            satellite_node = _label(other, SATELLITE, relnames[satellite])
+            if nucleus.start < satellite_node.start and satellite_node.start == nucleus.end + 1:
+                built[k] = (nucleus.start, satellite_node.end, (nucleus, satellite_node), lines[k])
+            elif satellite_node.start < nucleus.start and nucleus.start == satellite_node.end + 1:
+                built[k] = (satellite_node.start, nucleus.end, (satellite_node, nucleus), lines[k])
             else:
                 built[k] = self._in_order([nucleus, satellite_node], k)  # explains the gap
         start, end, kids_of_top, line = built[body.order[0]]
@@ -418,7 +424,7 @@ class _TreeBuilder:
             raise TreeStructureError(f"{self._what(k)} is multinuclear with a single nucleus "
                                      f"({printable(ids[nuclei[0]])})", source, line)
         if nuclei:
-            nodes = [Node(*built[j][:2], NUCLEUS, body.relnames[j], *built[j][2:]) for j in nuclei]
+            nodes = [_label(built[j], NUCLEUS, body.relnames[j]) for j in nuclei]
             return self._in_order(nodes, k), satellites
         raise TreeStructureError(f"{self._what(k)} has no nucleus (no child with relname 'span' or a multinuclear "
                                  "relation)", source, line)
