@@ -129,7 +129,7 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
         return None  # a cycle
     built: list[tuple[int, int, tuple[Node, ...], int] | None] = [None] * (n + 1)
     for h in reversed(order):
-        current = (h, h, (), lines[h])
+        current: tuple[int, int, tuple[Node, ...], int] = (h, h, (), lines[h])
         if not dependents[h]:
             built[h] = current
             continue
@@ -139,14 +139,19 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
                             current[2], current[3])]
             for d in level:
                 c = built[d]
-                members.append(Node(c[0], c[1], nuclearities[d], relations[d], c[2], c[3]))
+                nuclearity = nuclearities[d]
+                # dependents are built before their head (reversed order); only the root (head 0) lacks a nuclearity
+                assert c is not None and nuclearity is not None
+                members.append(Node(c[0], c[1], nuclearity, relations[d], c[2], c[3]))
             members.sort(key=_start)
             for left, right in pairwise(members):
                 if right.start != left.end + 1:
                     return None  # non-projective
             current = (members[0].start, members[-1].end, tuple(members), lines[h])
         built[h] = current
-    start, end, children, line = built[order[0]]
+    top = built[order[0]]
+    assert top is not None  # the root is built last
+    start, end, children, line = top
     return Node(start, end, ROOT, None, children, line)
 
 
@@ -216,7 +221,7 @@ def _read_with_graph(text: str, source: str, doc_id: str, heights: bool) -> RSTT
 
 
 def _rows(text: str, source: str) -> list[tuple[int, list[str]]]:
-    rows = []
+    rows: list[tuple[int, list[str]]] = []
     for number, raw in enumerate(text.split("\n"), 1):
         raw = raw.rstrip("\r")
         if not raw.strip() or raw.startswith("#"):
@@ -273,7 +278,8 @@ def _paragraphs(features: Sequence[str]) -> list[int | None]:
     flags = list(zip(*(_marked(features, key) for key in _BLOCK_FLAGS)))
     if not any(starts) and not any(any(f) for f in flags):
         return [None] * len(features)
-    paragraphs, paragraph, previous_flags = [], 1, None
+    paragraphs: list[int | None] = []
+    paragraph, previous_flags = 1, None
     for i, (start, flag) in enumerate(zip(starts, flags)):
         if i > 0 and (start or flag != previous_flags):
             paragraph += 1
