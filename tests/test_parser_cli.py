@@ -5,13 +5,14 @@ paths and numeric flags checked before any work, threads, the default model."""
 from __future__ import annotations
 
 import shutil
-import warnings
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("torch")
 pytest.importorskip("tqdm")
+
+from cli_run import run_main
 
 from rstkit.cli import main
 from rstkit.corpus import read_documents
@@ -22,12 +23,6 @@ MISSING = ("no sentence or paragraph boundaries in {}: sentences inferred from p
            "give --boundaries FILE or a sibling .rsd to supply them")
 
 
-def _run(argv: list[str], capsys) -> tuple[int, str]:
-    capsys.readouterr()
-    with warnings.catch_warnings():
-        warnings.simplefilter("always")
-        status = main(argv)
-    return status, capsys.readouterr().err
 
 
 @pytest.fixture
@@ -40,7 +35,7 @@ def dis_only(gum_dir, tmp_path) -> Path:
 
 @pytest.mark.gum
 def test_dis_input_warns_that_boundaries_are_inferred(dis_only, tmp_path, capsys):
-    status, err = _run(["parse", str(dis_only / f"{DOC}.dis"), str(tmp_path / "out"), "--model", "scratch"], capsys)
+    status, err = run_main(["parse", str(dis_only / f"{DOC}.dis"), str(tmp_path / "out"), "--model", "scratch"], capsys)
     assert status == 0
     assert f"rstkit: warning: {MISSING.format(dis_only / f'{DOC}.dis')}" in err
     assert "1 document(s) parsed with the scratch model" in err and "(1 thread)" in err
@@ -52,13 +47,13 @@ def test_boundaries_from_a_sibling_rsd_or_a_boundaries_directory_equal_the_rsd_i
     rsd = gum_dir / "dependencies" / f"{DOC}.rsd"
     assert main(["parse", str(rsd), str(tmp_path / "from_rsd"), "--model", "scratch"]) == 0
     expected = read_documents(tmp_path / "from_rsd")[DOC]
-    status, err = _run(["parse", str(dis_only), str(tmp_path / "given"), "--model", "scratch",
+    status, err = run_main(["parse", str(dis_only), str(tmp_path / "given"), "--model", "scratch",
                         "--boundaries", str(gum_dir / "dependencies")], capsys)
     assert status == 0 and "warning" not in err
     assert f"boundaries of 1 document(s) from {gum_dir / 'dependencies' / f'{DOC}.rsd'}" in err
     assert read_documents(tmp_path / "given")[DOC] == expected
     shutil.copy(rsd, dis_only)  # now a sibling: the .rsd is no input of its own but the .dis file's boundaries
-    status, err = _run(["parse", str(dis_only), str(tmp_path / "sibling"), "--model", "scratch"], capsys)
+    status, err = run_main(["parse", str(dis_only), str(tmp_path / "sibling"), "--model", "scratch"], capsys)
     assert status == 0 and "warning" not in err and f"from sibling {DOC}.rsd" in err
     assert sorted(p.name for p in (tmp_path / "sibling").iterdir()) == [f"{DOC}.dis"]
     assert read_documents(tmp_path / "sibling")[DOC] == expected
@@ -70,7 +65,7 @@ def test_plain_edu_files_with_paragraphs_and_a_boundary_file(tmp_path, capsys):
     (folder / "a.txt").write_text("The storm came at night ,\nand the river rose .\n\nIn the morning\n"
                                   "the town was under water .\n", encoding="utf-8")
     (folder / "b.txt").write_text("One more document .\nIt is short .\n", encoding="utf-8")
-    status, err = _run(["parse", str(folder), str(tmp_path / "out"), "--model", "scratch", "--segmenter", "none"],
+    status, err = run_main(["parse", str(folder), str(tmp_path / "out"), "--model", "scratch", "--segmenter", "none"],
                        capsys)
     assert status == 0
     # a.txt has paragraphs (a blank line), b.txt has neither: one of two documents lacks something
@@ -79,11 +74,11 @@ def test_plain_edu_files_with_paragraphs_and_a_boundary_file(tmp_path, capsys):
     assert "_!and the river rose .<P>_!" in written  # the paragraph end was read and written as RST-DT does
     assert read_documents(tmp_path / "out")["b"].n_edus == 2
     (folder / "b.bnd").write_text("1\t1\tOne more document .\n2\t1\tIt is short .\n", encoding="utf-8")
-    status, err = _run(["parse", str(folder / "b.txt"), str(tmp_path / "out2"), "--model", "scratch",
+    status, err = run_main(["parse", str(folder / "b.txt"), str(tmp_path / "out2"), "--model", "scratch",
                         "--segmenter", "none"], capsys)
     assert status == 0 and "warning" not in err and "from sibling b.bnd" in err
     (folder / "bad.bnd").write_text("1\t1\n", encoding="utf-8")
-    status, err = _run(["parse", str(folder / "b.txt"), str(tmp_path / "out3"), "--model", "scratch",
+    status, err = run_main(["parse", str(folder / "b.txt"), str(tmp_path / "out3"), "--model", "scratch",
                         "--segmenter", "none", "--boundaries", str(folder / "bad.bnd")], capsys)
     assert status == 2 and "boundaries for 1 EDUs, but the document has 2" in err
 
@@ -110,12 +105,12 @@ def test_output_locations_are_checked_before_any_work(tmp_path, capsys, monkeypa
                            "output exists and is not a directory"),
                           (["train", "--corpus", str(tmp_path / "nowhere"), "--out", str(taken)],
                            "output exists and is not a directory")]:
-        status, err = _run(argv, capsys)
+        status, err = run_main(argv, capsys)
         assert status == 2 and message in err and err.count("\n") == 1, argv
     from rstkit.parser import train as training
 
     monkeypatch.setattr(training.os, "access", lambda path, mode: False)  # as root every path is writable
-    status, err = _run(["parse", str(source), str(tmp_path / "new")], capsys)
+    status, err = run_main(["parse", str(source), str(tmp_path / "new")], capsys)
     assert status == 2 and f"{tmp_path}: output directory is not writable" in err
 
 
@@ -142,7 +137,7 @@ def test_train_settings_fail_before_the_corpus_is_read(tmp_path, capsys):
                            (["--select-by", "parseval-F"], "unknown model-selection metric"),
                            (["--warmup", "1"], "warmup"),
                            (["--options", '{"model": {"hiden": 3}}'], "unknown model option 'hiden'")]:
-        status, err = _run(["train", "--corpus", str(tmp_path / "no-corpus-here"), "--out", str(tmp_path / "m")]
+        status, err = run_main(["train", "--corpus", str(tmp_path / "no-corpus-here"), "--out", str(tmp_path / "m")]
                            + extra, capsys)
         assert status == 2 and message in err, extra
 
@@ -150,13 +145,13 @@ def test_train_settings_fail_before_the_corpus_is_read(tmp_path, capsys):
 def test_threads_flag_and_the_default_model_note(tmp_path, capsys, monkeypatch):
     source = tmp_path / "a.txt"
     source.write_text("It rained .\nWe stayed home .\n")
-    status, err = _run(["parse", str(source), str(tmp_path / "o"), "--model", "scratch", "--threads", "2",
+    status, err = run_main(["parse", str(source), str(tmp_path / "o"), "--model", "scratch", "--threads", "2",
                         "--segmenter", "none"], capsys)
     assert status == 0 and "(2 threads)" in err
     from rstkit.parser import api
 
     monkeypatch.setattr(api, "pretrained_available", lambda kind: "transformers")
-    status, err = _run(["parse", str(source), str(tmp_path / "o2"), "--segmenter", "none"], capsys)
+    status, err = run_main(["parse", str(source), str(tmp_path / "o2"), "--segmenter", "none"], capsys)
     assert status == 0
     assert ("rstkit parse: note: the minilm model needs transformers (pip install 'rstkit[parser]'); using the "
             "scratch model") in err
@@ -213,7 +208,7 @@ def test_known_sentences_without_paragraphs_get_a_note_not_a_warning(tmp_path, c
     source = tmp_path / "a.txt"
     source.write_text("It rained .\nWe stayed home .\n")
     (tmp_path / "a.bnd").write_text("1\t_\n2\t_\n")
-    status, err = _run(["parse", str(source), str(tmp_path / "o"), "--model", "scratch", "--segmenter", "none"],
+    status, err = run_main(["parse", str(source), str(tmp_path / "o"), "--model", "scratch", "--segmenter", "none"],
                        capsys)
     assert status == 0 and "warning" not in err
     assert f"rstkit parse: note: no paragraph boundaries in {source}: paragraphs unknown" in err

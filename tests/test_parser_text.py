@@ -8,7 +8,6 @@ error (exit status 2) or a tree, never a traceback.
 from __future__ import annotations
 
 import re
-import warnings
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,8 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("tqdm")
 
-from rstkit.cli import main
+from cli_run import run_main
+
 from rstkit.corpus import read_tree
 from rstkit.errors import RSTKitError
 
@@ -30,12 +30,6 @@ def squeeze(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def _run(argv: list[str], capsys) -> tuple[int, str]:
-    capsys.readouterr()
-    with warnings.catch_warnings():
-        warnings.simplefilter("always")
-        status = main(argv)
-    return status, capsys.readouterr().err
 
 
 @pytest.fixture(scope="module")
@@ -66,14 +60,14 @@ def test_parse_text_gives_trees_whose_edus_are_the_text(parser):
 def test_txt_is_segmented_and_written_with_its_edu_texts(tmp_path, capsys):
     source = tmp_path / "story.txt"
     source.write_text(TEXT, encoding="utf-8")
-    status, err = _run(["parse", str(source), str(tmp_path / "out"), *MODELS], capsys)
+    status, err = run_main(["parse", str(source), str(tmp_path / "out"), *MODELS], capsys)
     assert status == 0 and "warning" not in err
     assert "1 plain-text document(s) segmented into" in err and "(segmenter: segmenter-base)" in err
     tree = read_tree(tmp_path / "out" / "story.dis")
     assert squeeze("".join(e.text for e in tree.edus)) == squeeze(TEXT)
     assert (tmp_path / "out" / "story.dis").read_text(encoding="utf-8").count("<P>_!") == 2  # 3 paragraphs
     for fmt, suffix in (("rsd", ".rsd"), ("rs3", ".rs3")):
-        status, _ = _run(["parse", str(source), str(tmp_path / fmt), *MODELS, "--to", fmt], capsys)
+        status, _ = run_main(["parse", str(source), str(tmp_path / fmt), *MODELS, "--to", fmt], capsys)
         assert status == 0
         assert [e.text for e in read_tree(tmp_path / fmt / f"story{suffix}").edus] == [e.text for e in tree.edus]
 
@@ -81,7 +75,8 @@ def test_txt_is_segmented_and_written_with_its_edu_texts(tmp_path, capsys):
 def test_segmenter_none_reads_txt_as_edu_lines(tmp_path, capsys):
     source = tmp_path / "story.txt"
     source.write_text(TEXT, encoding="utf-8")
-    status, _ = _run(["parse", str(source), str(tmp_path / "out"), "--model", "scratch", "--segmenter", "none"], capsys)
+    status, _ = run_main(["parse", str(source), str(tmp_path / "out"), "--model", "scratch", "--segmenter", "none"],
+                         capsys)
     assert status == 0
     lines = [line for line in TEXT.splitlines() if line.strip()]
     assert [e.text for e in read_tree(tmp_path / "out" / "story.dis").edus] == lines  # one EDU per line, 4 lines
@@ -91,7 +86,7 @@ def test_boundary_files_do_not_apply_to_segmented_text(tmp_path, capsys):
     source = tmp_path / "story.txt"
     source.write_text(TEXT, encoding="utf-8")
     (tmp_path / "story.bnd").write_text("1\t1\n")
-    status, err = _run(["parse", str(source), str(tmp_path / "out"), *MODELS, "--boundaries",
+    status, err = run_main(["parse", str(source), str(tmp_path / "out"), *MODELS, "--boundaries",
                         str(tmp_path / "story.bnd")], capsys)
     assert status == 2 and "plain text, segmented here" in err and "--segmenter none" in err
     assert err.startswith("rstkit: error: ") and err.count("\n") == 1
@@ -101,7 +96,7 @@ def test_boundary_files_do_not_apply_to_segmented_text(tmp_path, capsys):
 def test_empty_text_is_a_one_line_error(tmp_path, capsys, name, data):
     source = tmp_path / f"{name}.txt"
     source.write_bytes(data)
-    status, err = _run(["parse", str(source), str(tmp_path / "out"), *MODELS], capsys)
+    status, err = run_main(["parse", str(source), str(tmp_path / "out"), *MODELS], capsys)
     assert status == 2
     assert err == f"rstkit: error: {source}: document {name!r} has no text (empty or only whitespace)\n"
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
@@ -110,7 +105,7 @@ def test_empty_text_is_a_one_line_error(tmp_path, capsys, name, data):
 def test_non_utf8_text_is_a_one_line_error_naming_line_and_byte(tmp_path, capsys):
     source = tmp_path / "latin.txt"
     source.write_bytes("Caf\u00e9 au lait.\nSecond line.\n".encode("utf-8") + b"Third \xff line.\n")
-    status, err = _run(["parse", str(source), str(tmp_path / "out"), *MODELS], capsys)
+    status, err = run_main(["parse", str(source), str(tmp_path / "out"), *MODELS], capsys)
     assert status == 2 and err.count("\n") == 1
     offset = len("Caf\u00e9 au lait.\nSecond line.\nThird ".encode("utf-8"))  # 33: the é is two bytes
     assert err.startswith(f"rstkit: error: {source}:3: not UTF-8 text: byte 0xff at offset {offset} ")
@@ -130,7 +125,7 @@ def _words(n: int) -> str:
 def test_hard_text_is_parsed(tmp_path, capsys, name, text):
     source = tmp_path / f"{name}.txt"
     source.write_text(text, encoding="utf-8")
-    status, err = _run(["parse", str(source), str(tmp_path / "out"), *MODELS], capsys)
+    status, err = run_main(["parse", str(source), str(tmp_path / "out"), *MODELS], capsys)
     assert status == 0 and "error" not in err
     tree = read_tree(tmp_path / "out" / f"{name}.dis")
     assert squeeze("".join(e.text for e in tree.edus)) == squeeze(text)
@@ -144,9 +139,9 @@ def test_directory_of_text_files_reports_every_bad_file(tmp_path, capsys):
     (folder / "good.txt").write_text(TEXT, encoding="utf-8")
     (folder / "empty.txt").write_text("")
     (folder / "latin.txt").write_bytes(b"caf\xe9\n")
-    status, err = _run(["parse", str(folder), str(tmp_path / "out"), *MODELS], capsys)
+    status, err = run_main(["parse", str(folder), str(tmp_path / "out"), *MODELS], capsys)
     assert status == 2 and "empty.txt" in err and "latin.txt:1: not UTF-8" in err and "Traceback" not in err
     Path(folder / "empty.txt").unlink()
     Path(folder / "latin.txt").unlink()
-    status, _ = _run(["parse", str(folder), str(tmp_path / "out"), *MODELS], capsys)
+    status, _ = run_main(["parse", str(folder), str(tmp_path / "out"), *MODELS], capsys)
     assert status == 0 and (tmp_path / "out" / "good.dis").is_file()
