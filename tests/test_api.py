@@ -84,3 +84,26 @@ def test_ipython_displays_a_tree_as_svg():
 
     data, _ = InteractiveShell.instance().display_formatter.format(TREE)
     assert data["image/svg+xml"].startswith("<svg") and "Prices fell." in data["image/svg+xml"]
+
+
+def test_nodes_and_edus_are_frozen_dataclasses_with_their_fields():
+    """Node and EDU set their fields through their slots (tree.py): the dataclass contract holds."""
+    import dataclasses
+
+    from rstkit.tree import Node
+
+    node = Node(1, 1, "N", "span")
+    fields = (node.start, node.end, node.nuclearity, node.relation, node.children, node.line)
+    assert fields == (1, 1, "N", "span", (), None)
+    assert Node(start=2, end=2, nuclearity="S", relation="cause", line=7).line == 7
+    moved = dataclasses.replace(node, start=3, end=3, line=9)
+    assert (moved.start, moved.end, moved.relation, moved.line) == (3, 3, "span", 9)
+    assert [f.name for f in dataclasses.fields(Node)] == ["start", "end", "nuclearity", "relation", "children", "line"]
+    edu = EDU(4, "Rain fell,", paragraph=2)
+    assert edu == EDU(index=4, text="Rain fell,", sentence=None, paragraph=2)
+    assert dataclasses.replace(edu, sentence=1).sentence == 1
+    for obj, name in ((node, "start"), (node, "line"), (edu, "text")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, name, 0)
+    with pytest.raises(TypeError):
+        Node(1, 1, "N")  # relation is required
