@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import TypeGuard, cast
 
 from .corpus import read_input
-from .corpus.files import no_cyclic_gc
 from .errors import RSTKitError, RSTKitWarning
+from .gcpause import no_cyclic_gc
 from .metrics import EvalConfig, EvalResult, evaluate_all
 from .metrics.config import DEFAULT_STATISTICS, Statistics
 from .report import Report, render

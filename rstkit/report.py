@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RSTKitError
+from .jsontext import dumps_indented
 from .metrics import EvalResult
 from .settings import MEASURES
 from .tables import aligned
@@ -188,7 +188,7 @@ def _json(report: Report, digits: int) -> str:
     if len(results) == 1 and len(results[0].systems) == 1:
         payload = _system_json(report, 0, 0, with_documents=True)
         payload.pop("name")
-        return json.dumps({**payload, **_result_json(results[0]), "warnings": report.warnings}, indent=2)
+        return dumps_indented({**payload, **_result_json(results[0]), "warnings": report.warnings})
     objects = []
     for r, result in enumerate(results):
         for s in range(len(result.systems)):
@@ -196,7 +196,7 @@ def _json(report: Report, digits: int) -> str:
             objects.append({"system": system.pop("name"), "metric": result.config.metric,
                             "average": result.config.average, **system, **_result_json(result),
                             "warnings": list(dict.fromkeys(result.warnings))})
-    return json.dumps(objects, indent=2)
+    return dumps_indented(objects)
 
 
 def _result_json(result: EvalResult) -> dict:

@@ -11,8 +11,9 @@ import gc
 import pytest
 
 from rstkit.corpus import files
-from rstkit.corpus.files import no_cyclic_gc, read_files, resolve_jobs
+from rstkit.corpus.files import read_files, resolve_jobs
 from rstkit.errors import RSTKitError
+from rstkit.gcpause import no_cyclic_gc
 
 
 @pytest.mark.parametrize("cores, n_files, expected", [

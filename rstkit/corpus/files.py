@@ -3,17 +3,16 @@ format in a directory, and many files read at once (:func:`read_files`, in a pro
 ``jobs`` > 1)."""
 from __future__ import annotations
 
-import gc
 import os
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning
 from ..formats import Format, all_formats, get_format
 from ..formats.detect import describe_groups, regular_files, sniffed
+from ..gcpause import no_cyclic_gc
 from ..tree import RSTTree
 
 
@@ -182,21 +181,6 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
         chunk = max(1, len(tasks) // (4 * workers))
         with ProcessPoolExecutor(workers) as pool:
             return [_replayed(outcome) for outcome in pool.map(_read_one, tasks, chunksize=chunk)]
-
-
-@contextmanager
-def no_cyclic_gc() -> Iterator[None]:
-    """The cyclic garbage collector paused: reading builds millions of acyclic objects (nodes,
-    EDUs, tuples), and each collection would walk all those built so far (a third of the time
-    of reading 4,000 files). Reference counting still frees everything; the collector is
-    restored as it was."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _read_one(task: tuple[Path, str | None, bool, bool, dict]) -> Outcome:

@@ -15,8 +15,8 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from ..corpus.files import no_cyclic_gc
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
+from ..gcpause import no_cyclic_gc
 from ..labels import LabelMap, get_label_map
 from ..settings import MEASURES, RST_EVAL, Average, Binarization, Metric
 from ..transform import binarize, nary_nodes
