@@ -80,7 +80,7 @@ def read_dis(path: str | Path, lenient: bool = False) -> list[RSTTree]:
 # One match per node or closing bracket. The text atom is lark's TEXT terminal, made atomic so
 # that it ends where the grammar's token ends (never stretched to make the rest match).
 _WS = r"\s*"
-_REL2PAR = r"\(\s*rel2par\s+([^\s()]+)\s*\)"
+_REL2PAR = r"\(\s*+rel2par\s++([^\s()]+)\s*+\)"  # possessive: as fast, never backtracks
 _NODE_SCAN = re.compile(rf"""
     (                                            # 1 the whole match (for line counting)
       ({_WS}\(\s*)                               # 2 up to the nuclearity word
@@ -140,22 +140,23 @@ def _scan(text: str) -> list[Event] | None:
 # inconsistency (an extent or leaf number that differs from the leaves, a unary node, a node
 # without a nucleus, a missing relation, Root out of place), declines the file: the event path
 # then reads it and gives the error, the warning or the lenient repair.
-#: an EDU text body: up to the first ``_!`` followed by ``)``, as the scanner's text atom (unrolled: faster)
-_BODY = r"[^_]*+(?:_(?!!\s*\))[^_]*+)*+"
+#: an EDU text body: up to the first ``_!`` followed by ``)``, as the scanner's text atom (unrolled and
+#: possessive, like every quantifier of _DIRECT: nothing it matches is followed by what it could give back)
+_BODY = r"[^_]*+(?:_(?!!\s*+\))[^_]*+)*+"
 _DIRECT = re.compile(rf"""
-    (                                            # 1 the whole match (for line counting)
-      (\s*\(\s*)                                 # 2 up to the nuclearity word
-      (Nucleus|Satellite|Root)\s*\(\s*            # 3 nuclearity word
+    (                                               # 1 the whole match (for line counting)
+      (\s*+\(\s*+)                                   # 2 up to the nuclearity word
+      (Nucleus|Satellite|Root)\s*+\(\s*+             # 3 nuclearity word
       (?:
-        leaf\s+(\d+)\s*\)\s*                      # 4 leaf number
-        (?:{_REL2PAR}\s*)?                        # 5 relation
-        \(\s*text\s+_!({_BODY})_!\s*\)\s*\)        # 6 EDU text; the leaf's closing bracket
-      | span\s+(\d+)\s+(\d+)\s*\)                 # 7, 8 extent of an inner node
-        (?:\s*{_REL2PAR})?                        # 9 relation
+        leaf\s++(\d++)\s*+\)\s*+                     # 4 leaf number
+        (?:{_REL2PAR}\s*+)?                          # 5 relation
+        \(\s*+text\s++_!({_BODY})_!\s*+\)\s*+\)      # 6 EDU text; the leaf's closing bracket
+      | span\s++(\d++)\s++(\d++)\s*+\)               # 7, 8 extent of an inner node
+        (?:\s*+{_REL2PAR})?                          # 9 relation
       )
-      ((?:\s*\))*)                               # 10 closing brackets of inner nodes after it
+      ((?:\s*+\))*)                                  # 10 closing brackets of inner nodes after it
     )
-    | (\S)                                       # 11 anything else: leave it to the event path
+    | (\S)                                          # 11 anything else: leave it to the event path
     """, re.DOTALL | re.VERBOSE)
 _DIRECT_NUCLEARITY = {"Nucleus": NUCLEUS, "Satellite": SATELLITE, "Root": ROOT}
 
@@ -167,8 +168,10 @@ def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
     if "//TT_ERR" in text:
         return None
     intern = sys.intern
-    # open inner nodes: nuclearity, relation, line, declared first and last leaf, children
-    stack: list[tuple[str, str | None, int, int, int, list[Node]]] = []
+    # open inner nodes: nuclearity, relation, line, declared first and last leaf; and their children
+    headers: list[tuple[str, str | None, int, int, int]] = []
+    open_children: list[list[Node]] = []
+    children: list[Node] = []  # of the innermost open node
     texts: list[str] = []
     paragraph_ends: set[int] = set()  # EDUs (from 0) marked <P>
     root: Node | None = None
@@ -177,13 +180,16 @@ def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
         if junk or root is not None:
             return None
         nuclearity = _DIRECT_NUCLEARITY[word]
-        if (nuclearity is ROOT) != (not stack):
+        if (nuclearity is ROOT) == bool(headers):
             return None
         node_line = line + lead.count("\n")
+        line += whole.count("\n")
         relation = leaf_rel or rel
         if relation:
             relation = intern(relation)
-        elif nuclearity is not ROOT:
+        elif nuclearity is ROOT:
+            relation = None
+        else:
             return None
         if leaf_no:
             index = len(texts) + 1
@@ -194,18 +200,22 @@ def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
                 if n_sub:
                     paragraph_ends.add(index - 1)
             texts.append(intern(body.strip()))
-            node = Node(index, index, nuclearity, relation or None, (), node_line)
-            if stack:
-                stack[-1][5].append(node)
-            else:
+            node = Node(index, index, nuclearity, relation, (), node_line)
+            if not headers:  # a one-EDU document
+                if closes:
+                    return None
                 root = node
+                continue
+            children.append(node)
         else:
-            stack.append((nuclearity, relation or None, node_line, int(first), int(last), []))
+            headers.append((nuclearity, relation, node_line, int(first), int(last)))
+            open_children.append(children)
+            children = []
         if closes:
             for _ in range(closes.count(")")):
-                if not stack:
+                if not headers:
                     return None
-                nuclearity, relation, node_line, start, end, children = stack.pop()
+                nuclearity, relation, node_line, start, end = headers.pop()
                 if len(children) < 2 or start != children[0].start or end != children[-1].end:
                     return None
                 for child in children:
@@ -214,12 +224,12 @@ def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
                 else:
                     return None
                 node = Node(start, end, nuclearity, relation, tuple(children), node_line)
-                if stack:
-                    stack[-1][5].append(node)
+                children = open_children.pop()
+                if headers:
+                    children.append(node)
                 else:
                     root = node
-        line += whole.count("\n")
-    if root is None or stack:
+    if root is None or headers:
         return None
     numbers = range(1, len(texts) + 1)
     if not paragraph_ends:
