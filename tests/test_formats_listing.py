@@ -15,7 +15,7 @@ from rstkit.cli import main
 from rstkit.corpus import directory_corpus, list_files, read_documents
 from rstkit.errors import CorpusError, FormatError, RSTKitError, RSTKitWarning
 from rstkit.formats import doc_id_from_path, get_format
-from rstkit.formats.detect import detect_format
+from rstkit.formats.detect import detect_format, regular_files
 
 PARSERS = Path(__file__).resolve().parent.parent / "parsers"
 DMRST = (PARSERS / "dmrst" / "council.dmrst").read_text(encoding="utf-8")
@@ -125,3 +125,23 @@ def test_cli_eval_reads_dmrst_strings_saved_as_txt(tmp_path, capsys):
     assert main(["eval", str(gold), str(pred), "--pred-format", "dmrst", "--format", "json"]) == 0
     assert "no file is named as dmrst files are: read all 1 as dmrst: council.txt" in capsys.readouterr().err
     assert main(["eval", str(gold), str(pred), "--pred-format", "auto", "--format", "json"]) == 0
+
+
+def test_regular_files_are_those_path_rglob_gives_in_path_order(tmp_path):
+    """The listing (os.walk, pruned) against its definition written with pathlib: regular files,
+    links to files included, hidden files and folders and linked folders' contents left out,
+    sorted as Paths sort (``a/z`` before ``a-b``, unlike their strings)."""
+    root = tmp_path / "d"
+    for rel in ["a.dis", "a-b.dis", "a/z.dis", "sub/deep/b.dis", ".hidden/c.dis", ".x.dis", "sub/.y.dis", "B.dis"]:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "o.dis").write_text("")
+    (root / "linked_folder").symlink_to(tmp_path / "other")
+    (root / "linked_file.dis").symlink_to(tmp_path / "other" / "o.dis")
+    (root / "broken.dis").symlink_to(tmp_path / "nowhere")
+    expected = sorted(p for p in root.rglob("*")
+                      if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts))
+    assert regular_files(root) == expected
+    assert [p.relative_to(root).as_posix() for p in expected] == [
+        "B.dis", "a/z.dis", "a-b.dis", "a.dis", "linked_file.dis", "sub/deep/b.dis"]

@@ -12,6 +12,7 @@ maps) are left out, and files of two formats are an error naming both, with exam
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..errors import FormatError
@@ -73,9 +74,16 @@ def describe_groups(found: dict[Path, set[str]], examples: int = 3) -> str:
 
 
 def regular_files(directory: Path) -> list[Path]:
-    """Regular files under ``directory`` (recursively), sorted, leaving out hidden files and folders."""
-    return sorted(p for p in directory.rglob("*")
-                  if p.is_file() and not any(part.startswith(".") for part in p.relative_to(directory).parts))
+    """Regular files under ``directory`` (recursively), in path order, leaving out hidden files and
+    folders; links to files count, linked folders are not entered (as ``Path.rglob`` does)."""
+    found: list[tuple[tuple[str, ...], str]] = []
+    for folder, subfolders, names in os.walk(directory):
+        subfolders[:] = [d for d in subfolders if not d.startswith(".")]
+        where = os.path.relpath(folder, directory)
+        parts = () if where == os.curdir else tuple(where.split(os.sep))
+        found.extend(((*parts, name), os.path.join(folder, name)) for name in names if not name.startswith("."))
+    found.sort()
+    return [Path(path) for _, path in found if os.path.isfile(path)]
 
 
 def sniffed(path: str | Path) -> set[str]:
