@@ -24,8 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from itertools import pairwise
-from operator import attrgetter
+from itertools import groupby, pairwise, repeat
 from pathlib import Path
 
 from ..errors import FormatError, printable
@@ -68,56 +67,68 @@ def read_rsd(path: str | Path, lenient: bool = False, heights: bool = True) -> l
     return [loads_rsd(read_text(path), path, lenient=lenient, heights=heights)]
 
 
-# -- the plain path: rows split at once, the tree projected over arrays -----------------------
+# -- the plain path: the file split at once, the tree projected over arrays ---------------------
 def _read_plain(text: str, source: str, doc_id: str, heights: bool) -> RSTTree | None:
     """The tree of a plainly laid out, well-formed file; None for anything else."""
-    if not text or "\r" in text or "\n\n" in text or text[0] in "\n#" or "\n#" in text:
+    if "\r" in text:
         return None
-    rows = [line.split("\t") for line in text.removesuffix("\n").split("\n")]
-    n = len(rows)
-    if any(len(row) != N_COLUMNS for row in rows):
+    body = text.removesuffix("\n")
+    n = body.count("\n") + 1
+    # One split for the whole file: each line break becomes a cell boundary followed by a cell that
+    # starts with "\n". The ids "1", "\n2", ..., "\nn" every 10 cells account for all n - 1 breaks,
+    # so every line has exactly 10 cells (no blank or comment line, no other line break).
+    cells = body.replace("\n", "\t\n").split("\t")
+    if len(cells) != N_COLUMNS * n or cells[::N_COLUMNS] != _line_ids(n):
         return None
-    ids, texts, heights_given, col4, col5, features, heads_given, labels, col9, col10 = zip(*rows)
-    if ids != tuple(map(str, range(1, n + 1))):
-        return None
+    texts, given_heights, col4, col5, features, given_heads, labels, col9, col10 = (
+        cells[column::N_COLUMNS] for column in range(1, N_COLUMNS))
     try:
-        heads = [0, *map(int, heads_given)]
-        attachment = [0, *map(int, heights_given)] if heights and "_" not in heights_given else None
+        heads = [0, *map(int, given_heads)]
+        attachment = [0, *map(int, given_heights)] if heights and "_" not in given_heights else None
     except ValueError:
         return None
-    if any(not 0 <= head <= n for head in heads) or heads.count(0) != 2 or \
-            ("_" in heights_given and any(h != "_" for h in heights_given)):
+    if min(heads) < 0 or max(heads) > n or heads.count(0) != 2 or \
+            ("_" in given_heights and given_heights.count("_") != n):
         return None
-    relations: list[str | None] = [None]
-    nuclearities: list[str | None] = [None]
-    for head, label in zip(heads[1:], labels):
+    relation_of: dict[str, str] = {}
+    nuclearity_of: dict[str, str] = {}
+    for label in set(labels):  # each distinct label parsed once
         relation, _, suffix = label.rpartition("_")
-        if head == 0:
-            if label != ROOT_LABEL:
-                return None
-            relations.append(None)
-            nuclearities.append(None)
-        elif suffix in _SUFFIX and relation:
-            relations.append(relation)
-            nuclearities.append(_SUFFIX[suffix])
-        else:
+        if suffix in _SUFFIX and relation:
+            relation_of[label], nuclearity_of[label] = relation, _SUFFIX[suffix]
+        elif label != ROOT_LABEL:
             return None
-    lines = list(range(n + 1))  # the plain layout has EDU i on line i
-    root = _project(heads, relations, nuclearities, attachment, lines)
+    if labels[heads.index(0, 1) - 1] != ROOT_LABEL or labels.count(ROOT_LABEL) != 1:
+        return None  # the root must be the one EDU with head 0 and the one labelled ROOT
+    relations: list[str | None] = [None, *map(relation_of.get, labels)]
+    nuclearities = ["", *map(nuclearity_of.get, labels, repeat(""))]  # "" for the root, which has none
+    root = _project(heads, relations, nuclearities, attachment)
     if root is None:
         return None
     try:
-        edus = _edus(texts, features, lines[1:], source)
+        edus = _edus(texts, features, range(1, n + 1), source)  # the plain layout has EDU i on line i
     except FormatError:
         return None
     # no validate(): the projection checks contiguity and uses every EDU once, which implies it
     return RSTTree(root, edus, doc_id, source, {KEPT_COLUMNS: tuple(zip(col4, col5, features, col9, col10))})
 
 
-def _project(heads: list[int], relations: list[str | None], nuclearities: list[str | None],
-             heights: list[int] | None, lines: list[int]) -> Node | None:
-    """The constituency tree of a dependency tree over EDUs 1..n (index 0 unused), as
-    :func:`rstkit.dependency.from_dependencies` builds it; None where that would fail."""
+#: the id cells of plain files as _read_plain splits them, for the longest file read so far
+_LINE_IDS = ["1"]
+
+
+def _line_ids(n: int) -> list[str]:
+    """``["1", "\\n2", ..., "\\nn"]``."""
+    global _LINE_IDS
+    if len(_LINE_IDS) < n:  # a new list bound at once: safe under threads
+        _LINE_IDS = ["1", *(f"\n{i}" for i in range(2, 2 * n + 1))]
+    return _LINE_IDS[:n]
+
+
+def _project(heads: list[int], relations: list[str | None], nuclearities: list[str],
+             heights: list[int] | None) -> Node | None:
+    """The constituency tree of a dependency tree over EDUs 1..n (index 0 unused; EDU i on line i),
+    as :func:`rstkit.dependency.from_dependencies` builds it; None where that would fail."""
     n = len(heads) - 1
     dependents: list[list[int]] = [[] for _ in heads]
     for edu in range(1, n + 1):
@@ -127,45 +138,56 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
         order.extend(dependents[h])
     if len(order) != n:
         return None  # a cycle
-    built: list[tuple[int, int, tuple[Node, ...], int] | None] = [None] * (n + 1)
-    for h in reversed(order):
-        current: tuple[int, int, tuple[Node, ...], int] = (h, h, (), lines[h])
+    # the constituent headed by each EDU: its span and children (the EDU alone until built)
+    first, last = list(range(n + 1)), list(range(n + 1))
+    kids: list[tuple[Node, ...]] = [()] * (n + 1)
+    for h in reversed(order):  # dependents before their heads
         if not dependents[h]:
-            built[h] = current
             continue
+        start = end = h
+        children: tuple[Node, ...] = ()
         for level in _levels(h, dependents[h], relations, nuclearities, heights):
+            if len(level) == 1:  # most levels: one dependent
+                d = level[0]
+                relation, nuclearity = relations[d], nuclearities[d]
+                inner = Node(start, end, NUCLEUS, relation if nuclearity == NUCLEUS else SPAN, children, h)
+                outer = Node(first[d], last[d], nuclearity, relation, kids[d], d)
+                if d < h:
+                    if last[d] + 1 != start:
+                        return None  # non-projective
+                    start, children = first[d], (outer, inner)
+                else:
+                    if first[d] != end + 1:
+                        return None
+                    end, children = last[d], (inner, outer)
+                continue
             nuclei = [d for d in level if nuclearities[d] == NUCLEUS]
-            members = [Node(current[0], current[1], NUCLEUS, relations[min(nuclei)] if nuclei else SPAN,
-                            current[2], current[3])]
-            for d in level:
-                c = built[d]
-                nuclearity = nuclearities[d]
-                # dependents are built before their head (reversed order); only the root (head 0) lacks a nuclearity
-                assert c is not None and nuclearity is not None
-                members.append(Node(c[0], c[1], nuclearity, relations[d], c[2], c[3]))
-            members.sort(key=_start)
-            for left, right in pairwise(members):
-                if right.start != left.end + 1:
-                    return None  # non-projective
-            current = (members[0].start, members[-1].end, tuple(members), lines[h])
-        built[h] = current
-    top = built[order[0]]
-    assert top is not None  # the root is built last
-    start, end, children, line = top
-    return Node(start, end, ROOT, None, children, line)
+            inner = Node(start, end, NUCLEUS, relations[min(nuclei)] if nuclei else SPAN, children, h)
+            left, right = sorted(d for d in level if d < h), sorted(d for d in level if d > h)
+            for d in reversed(left):
+                if last[d] + 1 != start:
+                    return None
+                start = first[d]
+            for d in right:
+                if first[d] != end + 1:
+                    return None
+                end = last[d]
+            children = (*[Node(first[d], last[d], nuclearities[d], relations[d], kids[d], d) for d in left], inner,
+                        *[Node(first[d], last[d], nuclearities[d], relations[d], kids[d], d) for d in right])
+        first[h], last[h], kids[h] = start, end, children
+    top = order[0]
+    return Node(first[top], last[top], ROOT, None, kids[top], top)
 
 
-def _levels(h: int, dependents: list[int], relations: list[str | None], nuclearities: list[str | None],
+def _levels(h: int, dependents: list[int], relations: list[str | None], nuclearities: list[str],
             heights: list[int] | None) -> list[list[int]]:
     """The dependents of ``h`` grouped by attachment level, innermost first (as
     :mod:`rstkit.dependency` groups them)."""
     if len(dependents) == 1:
         return [dependents]
     if heights is not None:
-        by_height: dict[int, list[int]] = {}
-        for d in dependents:
-            by_height.setdefault(heights[d], []).append(d)
-        return [by_height[k] for k in sorted(by_height)]
+        return [list(level) for _, level in groupby(sorted(dependents, key=heights.__getitem__),
+                                                    heights.__getitem__)]
     levels: list[list[int]] = []
     for d in [d for d in dependents if d > h] + [d for d in reversed(dependents) if d < h]:
         previous = levels[-1] if levels else []
@@ -175,9 +197,6 @@ def _levels(h: int, dependents: list[int], relations: list[str | None], nucleari
         else:
             levels.append([d])
     return levels
-
-
-_start = attrgetter("start")
 
 
 # -- the graph path: any file, precise errors ---------------------------------------------------
@@ -247,51 +266,57 @@ def _int(value: str, what: str, source: str, line: int) -> int:
 # -- EDUs, sentences and paragraphs (both paths) -------------------------------------------------
 def _edus(texts: Sequence[str], features: Sequence[str], lines: Sequence[int], source: str) -> tuple[EDU, ...]:
     """The EDUs, with sentence and paragraph indices from the features column."""
-    sids = [_feature(column, "sid") for column in features]
+    sids = list(map(_sentence_id, features))
     try:
         sentences = [None if sid is None else int(sid) for sid in sids]
     except ValueError:  # name the line
         sentences = [None if sid is None else _int(sid, "sentence id (sid)", source, line)
                      for sid, line in zip(sids, lines)]
-    return tuple(map(EDU, range(1, len(sids) + 1), [text.strip() for text in texts], sentences,
-                     _paragraphs(features)))
+    return tuple(map(EDU, range(1, len(sids) + 1), map(str.strip, texts), sentences, _paragraphs(features)))
 
 
-def _feature(column: str, key: str) -> str | None:
-    """The value of ``key`` in a ``key=value|...`` column (the last one given), or None.
+def _sentence_id(column: str) -> str | None:
+    """The value of ``sid`` in a ``key=value|...`` column (the last one given), or None.
 
     Items without ``=`` are ignored (GUM has some malformed ones).
     """
-    position = column.rfind(f"|{key}=")
-    if position >= 0:
-        start = position + len(key) + 2
-    elif column.startswith(f"{key}="):
-        start = len(key) + 1
-    else:
-        return None
-    end = column.find("|", start)
-    return column[start:] if end < 0 else column[start:end]
+    _, found, value = column.rpartition("|sid=")
+    if not found:
+        if not column.startswith("sid="):
+            return None
+        value = column[4:]
+    return value.partition("|")[0]
 
 
 def _paragraphs(features: Sequence[str]) -> list[int | None]:
-    starts = [any(marks) for marks in zip(*(_marked(features, key) for key in _BLOCK_STARTS))]
-    flags = list(zip(*(_marked(features, key) for key in _BLOCK_FLAGS)))
-    if not any(starts) and not any(any(f) for f in flags):
+    """Paragraph indices: a new paragraph at every start mark and where a flag turns on or off."""
+    items = "|" + "\n|".join(features)  # every item of every column after a "|", one column a line
+    starts = {row for key in _BLOCK_STARTS for row in _rows_with(items, key)}
+    flagged = [set(_rows_with(items, key)) for key in _BLOCK_FLAGS]
+    if not starts and not any(flagged):
         return [None] * len(features)
+    changes = starts.union(*flagged, *({row + 1 for row in rows} for rows in flagged))
+    boundaries = sorted(row for row in changes
+                        if 0 < row < len(features) and (row in starts or any((row in rows) != (row - 1 in rows)
+                                                                             for rows in flagged)))
     paragraphs: list[int | None] = []
-    paragraph, previous_flags = 1, None
-    for i, (start, flag) in enumerate(zip(starts, flags)):
-        if i > 0 and (start or flag != previous_flags):
-            paragraph += 1
-        paragraphs.append(paragraph)
-        previous_flags = flag
+    for paragraph, (begin, end) in enumerate(pairwise([0, *boundaries, len(features)]), 1):
+        paragraphs += [paragraph] * (end - begin)
     return paragraphs
 
 
-def _marked(features: Sequence[str], key: str) -> list[bool]:
-    """Whether each features column has an item ``key=...``."""
-    first, later = f"{key}=", f"|{key}="
-    return [column.startswith(first) or later in column for column in features]
+def _rows_with(items: str, key: str) -> list[int]:
+    """The rows (0-based lines of ``items``) that have an item ``key=...``, in order."""
+    mark = f"|{key}="
+    rows: list[int] = []
+    row = previous = 0
+    position = items.find(mark)
+    while position >= 0:
+        row += items.count("\n", previous, position)
+        rows.append(row)
+        previous = position
+        position = items.find(mark, position + 1)
+    return rows
 
 
 def dumps_rsd(tree: RSTTree) -> str:
