@@ -22,9 +22,10 @@ Writing computes heads, relations and heights from the tree; features carry ``si
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import replace
-from itertools import groupby, pairwise, repeat
+from dataclasses import fields, replace
+from itertools import accumulate, groupby, pairwise, repeat
 from pathlib import Path
 
 from ..errors import FormatError, printable
@@ -72,12 +73,15 @@ def _read_plain(text: str, source: str, doc_id: str, heights: bool) -> RSTTree |
     """The tree of a plainly laid out, well-formed file; None for anything else."""
     if "\r" in text:
         return None
-    body = text.removesuffix("\n")
-    n = body.count("\n") + 1
     # One split for the whole file: each line break becomes a cell boundary followed by a cell that
-    # starts with "\n". The ids "1", "\n2", ..., "\nn" every 10 cells account for all n - 1 breaks,
-    # so every line has exactly 10 cells (no blank or comment line, no other line break).
-    cells = body.replace("\n", "\t\n").split("\t")
+    # starts with "\n". The ids "1", "\n2", ..., "\nn" every 10 cells account for all n - 1 breaks
+    # (the final one aside), so every line has exactly 10 cells (no blank or comment line).
+    broken = text.replace("\n", "\t\n")
+    n = len(broken) - len(text) + 1  # one "\t" added per line break
+    cells = broken.split("\t")
+    if cells[-1] == "\n":  # the final line break
+        cells.pop()
+        n -= 1
     if len(cells) != N_COLUMNS * n or cells[::N_COLUMNS] != _line_ids(n):
         return None
     texts, given_heights, col4, col5, features, given_heads, labels, col9, col10 = (
@@ -142,16 +146,19 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
     first, last = list(range(n + 1)), list(range(n + 1))
     kids: list[tuple[Node, ...]] = [()] * (n + 1)
     for h in reversed(order):  # dependents before their heads
-        if not dependents[h]:
+        levels: Sequence[int | list[int]] = dependents[h]
+        if not levels:
             continue
+        if len(levels) > 1:
+            levels = _levels(h, dependents[h], relations, nuclearities, heights)
         start = end = h
         children: tuple[Node, ...] = ()
-        for level in _levels(h, dependents[h], relations, nuclearities, heights):
-            if len(level) == 1:  # most levels: one dependent
-                d = level[0]
+        for level in levels:
+            if isinstance(level, int):  # most levels: one dependent
+                d = level
                 relation, nuclearity = relations[d], nuclearities[d]
-                inner = Node(start, end, NUCLEUS, relation if nuclearity == NUCLEUS else SPAN, children, h)
-                outer = Node(first[d], last[d], nuclearity, relation, kids[d], d)
+                inner = _node(start, end, NUCLEUS, relation if nuclearity == NUCLEUS else SPAN, children, h)
+                outer = _node(first[d], last[d], nuclearity, relation, kids[d], d)
                 if d < h:
                     if last[d] + 1 != start:
                         return None  # non-projective
@@ -162,7 +169,7 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
                     end, children = last[d], (inner, outer)
                 continue
             nuclei = [d for d in level if nuclearities[d] == NUCLEUS]
-            inner = Node(start, end, NUCLEUS, relations[min(nuclei)] if nuclei else SPAN, children, h)
+            inner = _node(start, end, NUCLEUS, relations[min(nuclei)] if nuclei else SPAN, children, h)
             left, right = sorted(d for d in level if d < h), sorted(d for d in level if d > h)
             for d in reversed(left):
                 if last[d] + 1 != start:
@@ -172,22 +179,23 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
                 if first[d] != end + 1:
                     return None
                 end = last[d]
-            children = (*[Node(first[d], last[d], nuclearities[d], relations[d], kids[d], d) for d in left], inner,
-                        *[Node(first[d], last[d], nuclearities[d], relations[d], kids[d], d) for d in right])
+            children = (*[_node(first[d], last[d], nuclearities[d], relations[d], kids[d], d) for d in left], inner,
+                        *[_node(first[d], last[d], nuclearities[d], relations[d], kids[d], d) for d in right])
         first[h], last[h], kids[h] = start, end, children
     top = order[0]
-    return Node(first[top], last[top], ROOT, None, kids[top], top)
+    return _node(first[top], last[top], ROOT, None, kids[top], top)
 
 
 def _levels(h: int, dependents: list[int], relations: list[str | None], nuclearities: list[str],
-            heights: list[int] | None) -> list[list[int]]:
-    """The dependents of ``h`` grouped by attachment level, innermost first (as
-    :mod:`rstkit.dependency` groups them)."""
-    if len(dependents) == 1:
-        return [dependents]
+            heights: list[int] | None) -> list[int | list[int]]:
+    """The several dependents of ``h`` grouped by attachment level, innermost first (as
+    :mod:`rstkit.dependency` groups them); a level of one dependent is that EDU."""
     if heights is not None:
-        return [list(level) for _, level in groupby(sorted(dependents, key=heights.__getitem__),
-                                                    heights.__getitem__)]
+        ordered = sorted(dependents, key=heights.__getitem__)
+        if len(set(map(heights.__getitem__, ordered))) == len(ordered):
+            return list(ordered)
+        grouped = [list(level) for _, level in groupby(ordered, heights.__getitem__)]
+        return [level[0] if len(level) == 1 else level for level in grouped]
     levels: list[list[int]] = []
     for d in [d for d in dependents if d > h] + [d for d in reversed(dependents) if d < h]:
         previous = levels[-1] if levels else []
@@ -196,7 +204,40 @@ def _levels(h: int, dependents: list[int], relations: list[str | None], nucleari
             previous.append(d)
         else:
             levels.append([d])
-    return levels
+    return [level[0] if len(level) == 1 else level for level in levels]
+
+
+# Node and EDU are frozen dataclasses: their generated __init__ sets every field through
+# object.__setattr__. The plain path makes tens of thousands of them per file set, so it fills the
+# slots directly -- the same objects in about half the time. (Unpacking the fields fails loudly at
+# import if either class gains or loses one.)
+_new = object.__new__
+_node_start, _node_end, _node_nuclearity, _node_relation, _node_children, _node_line = (
+    getattr(Node, f.name).__set__ for f in fields(Node))
+_edu_index, _edu_text, _edu_sentence, _edu_paragraph = (getattr(EDU, f.name).__set__ for f in fields(EDU))
+
+
+def _node(start: int, end: int, nuclearity: str, relation: str | None, children: tuple[Node, ...],
+          line: int) -> Node:
+    """``Node(start, end, nuclearity, relation, children, line)``, faster."""
+    node: Node = _new(Node)
+    _node_start(node, start)
+    _node_end(node, end)
+    _node_nuclearity(node, nuclearity)
+    _node_relation(node, relation)
+    _node_children(node, children)
+    _node_line(node, line)
+    return node
+
+
+def _edu(index: int, text: str, sentence: int | None, paragraph: int | None) -> EDU:
+    """``EDU(index, text, sentence, paragraph)``, faster."""
+    edu: EDU = _new(EDU)
+    _edu_index(edu, index)
+    _edu_text(edu, text)
+    _edu_sentence(edu, sentence)
+    _edu_paragraph(edu, paragraph)
+    return edu
 
 
 # -- the graph path: any file, precise errors ---------------------------------------------------
@@ -272,7 +313,7 @@ def _edus(texts: Sequence[str], features: Sequence[str], lines: Sequence[int], s
     except ValueError:  # name the line
         sentences = [None if sid is None else _int(sid, "sentence id (sid)", source, line)
                      for sid, line in zip(sids, lines)]
-    return tuple(map(EDU, range(1, len(sids) + 1), map(str.strip, texts), sentences, _paragraphs(features)))
+    return tuple(map(_edu, range(1, len(sids) + 1), map(str.strip, texts), sentences, _paragraphs(features)))
 
 
 def _sentence_id(column: str) -> str | None:
@@ -291,8 +332,9 @@ def _sentence_id(column: str) -> str | None:
 def _paragraphs(features: Sequence[str]) -> list[int | None]:
     """Paragraph indices: a new paragraph at every start mark and where a flag turns on or off."""
     items = "|" + "\n|".join(features)  # every item of every column after a "|", one column a line
-    starts = {row for key in _BLOCK_STARTS for row in _rows_with(items, key)}
-    flagged = [set(_rows_with(items, key)) for key in _BLOCK_FLAGS]
+    line_ends = list(accumulate(map((2).__add__, map(len, features))))  # offsets in items of the next lines
+    starts = {row for key in _BLOCK_STARTS for row in _rows_with(items, line_ends, key)}
+    flagged = [set(_rows_with(items, line_ends, key)) for key in _BLOCK_FLAGS]
     if not starts and not any(flagged):
         return [None] * len(features)
     changes = starts.union(*flagged, *({row + 1 for row in rows} for rows in flagged))
@@ -305,16 +347,14 @@ def _paragraphs(features: Sequence[str]) -> list[int | None]:
     return paragraphs
 
 
-def _rows_with(items: str, key: str) -> list[int]:
-    """The rows (0-based lines of ``items``) that have an item ``key=...``, in order."""
+def _rows_with(items: str, line_ends: list[int], key: str) -> list[int]:
+    """The rows (0-based lines of ``items``, which end before ``line_ends``) that have an item
+    ``key=...``, in order."""
     mark = f"|{key}="
     rows: list[int] = []
-    row = previous = 0
     position = items.find(mark)
     while position >= 0:
-        row += items.count("\n", previous, position)
-        rows.append(row)
-        previous = position
+        rows.append(bisect_right(line_ends, position))
         position = items.find(mark, position + 1)
     return rows
 
