@@ -23,10 +23,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
-from dataclasses import fields, replace
+from collections.abc import Callable, Sequence
+from contextlib import suppress
+from dataclasses import replace
 from itertools import accumulate, groupby, pairwise, repeat
+from operator import itemgetter
 from pathlib import Path
+from typing import cast
 
 from ..errors import FormatError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
@@ -208,36 +211,50 @@ def _levels(h: int, dependents: list[int], relations: list[str | None], nucleari
 
 
 # Node and EDU are frozen dataclasses: their generated __init__ sets every field through
-# object.__setattr__. The plain path makes tens of thousands of them per file set, so it fills the
-# slots directly -- the same objects in about half the time. (Unpacking the fields fails loudly at
-# import if either class gains or loses one.)
-_new = object.__new__
-_node_start, _node_end, _node_nuclearity, _node_relation, _node_children, _node_line = (
-    getattr(Node, f.name).__set__ for f in fields(Node))
-_edu_index, _edu_text, _edu_sentence, _edu_paragraph = (getattr(EDU, f.name).__set__ for f in fields(EDU))
+# object.__setattr__, which is slow. The plain path makes tens of thousands of them per file set, so
+# it builds them as instances of twins with the same slots and no frozen __setattr__, whose __init__
+# fills the slots and then makes the object a Node or EDU: the same objects in about a third of the
+# time. (Python allows such a __class__ assignment between classes of one layout and checks that they
+# have it: if Node or EDU changes its fields, the first read fails loudly.)
+class _NodeSlots:
+    __slots__ = Node.__slots__
+    start: int
+    end: int
+    nuclearity: str
+    relation: str | None
+    children: tuple[Node, ...]
+    line: int
+
+    def __init__(self, start: int, end: int, nuclearity: str, relation: str | None, children: tuple[Node, ...],
+                 line: int) -> None:
+        self.start = start
+        self.end = end
+        self.nuclearity = nuclearity
+        self.relation = relation
+        self.children = children
+        self.line = line
+        self.__class__ = Node  # type: ignore[assignment]
 
 
-def _node(start: int, end: int, nuclearity: str, relation: str | None, children: tuple[Node, ...],
-          line: int) -> Node:
-    """``Node(start, end, nuclearity, relation, children, line)``, faster."""
-    node: Node = _new(Node)
-    _node_start(node, start)
-    _node_end(node, end)
-    _node_nuclearity(node, nuclearity)
-    _node_relation(node, relation)
-    _node_children(node, children)
-    _node_line(node, line)
-    return node
+class _EDUSlots:
+    __slots__ = EDU.__slots__
+    index: int
+    text: str
+    sentence: int | None
+    paragraph: int | None
+
+    def __init__(self, index: int, text: str, sentence: int | None, paragraph: int | None) -> None:
+        self.index = index
+        self.text = text
+        self.sentence = sentence
+        self.paragraph = paragraph
+        self.__class__ = EDU  # type: ignore[assignment]
 
 
-def _edu(index: int, text: str, sentence: int | None, paragraph: int | None) -> EDU:
-    """``EDU(index, text, sentence, paragraph)``, faster."""
-    edu: EDU = _new(EDU)
-    _edu_index(edu, index)
-    _edu_text(edu, text)
-    _edu_sentence(edu, sentence)
-    _edu_paragraph(edu, paragraph)
-    return edu
+#: ``Node(start, end, nuclearity, relation, children, line)``, faster
+_node = cast("Callable[[int, int, str, str | None, tuple[Node, ...], int], Node]", _NodeSlots)
+#: ``EDU(index, text, sentence, paragraph)``, faster
+_edu = cast("Callable[[int, str, int | None, int | None], EDU]", _EDUSlots)
 
 
 # -- the graph path: any file, precise errors ---------------------------------------------------
@@ -307,13 +324,18 @@ def _int(value: str, what: str, source: str, line: int) -> int:
 # -- EDUs, sentences and paragraphs (both paths) -------------------------------------------------
 def _edus(texts: Sequence[str], features: Sequence[str], lines: Sequence[int], source: str) -> tuple[EDU, ...]:
     """The EDUs, with sentence and paragraph indices from the features column."""
-    sids = list(map(_sentence_id, features))
-    try:
-        sentences = [None if sid is None else int(sid) for sid in sids]
-    except ValueError:  # name the line
-        sentences = [None if sid is None else _int(sid, "sentence id (sid)", source, line)
-                     for sid, line in zip(sids, lines)]
-    return tuple(map(_edu, range(1, len(sids) + 1), map(str.strip, texts), sentences, _paragraphs(features)))
+    return tuple(map(_edu, range(1, len(texts) + 1), map(str.strip, texts), _sentences(features, lines, source),
+                     _paragraphs(features)))
+
+
+def _sentences(features: Sequence[str], lines: Sequence[int], source: str) -> Sequence[int | None]:
+    """Sentence indices: the value of the (last) ``sid`` item of each features column, or None."""
+    parts = list(map(str.rpartition, features, repeat("|sid=")))
+    if "" not in map(itemgetter(1), parts):  # every column has "|sid=" (GUM): all at once
+        with suppress(ValueError):
+            return list(map(int, map(itemgetter(0), map(str.partition, map(itemgetter(2), parts), repeat("|")))))
+    return [None if sid is None else _int(sid, "sentence id (sid)", source, line)
+            for sid, line in zip(map(_sentence_id, features), lines)]
 
 
 def _sentence_id(column: str) -> str | None:
