@@ -194,8 +194,11 @@ def _levels(h: int, dependents: list[int], relations: list[str | None], nucleari
     """The several dependents of ``h`` grouped by attachment level, innermost first (as
     :mod:`rstkit.dependency` groups them); a level of one dependent is that EDU."""
     if heights is not None:
+        if len(dependents) == 2:  # the most common case, directly
+            a, b = dependents
+            return [a, b] if heights[a] < heights[b] else [b, a] if heights[b] < heights[a] else [[a, b]]
         ordered = sorted(dependents, key=heights.__getitem__)
-        if len(set(map(heights.__getitem__, ordered))) == len(ordered):
+        if len(set(map(heights.__getitem__, dependents))) == len(dependents):
             return list(ordered)
         grouped = [list(level) for _, level in groupby(ordered, heights.__getitem__)]
         return [level[0] if len(level) == 1 else level for level in grouped]
