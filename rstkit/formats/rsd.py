@@ -97,8 +97,8 @@ def _read_plain(text: str, source: str, doc_id: str, heights: bool) -> RSTTree |
     if min(heads) < 0 or max(heads) > n or heads.count(0) != 2 or \
             ("_" in given_heights and given_heights.count("_") != n):
         return None
-    relation_of: dict[str, str] = {}
-    nuclearity_of: dict[str, str] = {}
+    relation_of: dict[str, str | None] = {ROOT_LABEL: None}
+    nuclearity_of = {ROOT_LABEL: ROOT}
     for label in set(labels):  # each distinct label parsed once
         relation, _, suffix = label.rpartition("_")
         if suffix in _SUFFIX and relation:
@@ -107,8 +107,8 @@ def _read_plain(text: str, source: str, doc_id: str, heights: bool) -> RSTTree |
             return None
     if labels[heads.index(0, 1) - 1] != ROOT_LABEL or labels.count(ROOT_LABEL) != 1:
         return None  # the root must be the one EDU with head 0 and the one labelled ROOT
-    relations: list[str | None] = [None, *map(relation_of.get, labels)]
-    nuclearities = ["", *map(nuclearity_of.get, labels, repeat(""))]  # "" for the root, which has none
+    relations = [None, *map(relation_of.__getitem__, labels)]
+    nuclearities = ["", *map(nuclearity_of.__getitem__, labels)]
     root = _project(heads, relations, nuclearities, attachment)
     if root is None:
         return None
@@ -135,7 +135,8 @@ def _line_ids(n: int) -> list[str]:
 def _project(heads: list[int], relations: list[str | None], nuclearities: list[str],
              heights: list[int] | None) -> Node | None:
     """The constituency tree of a dependency tree over EDUs 1..n (index 0 unused; EDU i on line i),
-    as :func:`rstkit.dependency.from_dependencies` builds it; None where that would fail."""
+    as :func:`rstkit.dependency.from_dependencies` builds it; None where that would fail. Each EDU's
+    constituent takes the nuclearity and relation the EDU has (the root's: Root and None)."""
     n = len(heads) - 1
     dependents: list[list[int]] = [[] for _ in heads]
     for edu in range(1, n + 1):
@@ -145,12 +146,11 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
         order.extend(dependents[h])
     if len(order) != n:
         return None  # a cycle
-    # the constituent headed by each EDU: its span and children (the EDU alone until built)
-    first, last = list(range(n + 1)), list(range(n + 1))
-    kids: list[tuple[Node, ...]] = [()] * (n + 1)
+    built = [_UNBUILT] * (n + 1)  # each EDU's constituent, once built
     for h in reversed(order):  # dependents before their heads
         levels: Sequence[int | list[int]] = dependents[h]
         if not levels:
+            built[h] = _node(h, h, nuclearities[h], relations[h], (), h)
             continue
         if len(levels) > 1:
             levels = _levels(h, dependents[h], relations, nuclearities, heights)
@@ -158,35 +158,35 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
         children: tuple[Node, ...] = ()
         for level in levels:
             if isinstance(level, int):  # most levels: one dependent
-                d = level
-                relation, nuclearity = relations[d], nuclearities[d]
-                inner = _node(start, end, NUCLEUS, relation if nuclearity == NUCLEUS else SPAN, children, h)
-                outer = _node(first[d], last[d], nuclearity, relation, kids[d], d)
-                if d < h:
-                    if last[d] + 1 != start:
+                outer = built[level]
+                inner = _node(start, end, NUCLEUS, outer.relation if outer.nuclearity == NUCLEUS else SPAN, children, h)
+                if level < h:
+                    if outer.end + 1 != start:
                         return None  # non-projective
-                    start, children = first[d], (outer, inner)
+                    start, children = outer.start, (outer, inner)
                 else:
-                    if first[d] != end + 1:
+                    if outer.start != end + 1:
                         return None
-                    end, children = last[d], (inner, outer)
+                    end, children = outer.end, (inner, outer)
                 continue
             nuclei = [d for d in level if nuclearities[d] == NUCLEUS]
             inner = _node(start, end, NUCLEUS, relations[min(nuclei)] if nuclei else SPAN, children, h)
-            left, right = sorted(d for d in level if d < h), sorted(d for d in level if d > h)
-            for d in reversed(left):
-                if last[d] + 1 != start:
+            left, right = [built[d] for d in sorted(level) if d < h], [built[d] for d in sorted(level) if d > h]
+            for member in reversed(left):
+                if member.end + 1 != start:
                     return None
-                start = first[d]
-            for d in right:
-                if first[d] != end + 1:
+                start = member.start
+            for member in right:
+                if member.start != end + 1:
                     return None
-                end = last[d]
-            children = (*[_node(first[d], last[d], nuclearities[d], relations[d], kids[d], d) for d in left], inner,
-                        *[_node(first[d], last[d], nuclearities[d], relations[d], kids[d], d) for d in right])
-        first[h], last[h], kids[h] = start, end, children
-    top = order[0]
-    return _node(first[top], last[top], ROOT, None, kids[top], top)
+                end = member.end
+            children = (*left, inner, *right)
+        built[h] = _node(start, end, nuclearities[h], relations[h], children, h)
+    return built[order[0]]
+
+
+#: what _project's constituents are until built (never read: dependents are built before their heads)
+_UNBUILT = Node(0, 0, NUCLEUS, None)
 
 
 def _levels(h: int, dependents: list[int], relations: list[str | None], nuclearities: list[str],
