@@ -45,7 +45,7 @@ _BLOCK_FLAGS = ("heading", "caption")
 KEPT_COLUMNS = "rsd_columns"
 
 
-def loads_rsd(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_rsd(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
               lenient: bool = False, heights: bool = True) -> RSTTree:
     """Parse the text of one ``.rsd`` file into an RSTTree (``lenient`` is accepted for
     the common reader signature; nothing in this format is repaired).
@@ -66,7 +66,7 @@ def loads_rsd(text: str, path: str | Path | None = None, doc_id: str | None = No
     return tree if tree is not None else _read_with_graph(text, source, doc_id, heights)
 
 
-def read_rsd(path: str | Path, lenient: bool = False, heights: bool = True) -> list[RSTTree]:
+def read_rsd(path: str | Path, *, lenient: bool = False, heights: bool = True) -> list[RSTTree]:
     """Read one ``.rsd`` file (a list of one tree, as every format reader returns)."""
     return [loads_rsd(read_text(path), path, lenient=lenient, heights=heights)]
 
