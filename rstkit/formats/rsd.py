@@ -90,8 +90,8 @@ def _read_plain(text: str, source: str, doc_id: str, heights: bool) -> RSTTree |
     texts, given_heights, col4, col5, features, given_heads, labels, col9, col10 = (
         cells[column::N_COLUMNS] for column in range(1, N_COLUMNS))
     try:
-        heads = [0, *map(int, given_heads)]
-        attachment = [0, *map(int, given_heights)] if heights and "_" not in given_heights else None
+        heads = _numbers(given_heads, n)
+        attachment = _numbers(given_heights, n) if heights and "_" not in given_heights else None
     except ValueError:
         return None
     if min(heads) < 0 or max(heads) > n or heads.count(0) != 2 or \
@@ -130,6 +130,21 @@ def _line_ids(n: int) -> list[str]:
     if len(_LINE_IDS) < n:  # a new list bound at once: safe under threads
         _LINE_IDS = ["1", *(f"\n{i}" for i in range(2, 2 * n + 1))]
     return _LINE_IDS[:n]
+
+
+#: ``str(i) -> i`` for 0..2n, n the longest plain file read so far
+_NUMBER_OF: dict[str, int] = {}
+
+
+def _numbers(cells: list[str], n: int) -> list[int]:
+    """``[0, *map(int, cells)]`` (a ValueError included), the usual spellings of 0..n looked up."""
+    global _NUMBER_OF
+    if len(_NUMBER_OF) <= n:  # a new dict bound at once: safe under threads
+        _NUMBER_OF = {str(i): i for i in range(2 * n + 1)}
+    try:
+        return [0, *map(_NUMBER_OF.__getitem__, cells)]
+    except KeyError:
+        return [0, *map(int, cells)]
 
 
 def _project(heads: list[int], relations: list[str | None], nuclearities: list[str],
