@@ -90,8 +90,8 @@ def _read_plain(text: str, source: str, doc_id: str, heights: bool) -> RSTTree |
     texts, given_heights, col4, col5, features, given_heads, labels, col9, col10 = (
         cells[column::N_COLUMNS] for column in range(1, N_COLUMNS))
     try:
-        heads = _numbers(given_heads, n)
-        attachment = _numbers(given_heights, n) if heights and "_" not in given_heights else None
+        heads = [0, *_numbers(given_heads, n)]
+        attachment = [0, *_numbers(given_heights, n)] if heights and "_" not in given_heights else None
     except ValueError:
         return None
     if min(heads) < 0 or max(heads) > n or heads.count(0) != 2 or \
@@ -132,19 +132,19 @@ def _line_ids(n: int) -> list[str]:
     return _LINE_IDS[:n]
 
 
-#: ``str(i) -> i`` for 0..2n, n the longest plain file read so far
+#: ``str(i) -> i`` for 0..2n, n the longest file read so far
 _NUMBER_OF: dict[str, int] = {}
 
 
-def _numbers(cells: list[str], n: int) -> list[int]:
-    """``[0, *map(int, cells)]`` (a ValueError included), the usual spellings of 0..n looked up."""
+def _numbers(cells: Sequence[str], n: int) -> list[int]:
+    """``list(map(int, cells))`` (a ValueError included), the usual spellings of 0..2n looked up."""
     global _NUMBER_OF
     if len(_NUMBER_OF) <= n:  # a new dict bound at once: safe under threads
         _NUMBER_OF = {str(i): i for i in range(2 * n + 1)}
     try:
-        return [0, *map(_NUMBER_OF.__getitem__, cells)]
+        return list(map(_NUMBER_OF.__getitem__, cells))
     except KeyError:
-        return [0, *map(int, cells)]
+        return list(map(int, cells))
 
 
 def _project(heads: list[int], relations: list[str | None], nuclearities: list[str],
@@ -351,7 +351,8 @@ def _sentences(features: Sequence[str], lines: Sequence[int], source: str) -> Se
     parts = list(map(str.rpartition, features, repeat("|sid=")))
     if "" not in map(itemgetter(1), parts):  # every column has "|sid=" (GUM): all at once
         with suppress(ValueError):
-            return list(map(int, map(itemgetter(0), map(str.partition, map(itemgetter(2), parts), repeat("|")))))
+            return _numbers(list(map(itemgetter(0), map(str.partition, map(itemgetter(2), parts), repeat("|")))),
+                            len(features))
     return [None if sid is None else _int(sid, "sentence id (sid)", source, line)
             for sid, line in zip(map(_sentence_id, features), lines)]
 
