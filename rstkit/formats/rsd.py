@@ -71,7 +71,7 @@ def read_rsd(path: str | Path, *, lenient: bool = False, heights: bool = True) -
     return [loads_rsd(read_text(path), path, lenient=lenient, heights=heights)]
 
 
-# -- the plain path: the file split at once, the tree projected over arrays ---------------------
+# -- the plain path: the file split at once, each constituent built once --------------------------
 def _read_plain(text: str, source: str, doc_id: str, heights: bool) -> RSTTree | None:
     """The tree of a plainly laid out, well-formed file; None for anything else."""
     if "\r" in text:
