@@ -202,3 +202,12 @@ def test_registration_and_sniffing():
     assert fmt.extensions == (".rsd",) and fmt.write is dumps_rsd and fmt.options == ("heights",)
     assert fmt.sniff("# comment\n" + RUNNING_RSD)
     assert not fmt.sniff(RUNNING_DIS) and not fmt.sniff("<rst></rst>")
+
+
+def test_reader_options_are_keyword_only():
+    """Issue 13: ``path`` may be positional; doc_id, lenient and heights only by name."""
+    with pytest.raises(TypeError):
+        loads_rsd(RUNNING_RSD, "d.rsd", "doc")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        get_format("rsd").read("d.rsd", False)
+    assert loads_rsd(RUNNING_RSD, "d.rsd", doc_id="doc").doc_id == "doc"

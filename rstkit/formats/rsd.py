@@ -22,11 +22,14 @@ Writing computes heads, relations and heights from the tree; features carry ``si
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import replace
-from itertools import pairwise
-from operator import attrgetter
+from itertools import accumulate, groupby, pairwise, repeat
+from operator import itemgetter
 from pathlib import Path
+from typing import cast
 
 from ..errors import FormatError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
@@ -42,7 +45,7 @@ _BLOCK_FLAGS = ("heading", "caption")
 KEPT_COLUMNS = "rsd_columns"
 
 
-def loads_rsd(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_rsd(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
               lenient: bool = False, heights: bool = True) -> RSTTree:
     """Parse the text of one ``.rsd`` file into an RSTTree (``lenient`` is accepted for
     the common reader signature; nothing in this format is repaired).
@@ -63,61 +66,92 @@ def loads_rsd(text: str, path: str | Path | None = None, doc_id: str | None = No
     return tree if tree is not None else _read_with_graph(text, source, doc_id, heights)
 
 
-def read_rsd(path: str | Path, lenient: bool = False, heights: bool = True) -> list[RSTTree]:
+def read_rsd(path: str | Path, *, lenient: bool = False, heights: bool = True) -> list[RSTTree]:
     """Read one ``.rsd`` file (a list of one tree, as every format reader returns)."""
     return [loads_rsd(read_text(path), path, lenient=lenient, heights=heights)]
 
 
-# -- the plain path: rows split at once, the tree projected over arrays -----------------------
+# -- the plain path: the file split at once, each constituent built once --------------------------
 def _read_plain(text: str, source: str, doc_id: str, heights: bool) -> RSTTree | None:
     """The tree of a plainly laid out, well-formed file; None for anything else."""
-    if not text or "\r" in text or "\n\n" in text or text[0] in "\n#" or "\n#" in text:
+    if "\r" in text:
         return None
-    rows = [line.split("\t") for line in text.removesuffix("\n").split("\n")]
-    n = len(rows)
-    if any(len(row) != N_COLUMNS for row in rows):
+    # One split for the whole file: each line break becomes a cell boundary followed by a cell that
+    # starts with "\n". The ids "1", "\n2", ..., "\nn" every 10 cells account for all n - 1 breaks
+    # (the final one aside), so every line has exactly 10 cells (no blank or comment line).
+    broken = text.replace("\n", "\t\n")
+    n = len(broken) - len(text) + 1  # one "\t" added per line break
+    cells = broken.split("\t")
+    if cells[-1] == "\n":  # the final line break
+        cells.pop()
+        n -= 1
+    if len(cells) != N_COLUMNS * n or cells[::N_COLUMNS] != _line_ids(n):
         return None
-    ids, texts, heights_given, col4, col5, features, heads_given, labels, col9, col10 = zip(*rows)
-    if ids != tuple(map(str, range(1, n + 1))):
-        return None
+    texts, given_heights, col4, col5, features, given_heads, labels, col9, col10 = (
+        cells[column::N_COLUMNS] for column in range(1, N_COLUMNS))
     try:
-        heads = [0, *map(int, heads_given)]
-        attachment = [0, *map(int, heights_given)] if heights and "_" not in heights_given else None
+        heads = [0, *_numbers(given_heads, n)]
+        attachment = [0, *_numbers(given_heights, n)] if heights and "_" not in given_heights else None
     except ValueError:
         return None
-    if any(not 0 <= head <= n for head in heads) or heads.count(0) != 2 or \
-            ("_" in heights_given and any(h != "_" for h in heights_given)):
+    if min(heads) < 0 or max(heads) > n or heads.count(0) != 2 or \
+            ("_" in given_heights and given_heights.count("_") != n):
         return None
-    relations: list[str | None] = [None]
-    nuclearities: list[str | None] = [None]
-    for head, label in zip(heads[1:], labels):
+    relation_of: dict[str, str | None] = {ROOT_LABEL: None}
+    nuclearity_of = {ROOT_LABEL: ROOT}
+    for label in set(labels):  # each distinct label parsed once
         relation, _, suffix = label.rpartition("_")
-        if head == 0:
-            if label != ROOT_LABEL:
-                return None
-            relations.append(None)
-            nuclearities.append(None)
-        elif suffix in _SUFFIX and relation:
-            relations.append(relation)
-            nuclearities.append(_SUFFIX[suffix])
-        else:
+        if suffix in _SUFFIX and relation:
+            relation_of[label], nuclearity_of[label] = relation, _SUFFIX[suffix]
+        elif label != ROOT_LABEL:
             return None
-    lines = list(range(n + 1))  # the plain layout has EDU i on line i
-    root = _project(heads, relations, nuclearities, attachment, lines)
+    if labels[heads.index(0, 1) - 1] != ROOT_LABEL or labels.count(ROOT_LABEL) != 1:
+        return None  # the root must be the one EDU with head 0 and the one labelled ROOT
+    relations = [None, *map(relation_of.__getitem__, labels)]
+    nuclearities = ["", *map(nuclearity_of.__getitem__, labels)]
+    root = _project(heads, relations, nuclearities, attachment)
     if root is None:
         return None
     try:
-        edus = _edus(texts, features, lines[1:], source)
+        edus = _edus(texts, features, range(1, n + 1), source)  # the plain layout has EDU i on line i
     except FormatError:
         return None
     # no validate(): the projection checks contiguity and uses every EDU once, which implies it
     return RSTTree(root, edus, doc_id, source, {KEPT_COLUMNS: tuple(zip(col4, col5, features, col9, col10))})
 
 
-def _project(heads: list[int], relations: list[str | None], nuclearities: list[str | None],
-             heights: list[int] | None, lines: list[int]) -> Node | None:
-    """The constituency tree of a dependency tree over EDUs 1..n (index 0 unused), as
-    :func:`rstkit.dependency.from_dependencies` builds it; None where that would fail."""
+#: the id cells of plain files as _read_plain splits them, for the longest file read so far
+_LINE_IDS = ["1"]
+
+
+def _line_ids(n: int) -> list[str]:
+    """``["1", "\\n2", ..., "\\nn"]``."""
+    global _LINE_IDS
+    if len(_LINE_IDS) < n:  # a new list bound at once: safe under threads
+        _LINE_IDS = ["1", *(f"\n{i}" for i in range(2, 2 * n + 1))]
+    return _LINE_IDS[:n]
+
+
+#: ``str(i) -> i`` for 0..2n, n the longest file read so far
+_NUMBER_OF: dict[str, int] = {}
+
+
+def _numbers(cells: Sequence[str], n: int) -> list[int]:
+    """``list(map(int, cells))`` (a ValueError included), the usual spellings of 0..2n looked up."""
+    global _NUMBER_OF
+    if len(_NUMBER_OF) <= n:  # a new dict bound at once: safe under threads
+        _NUMBER_OF = {str(i): i for i in range(2 * n + 1)}
+    try:
+        return list(map(_NUMBER_OF.__getitem__, cells))
+    except KeyError:
+        return list(map(int, cells))
+
+
+def _project(heads: list[int], relations: list[str | None], nuclearities: list[str],
+             heights: list[int] | None) -> Node | None:
+    """The constituency tree of a dependency tree over EDUs 1..n (index 0 unused; EDU i on line i),
+    as :func:`rstkit.dependency.from_dependencies` builds it; None where that would fail. Each EDU's
+    constituent takes the nuclearity and relation the EDU has (the root's: Root and None)."""
     n = len(heads) - 1
     dependents: list[list[int]] = [[] for _ in heads]
     for edu in range(1, n + 1):
@@ -127,45 +161,62 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
         order.extend(dependents[h])
     if len(order) != n:
         return None  # a cycle
-    built: list[tuple[int, int, tuple[Node, ...], int] | None] = [None] * (n + 1)
-    for h in reversed(order):
-        current: tuple[int, int, tuple[Node, ...], int] = (h, h, (), lines[h])
-        if not dependents[h]:
-            built[h] = current
+    built = [_UNBUILT] * (n + 1)  # each EDU's constituent, once built
+    for h in reversed(order):  # dependents before their heads
+        levels: Sequence[int | list[int]] = dependents[h]
+        if not levels:
+            built[h] = _node(h, h, nuclearities[h], relations[h], (), h)
             continue
-        for level in _levels(h, dependents[h], relations, nuclearities, heights):
+        if len(levels) > 1:
+            levels = _levels(h, dependents[h], relations, nuclearities, heights)
+        start = end = h
+        children: tuple[Node, ...] = ()
+        for level in levels:
+            if isinstance(level, int):  # most levels: one dependent
+                outer = built[level]
+                inner = _node(start, end, NUCLEUS, outer.relation if outer.nuclearity == NUCLEUS else SPAN, children, h)
+                if level < h:
+                    if outer.end + 1 != start:
+                        return None  # non-projective
+                    start, children = outer.start, (outer, inner)
+                else:
+                    if outer.start != end + 1:
+                        return None
+                    end, children = outer.end, (inner, outer)
+                continue
             nuclei = [d for d in level if nuclearities[d] == NUCLEUS]
-            members = [Node(current[0], current[1], NUCLEUS, relations[min(nuclei)] if nuclei else SPAN,
-                            current[2], current[3])]
-            for d in level:
-                c = built[d]
-                nuclearity = nuclearities[d]
-                # dependents are built before their head (reversed order); only the root (head 0) lacks a nuclearity
-                assert c is not None and nuclearity is not None
-                members.append(Node(c[0], c[1], nuclearity, relations[d], c[2], c[3]))
-            members.sort(key=_start)
-            for left, right in pairwise(members):
-                if right.start != left.end + 1:
-                    return None  # non-projective
-            current = (members[0].start, members[-1].end, tuple(members), lines[h])
-        built[h] = current
-    top = built[order[0]]
-    assert top is not None  # the root is built last
-    start, end, children, line = top
-    return Node(start, end, ROOT, None, children, line)
+            inner = _node(start, end, NUCLEUS, relations[min(nuclei)] if nuclei else SPAN, children, h)
+            left, right = [built[d] for d in sorted(level) if d < h], [built[d] for d in sorted(level) if d > h]
+            for member in reversed(left):
+                if member.end + 1 != start:
+                    return None
+                start = member.start
+            for member in right:
+                if member.start != end + 1:
+                    return None
+                end = member.end
+            children = (*left, inner, *right)
+        built[h] = _node(start, end, nuclearities[h], relations[h], children, h)
+    return built[order[0]]
 
 
-def _levels(h: int, dependents: list[int], relations: list[str | None], nuclearities: list[str | None],
-            heights: list[int] | None) -> list[list[int]]:
-    """The dependents of ``h`` grouped by attachment level, innermost first (as
-    :mod:`rstkit.dependency` groups them)."""
-    if len(dependents) == 1:
-        return [dependents]
+#: what _project's constituents are until built (never read: dependents are built before their heads)
+_UNBUILT = Node(0, 0, NUCLEUS, None)
+
+
+def _levels(h: int, dependents: list[int], relations: list[str | None], nuclearities: list[str],
+            heights: list[int] | None) -> list[int | list[int]]:
+    """The several dependents of ``h`` grouped by attachment level, innermost first (as
+    :mod:`rstkit.dependency` groups them); a level of one dependent is that EDU."""
     if heights is not None:
-        by_height: dict[int, list[int]] = {}
-        for d in dependents:
-            by_height.setdefault(heights[d], []).append(d)
-        return [by_height[k] for k in sorted(by_height)]
+        if len(dependents) == 2:  # the most common case, directly
+            a, b = dependents
+            return [a, b] if heights[a] < heights[b] else [b, a] if heights[b] < heights[a] else [[a, b]]
+        ordered = sorted(dependents, key=heights.__getitem__)
+        if len(set(map(heights.__getitem__, dependents))) == len(dependents):
+            return list(ordered)
+        grouped = [list(level) for _, level in groupby(ordered, heights.__getitem__)]
+        return [level[0] if len(level) == 1 else level for level in grouped]
     levels: list[list[int]] = []
     for d in [d for d in dependents if d > h] + [d for d in reversed(dependents) if d < h]:
         previous = levels[-1] if levels else []
@@ -174,10 +225,54 @@ def _levels(h: int, dependents: list[int], relations: list[str | None], nucleari
             previous.append(d)
         else:
             levels.append([d])
-    return levels
+    return [level[0] if len(level) == 1 else level for level in levels]
 
 
-_start = attrgetter("start")
+# Node and EDU are frozen dataclasses: their generated __init__ sets every field through
+# object.__setattr__, which is slow. The plain path makes tens of thousands of them per file set, so
+# it builds them as instances of twins with the same slots and no frozen __setattr__, whose __init__
+# fills the slots and then makes the object a Node or EDU: the same objects in about a third of the
+# time. (Python allows such a __class__ assignment between classes of one layout and checks that they
+# have it: if Node or EDU changes its fields, the first read fails loudly.)
+class _NodeSlots:
+    __slots__ = Node.__slots__
+    start: int
+    end: int
+    nuclearity: str
+    relation: str | None
+    children: tuple[Node, ...]
+    line: int
+
+    def __init__(self, start: int, end: int, nuclearity: str, relation: str | None, children: tuple[Node, ...],
+                 line: int) -> None:
+        self.start = start
+        self.end = end
+        self.nuclearity = nuclearity
+        self.relation = relation
+        self.children = children
+        self.line = line
+        self.__class__ = Node  # type: ignore[assignment]
+
+
+class _EDUSlots:
+    __slots__ = EDU.__slots__
+    index: int
+    text: str
+    sentence: int | None
+    paragraph: int | None
+
+    def __init__(self, index: int, text: str, sentence: int | None, paragraph: int | None) -> None:
+        self.index = index
+        self.text = text
+        self.sentence = sentence
+        self.paragraph = paragraph
+        self.__class__ = EDU  # type: ignore[assignment]
+
+
+#: ``Node(start, end, nuclearity, relation, children, line)``, faster
+_node = cast("Callable[[int, int, str, str | None, tuple[Node, ...], int], Node]", _NodeSlots)
+#: ``EDU(index, text, sentence, paragraph)``, faster
+_edu = cast("Callable[[int, str, int | None, int | None], EDU]", _EDUSlots)
 
 
 # -- the graph path: any file, precise errors ---------------------------------------------------
@@ -247,51 +342,62 @@ def _int(value: str, what: str, source: str, line: int) -> int:
 # -- EDUs, sentences and paragraphs (both paths) -------------------------------------------------
 def _edus(texts: Sequence[str], features: Sequence[str], lines: Sequence[int], source: str) -> tuple[EDU, ...]:
     """The EDUs, with sentence and paragraph indices from the features column."""
-    sids = [_feature(column, "sid") for column in features]
-    try:
-        sentences = [None if sid is None else int(sid) for sid in sids]
-    except ValueError:  # name the line
-        sentences = [None if sid is None else _int(sid, "sentence id (sid)", source, line)
-                     for sid, line in zip(sids, lines)]
-    return tuple(map(EDU, range(1, len(sids) + 1), [text.strip() for text in texts], sentences,
+    return tuple(map(_edu, range(1, len(texts) + 1), map(str.strip, texts), _sentences(features, lines, source),
                      _paragraphs(features)))
 
 
-def _feature(column: str, key: str) -> str | None:
-    """The value of ``key`` in a ``key=value|...`` column (the last one given), or None.
+def _sentences(features: Sequence[str], lines: Sequence[int], source: str) -> Sequence[int | None]:
+    """Sentence indices: the value of the (last) ``sid`` item of each features column, or None."""
+    parts = list(map(str.rpartition, features, repeat("|sid=")))
+    if "" not in map(itemgetter(1), parts):  # every column has "|sid=" (GUM): all at once
+        with suppress(ValueError):
+            return _numbers(list(map(itemgetter(0), map(str.partition, map(itemgetter(2), parts), repeat("|")))),
+                            len(features))
+    return [None if sid is None else _int(sid, "sentence id (sid)", source, line)
+            for sid, line in zip(map(_sentence_id, features), lines)]
+
+
+def _sentence_id(column: str) -> str | None:
+    """The value of ``sid`` in a ``key=value|...`` column (the last one given), or None.
 
     Items without ``=`` are ignored (GUM has some malformed ones).
     """
-    position = column.rfind(f"|{key}=")
-    if position >= 0:
-        start = position + len(key) + 2
-    elif column.startswith(f"{key}="):
-        start = len(key) + 1
-    else:
-        return None
-    end = column.find("|", start)
-    return column[start:] if end < 0 else column[start:end]
+    _, found, value = column.rpartition("|sid=")
+    if not found:
+        if not column.startswith("sid="):
+            return None
+        value = column[4:]
+    return value.partition("|")[0]
 
 
 def _paragraphs(features: Sequence[str]) -> list[int | None]:
-    starts = [any(marks) for marks in zip(*(_marked(features, key) for key in _BLOCK_STARTS))]
-    flags = list(zip(*(_marked(features, key) for key in _BLOCK_FLAGS)))
-    if not any(starts) and not any(any(f) for f in flags):
+    """Paragraph indices: a new paragraph at every start mark and where a flag turns on or off."""
+    items = "|" + "\n|".join(features)  # every item of every column after a "|", one column a line
+    line_ends = list(accumulate(map((2).__add__, map(len, features))))  # offsets in items of the next lines
+    starts = {row for key in _BLOCK_STARTS for row in _rows_with(items, line_ends, key)}
+    flagged = [set(_rows_with(items, line_ends, key)) for key in _BLOCK_FLAGS]
+    if not starts and not any(flagged):
         return [None] * len(features)
+    changes = starts.union(*flagged, *({row + 1 for row in rows} for rows in flagged))
+    boundaries = sorted(row for row in changes
+                        if 0 < row < len(features) and (row in starts or any((row in rows) != (row - 1 in rows)
+                                                                             for rows in flagged)))
     paragraphs: list[int | None] = []
-    paragraph, previous_flags = 1, None
-    for i, (start, flag) in enumerate(zip(starts, flags)):
-        if i > 0 and (start or flag != previous_flags):
-            paragraph += 1
-        paragraphs.append(paragraph)
-        previous_flags = flag
+    for paragraph, (begin, end) in enumerate(pairwise([0, *boundaries, len(features)]), 1):
+        paragraphs += [paragraph] * (end - begin)
     return paragraphs
 
 
-def _marked(features: Sequence[str], key: str) -> list[bool]:
-    """Whether each features column has an item ``key=...``."""
-    first, later = f"{key}=", f"|{key}="
-    return [column.startswith(first) or later in column for column in features]
+def _rows_with(items: str, line_ends: list[int], key: str) -> list[int]:
+    """The rows (0-based lines of ``items``, which end before ``line_ends``) that have an item
+    ``key=...``, in order."""
+    mark = f"|{key}="
+    rows: list[int] = []
+    position = items.find(mark)
+    while position >= 0:
+        rows.append(bisect_right(line_ends, position))
+        position = items.find(mark, position + 1)
+    return rows
 
 
 def dumps_rsd(tree: RSTTree) -> str:
