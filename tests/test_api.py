@@ -107,3 +107,21 @@ def test_nodes_and_edus_are_frozen_dataclasses_with_their_fields():
             setattr(obj, name, 0)
     with pytest.raises(TypeError):
         Node(1, 1, "N")  # relation is required
+
+
+def test_the_readers_constructors_make_the_same_frozen_objects():
+    """tree.new_node/new_edu (readers' fast path) give real Nodes and EDUs, equal to the constructors' own."""
+    import dataclasses
+
+    from rstkit.tree import EDU, Node, new_edu, new_node
+
+    leaf_node = new_node(2, 2, "S", "cause", (), 5)
+    node = new_node(1, 2, "N", "span", (new_node(1, 1, "N", "span", (), 4), leaf_node), 3)
+    assert type(node) is Node and type(leaf_node) is Node
+    assert node == Node(1, 2, "N", "span", (Node(1, 1, "N", "span"), Node(2, 2, "S", "cause")))
+    assert (node.line, leaf_node.line) == (3, 5)
+    edu = new_edu(1, "Rain fell,", None, 2)
+    assert type(edu) is EDU and edu == EDU(1, "Rain fell,", paragraph=2)
+    for obj, name in ((node, "end"), (edu, "index")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, name, 0)

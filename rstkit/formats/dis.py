@@ -32,7 +32,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
-from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, Node, RSTTree, nuclearity_from_word, nuclearity_word, validate
+from ..tree import (
+    EDU,
+    NUCLEUS,
+    ROOT,
+    SATELLITE,
+    Node,
+    RSTTree,
+    new_edu,
+    new_node,
+    nuclearity_from_word,
+    nuclearity_word,
+    validate,
+)
 from . import Format, doc_id_from_path, read_text, register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -200,7 +212,7 @@ def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
                 if n_sub:
                     paragraph_ends.add(index - 1)
             texts.append(intern(body.strip()))
-            node = Node(index, index, nuclearity, relation, (), node_line)
+            node = new_node(index, index, nuclearity, relation, (), node_line)
             if not headers:  # a one-EDU document
                 if closes:
                     return None
@@ -223,7 +235,7 @@ def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
                         break
                 else:
                     return None
-                node = Node(start, end, nuclearity, relation, tuple(children), node_line)
+                node = new_node(start, end, nuclearity, relation, tuple(children), node_line)
                 children = open_children.pop()
                 if headers:
                     children.append(node)
@@ -233,9 +245,9 @@ def _direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
         return None
     numbers = range(1, len(texts) + 1)
     if not paragraph_ends:
-        return root, tuple(map(EDU, numbers, texts))
+        return root, tuple(map(new_edu, numbers, texts, repeat(None), repeat(None)))
     paragraphs = list(accumulate(map(paragraph_ends.__contains__, range(-1, len(texts) - 1)), initial=1))[1:]
-    return root, tuple(map(EDU, numbers, texts, repeat(None), paragraphs))
+    return root, tuple(map(new_edu, numbers, texts, repeat(None), paragraphs))
 
 
 # -- the grammar (precise reader, explains malformed files) ----------------------------------

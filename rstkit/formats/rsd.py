@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import replace
 from itertools import accumulate, groupby, pairwise, repeat
 from operator import itemgetter
 from pathlib import Path
-from typing import cast
 
 from ..errors import FormatError, printable
-from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
+from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, new_edu, new_node
 from . import Format, doc_id_from_path, read_text, register
 from .walk import bottom_up
 
@@ -165,7 +164,7 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
     for h in reversed(order):  # dependents before their heads
         levels: Sequence[int | list[int]] = dependents[h]
         if not levels:
-            built[h] = _node(h, h, nuclearities[h], relations[h], (), h)
+            built[h] = new_node(h, h, nuclearities[h], relations[h], (), h)
             continue
         if len(levels) > 1:
             levels = _levels(h, dependents[h], relations, nuclearities, heights)
@@ -174,7 +173,8 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
         for level in levels:
             if isinstance(level, int):  # most levels: one dependent
                 outer = built[level]
-                inner = _node(start, end, NUCLEUS, outer.relation if outer.nuclearity == NUCLEUS else SPAN, children, h)
+                relation = outer.relation if outer.nuclearity == NUCLEUS else SPAN
+                inner = new_node(start, end, NUCLEUS, relation, children, h)
                 if level < h:
                     if outer.end + 1 != start:
                         return None  # non-projective
@@ -185,7 +185,7 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
                     end, children = outer.end, (inner, outer)
                 continue
             nuclei = [d for d in level if nuclearities[d] == NUCLEUS]
-            inner = _node(start, end, NUCLEUS, relations[min(nuclei)] if nuclei else SPAN, children, h)
+            inner = new_node(start, end, NUCLEUS, relations[min(nuclei)] if nuclei else SPAN, children, h)
             left, right = [built[d] for d in sorted(level) if d < h], [built[d] for d in sorted(level) if d > h]
             for member in reversed(left):
                 if member.end + 1 != start:
@@ -196,7 +196,7 @@ def _project(heads: list[int], relations: list[str | None], nuclearities: list[s
                     return None
                 end = member.end
             children = (*left, inner, *right)
-        built[h] = _node(start, end, nuclearities[h], relations[h], children, h)
+        built[h] = new_node(start, end, nuclearities[h], relations[h], children, h)
     return built[order[0]]
 
 
@@ -228,51 +228,6 @@ def _levels(h: int, dependents: list[int], relations: list[str | None], nucleari
     return [level[0] if len(level) == 1 else level for level in levels]
 
 
-# Node and EDU are frozen dataclasses: their generated __init__ sets every field through
-# object.__setattr__, which is slow. The plain path makes tens of thousands of them per file set, so
-# it builds them as instances of twins with the same slots and no frozen __setattr__, whose __init__
-# fills the slots and then makes the object a Node or EDU: the same objects in about a third of the
-# time. (Python allows such a __class__ assignment between classes of one layout and checks that they
-# have it: if Node or EDU changes its fields, the first read fails loudly.)
-class _NodeSlots:
-    __slots__ = Node.__slots__
-    start: int
-    end: int
-    nuclearity: str
-    relation: str | None
-    children: tuple[Node, ...]
-    line: int
-
-    def __init__(self, start: int, end: int, nuclearity: str, relation: str | None, children: tuple[Node, ...],
-                 line: int) -> None:
-        self.start = start
-        self.end = end
-        self.nuclearity = nuclearity
-        self.relation = relation
-        self.children = children
-        self.line = line
-        self.__class__ = Node  # type: ignore[assignment]
-
-
-class _EDUSlots:
-    __slots__ = EDU.__slots__
-    index: int
-    text: str
-    sentence: int | None
-    paragraph: int | None
-
-    def __init__(self, index: int, text: str, sentence: int | None, paragraph: int | None) -> None:
-        self.index = index
-        self.text = text
-        self.sentence = sentence
-        self.paragraph = paragraph
-        self.__class__ = EDU  # type: ignore[assignment]
-
-
-#: ``Node(start, end, nuclearity, relation, children, line)``, faster
-_node = cast("Callable[[int, int, str, str | None, tuple[Node, ...], int], Node]", _NodeSlots)
-#: ``EDU(index, text, sentence, paragraph)``, faster
-_edu = cast("Callable[[int, str, int | None, int | None], EDU]", _EDUSlots)
 
 
 # -- the graph path: any file, precise errors ---------------------------------------------------
@@ -342,7 +297,7 @@ def _int(value: str, what: str, source: str, line: int) -> int:
 # -- EDUs, sentences and paragraphs (both paths) -------------------------------------------------
 def _edus(texts: Sequence[str], features: Sequence[str], lines: Sequence[int], source: str) -> tuple[EDU, ...]:
     """The EDUs, with sentence and paragraph indices from the features column."""
-    return tuple(map(_edu, range(1, len(texts) + 1), map(str.strip, texts), _sentences(features, lines, source),
+    return tuple(map(new_edu, range(1, len(texts) + 1), map(str.strip, texts), _sentences(features, lines, source),
                      _paragraphs(features)))
 
 
