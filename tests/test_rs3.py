@@ -11,7 +11,16 @@ from rstkit.corpus import format_for_path
 from rstkit.errors import FormatError, RSTKitWarning, TreeStructureError
 from rstkit.formats import get_format
 from rstkit.formats.dis import loads_dis
-from rstkit.formats.rs3 import MULTI_ROLE, SAT_ROLE, SPAN_ROLE, child_roles, dumps_rs3, loads_rs3, rs3_normal_form
+from rstkit.formats.rs3 import (
+    MULTI_ROLE,
+    SAT_ROLE,
+    SPAN_ROLE,
+    child_roles,
+    dumps_rs3,
+    loads_rs3,
+    read_rs3,
+    rs3_normal_form,
+)
 from rstkit.tree import EDU, Node, RSTTree
 
 RUNNING_DIS = """( Root (span 1 4)
@@ -279,3 +288,12 @@ def test_read_from_file(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         get_format("rs3").read(path, lenient=True)
+
+
+def test_reader_options_are_keyword_only():
+    """Issue 13: ``path`` may be positional; doc_id and lenient only by name."""
+    with pytest.raises(TypeError):
+        loads_rs3(RUNNING_RS3, "d.rs3", "doc")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        read_rs3("d.rs3", False)  # type: ignore[misc]
+    assert loads_rs3(RUNNING_RS3, "d.rs3", doc_id="doc").doc_id == "doc"

@@ -50,7 +50,7 @@ def loads_isanlp(text: str, path: str | Path | None = None, doc_id: str | None =
         doc_id = doc_id_from_path(path, (".rs3",)) if path is not None else ""
     repaired = repair_text(text)
     try:
-        tree = loads_rs3(repaired, path, doc_id, lenient)
+        tree = loads_rs3(repaired, path, doc_id=doc_id, lenient=lenient)
     except FormatError as exc:
         raise FormatError(f"not a valid {KEY} file (rs3 syntax): {printable(exc.message, limit=None)}", exc.path,
                           exc.line) from None

@@ -35,11 +35,13 @@ import bisect
 import re
 import warnings
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, TypeGuard
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal
@@ -52,7 +54,7 @@ _RELATION_TYPES = (RST, MULTINUC)
 
 
 # -- reading ------------------------------------------------------------------------------
-def loads_rs3(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_rs3(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
               lenient: bool = False) -> RSTTree:
     """Parse the text of one rs3/rs4 file into an RSTTree.
 
@@ -78,7 +80,7 @@ def loads_rs3(text: str, path: str | Path | None = None, doc_id: str | None = No
     return RSTTree(tree_root, edus, doc_id, source, extra)
 
 
-def read_rs3(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+def read_rs3(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
     """Read one rs3/rs4 file (a list of one tree, as every format reader returns)."""
     return [loads_rs3(read_text(path), path, lenient=lenient)]
 
@@ -89,10 +91,12 @@ class _Markup:
 
     #: (name, type) of each ``header/relations/rel``
     relations: list[tuple[str | None, str | None]]
-    #: the segments and groups of the body, as columns: is a segment, id, parent, relname, text, line
-    body: tuple[list[bool], list[str | None], list[str | None], list[str | None], list[str], list[int | None]]
-    secedges: list[dict[str, str]]
-    signals: list[dict[str, str]]
+    #: the segments and groups of the body, as columns: is a segment, id, parent, relname ("" where
+    #: there is none), text, line
+    body: tuple[list[bool], list[str | None], list[str | None], list[str], list[str], list[int | None]]
+    #: attributes of each secondary edge and signal (the reader adds the EDU spans they name)
+    secedges: list[dict[str, Any]]
+    signals: list[dict[str, Any]]
     #: (type, subtypes) of each ``header/sigtypes/sig``
     sigtypes: list[tuple[str, str]]
 
@@ -143,10 +147,10 @@ def _scan(text: str) -> _Markup | None:
         group_ids, group_parents, group_relnames = zip(*groups)
         ids += group_ids
         parents += [parent or None for parent in group_parents]  # only a top group has neither
-        relnames += [relname or None for relname in group_relnames]
+        relnames += group_relnames  # "" where the group has none
     first_line = text.count("\n", 0, body_start) + 2  # one element per line, from the line after <body>
-    body = ([True] * len(segments) + [False] * len(groups), ids, parents, relnames, texts + [""] * len(groups),
-            list(range(first_line, first_line + len(ids))))
+    lines: list[int | None] = list(range(first_line, first_line + len(ids)))
+    body = ([True] * len(segments) + [False] * len(groups), ids, parents, relnames, texts + [""] * len(groups), lines)
     signals = [{"source": source, "type": kind, "subtype": subtype, "tokens": tokens, "status": status}
                if with_status else {"source": source, "type": kind, "subtype": subtype, "tokens": tokens}
                for source, kind, subtype, tokens, with_status, status in _READ_SIGNAL.findall(text, items_end)]
@@ -182,7 +186,7 @@ def _parse_xml(text: str, source: str) -> _Markup:
     items = [node for node in body if node.tag in ("segment", "group")]
     ids = [node.get("id") for node in items]
     columns = ([node.tag == "segment" for node in items], ids, [node.get("parent") for node in items],
-               [node.get("relname") for node in items], [node.text or "" for node in items],
+               [node.get("relname", "") for node in items], [node.text or "" for node in items],
                [lines.take(node_id) if node_id else None for node_id in ids])
     return _Markup([(rel.get("name"), rel.get("type")) for rel in root.iterfind("header/relations/rel")],
                    columns,
@@ -226,6 +230,11 @@ def _shown(value: str | None) -> str:
     return "None" if value is None else f"'{printable(value)}'"
 
 
+def _all_named(ids: list[str | None]) -> TypeGuard[list[str]]:
+    """Whether every element has an id (a non-empty one)."""
+    return all(ids)
+
+
 class _Body:
     """The segments and groups of the body as columns (index = position in the body), linked.
 
@@ -234,20 +243,21 @@ class _Body:
     """
 
     def __init__(self, is_segment: list[bool], ids: list[str | None], parents: list[str | None],
-                 relnames: list[str | None], texts: list[str], lines: list[int | None], source: str):
+                 relnames: list[str], texts: list[str], lines: list[int | None], source: str):
         self.source = source
-        self.is_segment, self.ids, self.parents, self.relnames, self.lines = is_segment, ids, parents, relnames, lines
-        self.position = dict(zip(ids, range(len(ids))))
-        if not (all(ids) and len(self.position) == len(ids) and any(is_segment)
+        self.is_segment, self.parents, self.relnames, self.lines = is_segment, parents, relnames, lines
+        self.position: dict[str | None, int] = dict(zip(ids, range(len(ids))))
+        if not (_all_named(ids) and len(self.position) == len(ids) and any(is_segment)
                 and all(r for p, r in zip(parents, relnames) if p is not None)):
-            self._explain_bad_items()
+            self._explain_bad_items(ids)
+        self.ids: list[str] = ids
         self.segment_texts = [text.strip() for text, segment in zip(texts, is_segment) if segment]
         self.children: dict[int, list[int]] = {}  # only nodes that have children
         self.order = self._link()
 
-    def _explain_bad_items(self) -> None:
+    def _explain_bad_items(self, ids: list[str | None]) -> NoReturn:
         seen: set[str] = set()
-        for segment, node_id, parent, relname, line in zip(self.is_segment, self.ids, self.parents, self.relnames,
+        for segment, node_id, parent, relname, line in zip(self.is_segment, ids, self.parents, self.relnames,
                                                            self.lines):
             tag = "segment" if segment else "group"
             if not node_id:
@@ -304,7 +314,8 @@ class _Body:
 
 
 SPAN_ROLE, MULTI_ROLE, SAT_ROLE = "span", "multinuc", "satellite"
-_ONLY_RST, _ONLY_MULTINUC = frozenset({RST}), frozenset({MULTINUC})
+_ONLY_RST: AbstractSet[str] = frozenset({RST})
+_ONLY_MULTINUC: AbstractSet[str] = frozenset({MULTINUC})
 
 
 def child_roles(parent_is_segment: bool, relnames: list[str], types: dict[str, set[str]]) -> list[str]:
@@ -356,7 +367,7 @@ class _TreeBuilder:
         index = 0
         built = self.built = [((index := index + 1), index, (), line) if segment else None
                               for segment, line in zip(is_segment, lines)]
-        check_each = not set(relnames) <= self.types.keys() | {SPAN, None}
+        check_each = not set(relnames) <= self.types.keys() | {SPAN, ""}
         for k in reversed(body.order):
             kids = children.get(k, ())
             segment = is_segment[k]
@@ -389,15 +400,18 @@ class _TreeBuilder:
                 built[k] = (satellite_node.start, nucleus.end, (satellite_node, nucleus), lines[k])
             else:
                 built[k] = self._in_order([nucleus, satellite_node], k)  # explains the gap
-        start, end, kids_of_top, line = built[body.order[0]]
+        top = built[body.order[0]]
+        assert top is not None  # every node is built before its parent, the top last
+        start, end, kids_of_top, line = top
         return Node(start, end, ROOT, None, kids_of_top, line)
 
     def span(self, node_id: str) -> tuple[int, int] | None:
         """The EDU span of a segment or group, or None for an id that names none."""
         k = self.body.position.get(node_id)
-        return None if k is None else self.built[k][:2]
+        built = None if k is None else self.built[k]
+        return None if built is None else built[:2]
 
-    def _core(self, k: int, names: list[str]) -> tuple[_Unlabelled, list[int]]:
+    def _core(self, k: int, names: list[str]) -> tuple[_Unlabelled | None, list[int]]:
         """The nucleus of node ``k`` (the node itself for a segment) and its satellites."""
         body, built = self.body, self.built
         kids = body.children.get(k, [])
@@ -432,7 +446,7 @@ class _TreeBuilder:
     def _what(self, k: int) -> str:
         return f"{'segment' if self.body.is_segment[k] else 'group'} {printable(self.body.ids[k])}"
 
-    def _check_declared(self, kids: list[int]) -> None:
+    def _check_declared(self, kids: Sequence[int]) -> None:
         relnames, lines = self.body.relnames, self.body.lines
         for j in kids:
             name = relnames[j]
@@ -533,17 +547,17 @@ def dumps_rs3(tree: RSTTree) -> str:
             continue
         if parent is None:
             continue
-        cid = node.start if node.is_leaf else own
+        cid = node.start if own is None else own  # a leaf is its segment; a group was numbered on entry
         if parent.is_multinuclear:
-            _check_writable(node.relation, "a multinuclear nucleus", node, tree)
-            declared.setdefault(node.relation, set()).add(MULTINUC)
-            links[cid] = (gid, node.relation)
+            relation = _writable(node.relation, "a multinuclear nucleus", node, tree)
+            declared.setdefault(relation, set()).add(MULTINUC)
+            links[cid] = (gid, relation)
         elif node.nuclearity == NUCLEUS:
             links[cid] = (gid, SPAN)
         else:
-            _check_writable(node.relation, "a satellite", node, tree)
-            declared.setdefault(node.relation, set()).add(RST)
-            links[cid] = (gid, node.relation)
+            relation = _writable(node.relation, "a satellite", node, tree)
+            declared.setdefault(relation, set()).add(RST)
+            links[cid] = (gid, relation)
 
     _check_unambiguous(tree, links, declared)
     out = ["<rst>", "\t<header>", "\t\t<relations>"]
@@ -572,11 +586,13 @@ def dumps_rs3(tree: RSTTree) -> str:
 _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def _check_writable(relation: str | None, role: str, node: Node, tree: RSTTree) -> None:
+def _writable(relation: str | None, role: str, node: Node, tree: RSTTree) -> str:
+    """``relation`` as the relname of a ``role`` element; an error if it has none or is ``span``."""
     if not relation or relation == SPAN:
         raise TreeStructureError(f"cannot write as rs3: {role} ({node.start}-{node.end}) is labelled "
                                  f"{relation!r}, which rs3 reserves for nuclei of span groups",
                                  tree.source, node.line)
+    return relation
 
 
 def _check_unambiguous(tree: RSTTree, links: dict[int, tuple[int, str]], declared: dict[str, set[str]]) -> None:
