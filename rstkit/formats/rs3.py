@@ -38,13 +38,13 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
-from itertools import pairwise
+from itertools import pairwise, repeat
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, NoReturn, TypeGuard
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
-from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal
+from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, new_edu, new_node
 from . import Format, doc_id_from_path, read_text, register
 from .walk import bottom_up
 
@@ -73,7 +73,7 @@ def loads_rs3(text: str, path: str | Path | None = None, *, doc_id: str | None =
     if doc_id is None:
         doc_id = doc_id_from_path(path) if path is not None else ""
     texts = builder.body.segment_texts
-    edus = tuple(map(EDU, range(1, len(texts) + 1), texts))
+    edus = tuple(map(new_edu, range(1, len(texts) + 1), texts, repeat(None), repeat(None)))
     extra = _rs4_extra(markup, builder)
     # no validate(): every element is used once and children are checked contiguous, which implies
     # every property it checks (tests/test_readers_equivalence.py runs it on every tree read)
@@ -104,10 +104,10 @@ class _Markup:
 # -- the fast scanner: files laid out as rstWeb and GUM write them -----------------------------
 # One regular expression checks that the whole file has the plain layout (each element on its own
 # line, attributes in rstWeb's order, nothing an XML parser would rewrite); a few more read it.
-_WS = "[ \t\n]*"
-_VAL = '"[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]+"'  # non-empty, returned unchanged by an XML parser
-_ANY = '"[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]*"'  # possibly empty
-_CHARS = "[^<&\x00-\x08\x0a-\x1f\ud800-\udfff\ufffe\uffff]*"  # text without markup, newlines or entities
+_WS = "[ \t\n]*+"
+_VAL = '"[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]++"'  # non-empty, returned unchanged by an XML parser
+_ANY = '"[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]*+"'  # possibly empty
+_CHARS = "[^<&\x00-\x08\x0a-\x1f\ud800-\udfff\ufffe\uffff]*+"  # text without markup, newlines or entities
 _TEXT = f"{_CHARS}(?:&(?:lt|gt|amp|quot|apos);{_CHARS})*"
 _REL = f"<rel name={_VAL} type={_VAL} ?/>"
 _SIG = f"<sig type={_ANY} subtypes={_ANY} ?/>"
@@ -118,7 +118,7 @@ _SIGNAL = f"<signal source={_ANY} type={_ANY} subtype={_ANY} tokens={_ANY}(?: st
 _PLAIN_LAYOUT = re.compile(
     f"<rst>{_WS}<header>{_WS}<relations>(?:{_WS}{_REL})*{_WS}</relations>"
     f"(?:{_WS}<sigtypes>(?:{_WS}{_SIG})*{_WS}</sigtypes>)?{_WS}</header>"
-    f"{_WS}<body>(?:\n[ \t]*{_SEGMENT})*(?:\n[ \t]*{_GROUP})*"
+    f"{_WS}<body>(?:\n[ \t]*+{_SEGMENT})*(?:\n[ \t]*+{_GROUP})*"
     f"(?:{_WS}<secedges>(?:{_WS}{_SECEDGE})*{_WS}</secedges>)?"
     f"(?:{_WS}<signals>(?:{_WS}{_SIGNAL})*{_WS}</signals>)?{_WS}</body>{_WS}</rst>{_WS}")
 _READ_REL = re.compile('<rel name="([^"]*)" type="([^"]*)"')
@@ -347,7 +347,7 @@ _Unlabelled = tuple[int, int, tuple[Node, ...], "int | None"]
 def _label(u: _Unlabelled | None, nuclearity: str, relation: str | None) -> Node:
     """The node ``u`` (start, end, children, line) with a nuclearity and a relation."""
     assert u is not None  # children are built before their parent (bottom-up order)
-    return Node(start=u[0], end=u[1], nuclearity=nuclearity, relation=relation, children=u[2], line=u[3])
+    return new_node(u[0], u[1], nuclearity, relation, u[2], u[3])
 
 
 class _TreeBuilder:
@@ -368,11 +368,10 @@ class _TreeBuilder:
         built = self.built = [((index := index + 1), index, (), line) if segment else None
                               for segment, line in zip(is_segment, lines)]
         check_each = not set(relnames) <= self.types.keys() | {SPAN, ""}
-        for k in reversed(body.order):
+        # segments without satellites are built already: visit the rest, children before parents
+        for k in [k for k in reversed(body.order) if k in children or not is_segment[k]]:
             kids = children.get(k, ())
             segment = is_segment[k]
-            if not kids and segment:
-                continue
             if check_each:
                 self._check_declared(kids)
             if len(kids) == 1 and relnames[kids[0]] == SPAN and not segment:  # a group around its span child
