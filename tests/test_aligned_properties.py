@@ -57,7 +57,7 @@ def configs(compat: str | None, binarize_mode: str):
                     yield EvalConfig(**settings)
 
 
-@pytest.mark.filterwarnings("ignore::Warning")
+@pytest.mark.filterwarnings("ignore::rstkit.errors.RSTKitWarning")  # generated corpora: notes of any kind
 @settings(max_examples=40, deadline=None)
 @given(same_edu_corpora(), st.sampled_from([None, "rst-eval"]), st.sampled_from(["right", "right_mixed"]))
 def test_aligned_equals_gold_over_the_same_edus(corpus, compat, binarize_mode):
@@ -124,7 +124,7 @@ def character_tuples(tree: RSTTree, metric: str) -> list[tuple]:
     return [(spans[start][0], spans[end][1], nuc, rel) for start, end, nuc, rel in rows]
 
 
-@pytest.mark.filterwarnings("ignore::Warning")
+@pytest.mark.filterwarnings("ignore::rstkit.errors.RSTKitWarning")  # generated documents: notes of any kind
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 5).flatmap(lambda k: st.tuples(*(segmented_documents(f"d{i}") for i in range(k)))))
 def test_aligned_agrees_with_an_independent_computation(documents):

@@ -2,10 +2,10 @@
 reading, boundary files, plain EDU lists (no torch)."""
 from __future__ import annotations
 
-import warnings
 from itertools import pairwise
 
 import pytest
+from expected_warnings import warns_exactly
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -72,8 +72,7 @@ def test_inference_against_gum_sentence_ids(gum_dir):
     from rstkit.corpus import gum_corpus
 
     corpus = gum_corpus(gum_dir, "rsd")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with warns_exactly({}):
         for split in ("dev", "test"):
             tp = predicted = gold = 0
             for tree in corpus.documents(split).values():

@@ -15,6 +15,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from expected_warnings import ONE_EDU, warns_exactly
 
 import rstkit
 from rstkit.cli import main
@@ -47,9 +48,10 @@ def cli(capsys, *args: str) -> tuple[str, str]:
     return captured.out, captured.err
 
 
-def quiet(*args, **kwargs) -> rstkit.Evaluation:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)
+def quiet(*args, expected: dict[str, int | None] | None = None, **kwargs) -> rstkit.Evaluation:
+    """``rstkit.evaluate`` asserting its warnings: by default the one every run on the sample gives
+    (its one-EDU document sample_note), once."""
+    with warns_exactly({ONE_EDU: 1} if expected is None else expected):
         return rstkit.evaluate(*args, **kwargs)
 
 
@@ -125,8 +127,7 @@ def test_every_metric_and_average_equals_its_own_run():
         configs = [base.with_(metric=m, average=a) for m in METRICS for a in AVERAGES]
         together = quiet(gold, pred, configs).results
         for config, result in zip(configs, together):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RSTKitWarning)
+            with warns_exactly({ONE_EDU: 1}):
                 alone = evaluate_mappings(gold, pred, config)
             assert (result.config, result.scores, result.precision, result.recall, result.signature) == (
                 alone.config, alone.scores, alone.precision, alone.recall, alone.signature)
@@ -233,7 +234,8 @@ def test_a_list_of_trees_needs_distinct_ids():
 
 def test_two_single_files_are_paired_and_named_as_the_command_does(capsys):
     gold, pred = GOLD / "sample_harbour.dis", PRED / "sample_bread.dis"
-    result = quiet(gold, pred, EvalConfig(lenient=True))  # different documents of 6 EDUs each: scored by number
+    result = quiet(gold, pred, EvalConfig(lenient=True),  # different documents of 6 EDUs each: scored by number
+                   expected={r"EDU text mismatch for document 'sample_harbour': 6 of 6 EDUs differ": 1})
     assert result.doc_ids == ["sample_harbour"] and result.systems[0].name == "sample_bread"
     assert cli(capsys, gold, pred, "--lenient")[0] == result.render() + "\n"
 
@@ -259,9 +261,9 @@ def gum_subset(gum_dir, tmp_path_factory) -> tuple[Path, Path]:
 ])
 def test_render_is_the_command_output_on_gum(capsys, gum_subset, flags, configs):
     gold, pred = gum_subset
-    result = quiet(gold, pred, configs)
+    result = quiet(gold, pred, configs, expected={})  # the GUM subset has no one-EDU document
     trees = quiet(list(read_documents(gold).values()), list(read_documents(pred).values()), configs,
-                  names=["lisp_binary"])
+                  names=["lisp_binary"], expected={})
     for fmt in FORMATS:
         out, _ = cli(capsys, gold, pred, *flags, "--format", fmt)
         assert out == result.render(fmt) + "\n" == trees.render(fmt) + "\n", fmt
@@ -307,7 +309,9 @@ def test_a_directory_with_broken_files_fails_the_same_with_any_number_of_jobs(br
         messages[jobs] = [(type(e), str(e), e.path, e.line, e.fixes) for e in caught.value.errors]
         assert main(["eval", str(broken_dir), str(GOLD), "--jobs", str(jobs)]) == 2
         messages[jobs].append(capsys.readouterr())
-        skipped = quiet(broken_dir, GOLD, skip_errors=True, jobs=jobs)
+        skipped = quiet(broken_dir, GOLD, skip_errors=True, jobs=jobs,
+                        expected={r"^skipped unreadable document: .*sample_[acz]\.dis:1: ": 3, ONE_EDU: None,
+                                  r"gold document\(s\) have no prediction|predicted document\(s\) not in gold": None})
         messages[jobs].append(skipped.warnings)
     assert messages[1] == messages[2] == messages[3]
     paths = [Path(m[2]).name for m in messages[1][:3]]

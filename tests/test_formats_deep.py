@@ -9,13 +9,12 @@ feng_dis, isanlp) read through rstkit/formats/dis.py and rs3.py and are left to 
 from __future__ import annotations
 
 import sys
-import warnings
 
 import pytest
+from expected_warnings import warns_exactly
 from format_files import render
 
 from rstkit.corpus import read_documents
-from rstkit.errors import RSTKitWarning
 from rstkit.tree import EDU, ROOT, Node, RSTTree
 
 ONE_LINE = ["braud_coling", "braud_eacl", "dmrst", "dplp", "hilda_orig"]
@@ -40,8 +39,7 @@ def shape(tree: RSTTree) -> list[tuple]:
 def test_a_deep_chain_round_trips(tmp_path, key, n):
     tree = chain(n)
     assert n > sys.getrecursionlimit()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)
+    with warns_exactly({}):
         path, options = render(key, [tree], tmp_path)
         (again,) = read_documents(path, key, **options).values()
     assert shape(again) == shape(tree)

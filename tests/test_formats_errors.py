@@ -3,14 +3,14 @@ nuclearity brackets (issue 10)."""
 from __future__ import annotations
 
 import codecs
-import warnings
 from pathlib import Path
 
 import pytest
+from expected_warnings import warns_exactly
 from format_files import RENDERABLE, render
 
 from rstkit.corpus import read_documents, read_file
-from rstkit.errors import FormatError, RSTKitWarning
+from rstkit.errors import FormatError
 from rstkit.formats import all_formats, read_text
 
 REFERENCE = Path(__file__).resolve().parent / "data" / "formats"
@@ -23,8 +23,7 @@ def test_every_format_can_be_rendered_for_these_tests():
 @pytest.mark.parametrize("key", RENDERABLE)
 @pytest.mark.parametrize("mark, codec", [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le")])
 def test_a_byte_order_mark_is_accepted_in_every_format(tmp_path, key, mark, codec):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)
+    with warns_exactly({}):
         trees = list(read_documents(REFERENCE, "dis").values())
         path, options = render(key, trees, tmp_path / "plain")
         expected = read_documents(path, key, **options)

@@ -12,6 +12,7 @@ import warnings
 from dataclasses import replace
 
 import pytest
+from expected_warnings import warns_exactly
 from format_files import RENDERABLE, render
 
 from rstkit.corpus import gum_corpus, read_documents
@@ -64,8 +65,7 @@ def _perturb(att: Attachment, rng: random.Random) -> Attachment:
 @pytest.fixture(scope="module")
 def gum_sets(gum_dir):
     corpus = gum_corpus(gum_dir, "dis")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)
+    with warns_exactly({}):
         gold = {d: t.with_root(_relabel(t.root)) for d, t in
                 list(corpus.documents("test", lenient=True).items())[:N_DOCUMENTS]}
     rng = random.Random(2017)

@@ -10,6 +10,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from expected_warnings import warns_exactly
 
 from rstkit.cli import main
 from rstkit.corpus import directory_corpus, list_files, read_documents
@@ -106,8 +107,7 @@ def test_empty_file_is_left_to_the_reader(tmp_path):
     """DPLP writes an empty .brackets file for a one-EDU document."""
     pred = _dir(tmp_path, {"a.txt": "((1, 1), 'Nucleus', 'span')\n((2, 2), 'Satellite', 'elaboration')\n",
                            "b.txt": ""})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)
+    with warns_exactly({r"no file is named as dplp files are: read all 2 as dplp: a\.txt, b\.txt": 1}):
         documents = read_documents(pred, "dplp")
     assert {d: t.n_edus for d, t in documents.items()} == {"a": 2, "b": 1}
 

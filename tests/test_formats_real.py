@@ -12,6 +12,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from expected_warnings import warns_exactly
 
 from rstkit.cli import main
 from rstkit.corpus import read_documents
@@ -117,8 +118,7 @@ def test_eval_reads_real_feng_files_saved_without_their_extension(tmp_path, caps
     with pytest.warns(RSTKitWarning, match=r"read all 5 as feng: ferry.txt, garden.txt"):
         documents = read_documents(pred, "feng")
     assert sorted(documents) == sorted(FENG_LOG)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)
+    with warns_exactly({}):
         for scores in _scores(capsys, str(FENG), str(pred), "--gold-format", "feng", "--pred-format", "feng"):
             assert all(value == 100.0 for value in scores.values())
 

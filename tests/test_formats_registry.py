@@ -6,6 +6,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from expected_warnings import warns_exactly
 from format_files import RENDERABLE, TEXTLESS, render
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -87,10 +88,8 @@ def test_sample_round_trips(tmp_path, key):
 def test_garbage_is_a_typed_error_naming_the_file(tmp_path, key):
     path = tmp_path / "garbage"
     path.write_text("hello world\n(((\n", encoding="utf-8")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)
-        with pytest.raises(RSTKitError) as info:
-            read_file(path, key, doc_map=["a"] if "doc_map" in get_format(key).options else None)
+    with warns_exactly({}), pytest.raises(RSTKitError) as info:
+        read_file(path, key, doc_map=["a"] if "doc_map" in get_format(key).options else None)
     assert info.value.path == str(path)
 
 
@@ -124,8 +123,7 @@ def binary_trees(draw) -> RSTTree:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(trees=st.lists(binary_trees(), min_size=1, max_size=3, unique_by=lambda t: t.doc_id))
 def test_random_binary_trees_round_trip(key, trees):
-    with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)
+    with tempfile.TemporaryDirectory() as tmp, warns_exactly({}):
         out, options = render(key, trees, Path(tmp))
         again = read_documents(out, format=key, **options)
     expected = {t.doc_id: t for t in trees}
@@ -148,8 +146,7 @@ PIECES = ["(", ")", " ", "\n", "  ", "Root", "ROOT", "Nucleus", "Satellite", ":"
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.lists(st.sampled_from(PIECES), max_size=40).map("".join))
 def test_arbitrary_input_reads_or_raises_an_rstkit_error(key, text):
-    with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)
+    with tempfile.TemporaryDirectory() as tmp, warns_exactly({}):
         path = Path(tmp) / "0.mrg.pred"
         path.write_text(text, encoding="utf-8")
         try:

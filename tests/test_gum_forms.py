@@ -16,10 +16,10 @@ import json
 import shutil
 import subprocess
 import sys
-import warnings
 from itertools import pairwise
 
 import pytest
+from expected_warnings import GUM_EXTENT_QUIRK, warns_exactly
 
 from rstkit.corpus import gum_corpus
 from rstkit.errors import TreeStructureError
@@ -44,8 +44,7 @@ TEXT_DIFFERENCES = {
 @pytest.fixture(scope="module")
 def forms(gum_dir):
     """{form: {doc_id: tree}} for dis (lisp_nary), rs4 and rsd."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the quirk's declared extent, repaired in lenient mode
+    with warns_exactly({GUM_EXTENT_QUIRK: 1}):
         dis = gum_corpus(gum_dir, "dis").documents(lenient=True)
     return {"dis": dis, "rs4": gum_corpus(gum_dir, "rs4").documents(), "rsd": gum_corpus(gum_dir, "rsd").documents()}
 

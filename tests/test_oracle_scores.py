@@ -17,6 +17,7 @@ from pathlib import Path
 
 import oracle
 import pytest
+from expected_warnings import ONE_EDU, warns_exactly
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracle import Setting, T
@@ -40,9 +41,14 @@ def config_for(setting: Setting) -> EvalConfig:
     return EvalConfig(binarize=setting.binarization, **common)
 
 
+#: what scoring generated corpora may warn of, in any number (and nothing else)
+GENERATED_CORPUS_NOTES: dict[str, int | None] = {
+    ONE_EDU: None, r"^bug B1 of the reference binarization left \d+ gold node\(s\) n-ary": None,
+    r"document\(s\) without prediction (skipped|scored as empty)": None, r"predicted document\(s\) not in gold": None}
+
+
 def rstkit_result(gold, pred, config):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)
+    with warns_exactly(GENERATED_CORPUS_NOTES):
         return evaluate(gold, pred, config)
 
 
@@ -322,8 +328,7 @@ def test_gum_test_split_agrees_with_oracle(gum_dir):
     test_ids = re.findall(r"\* (\S+)", (gum_dir / "splits.md").read_text().split("## test\n")[1].split("##")[0])
     rng = random.Random(7)
     gold_t, pred_t, gold, pred = {}, {}, {}, {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)
+    with warns_exactly({}):
         for doc in test_ids:
             path = gum_dir / "lisp_nary" / f"{doc}.dis"
             gold_t[doc] = oracle.read_dis(path.read_text(encoding="utf-8"))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,6 +11,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("tqdm")
+
+from expected_warnings import warns_exactly
 
 from rstkit.cli import main
 from rstkit.corpus import gum_corpus, read_documents
@@ -196,8 +197,7 @@ def test_unknown_labels_and_resume(gum_dir, tmp_path):
     first = train(docs, docs, tmp_path / "m", config)
     assert first["epoch"] == 1 and len(first["history"]) == 1
     config = replace(config, epochs=2)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with warns_exactly({}):
         second = train(docs, docs, tmp_path / "m", config, resume=True)
     assert second["epoch"] == 2 and [h["epoch"] for h in second["history"]] == [1, 2]
     with pytest.raises(RSTKitError, match="cannot resume"):

@@ -1,9 +1,8 @@
 """Transition system and static oracle of rstkit.parser (pure Python, no torch)."""
 from __future__ import annotations
 
-import warnings
-
 import pytest
+from expected_warnings import GUM_EXTENT_QUIRK, warns_exactly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +16,7 @@ from rstkit.tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, inte
 
 
 def _gum_documents(gum_dir):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with warns_exactly({GUM_EXTENT_QUIRK: 1}):
         return gum_corpus(gum_dir).documents(lenient=True)
 
 

@@ -21,15 +21,14 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import warnings
 
 import numpy as np
 import oracle
 import pytest
+from expected_warnings import ONE_EDU, warns_exactly
 from oracle import Setting, T
 from oracle_trees import Chooser, random_tree, to_rstkit_nodes
 
-from rstkit.errors import RSTKitWarning
 from rstkit.metrics import EvalConfig, evaluate
 
 KEYS = "SNRF"
@@ -111,8 +110,7 @@ def scored(gold_t: dict[str, T], systems: list[dict[str, T]], average: str, excl
     preds = [{d: to_rstkit_nodes(t, d) for d, t in s.items()} for s in systems]
     config = EvalConfig(metric="rst-parseval", average=average, labels="rstdt18",
                         exclude_single_edu=exclude_single_edu)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RSTKitWarning)
+    with warns_exactly({ONE_EDU: None}):  # generated corpora: some hold one-EDU documents
         result = evaluate(gold, preds, config)
     setting = Setting("rst-parseval", average, "rstdt18", exclude_single_edu=exclude_single_edu)
     kept = [d for d in sorted(gold_t) if not (exclude_single_edu and gold_t[d].end == 1)]

@@ -40,7 +40,7 @@ BUILTIN_MAPS = {"rstdt-test": lambda: DocMap(RSTDT_TEST_ORDER, None, "rstdt-test
 _INT = re.compile(r"^\d{1,9}$")
 
 
-def loads_braud_coling(text: str, path: str | Path | None = None, doc_id: str = "",
+def loads_braud_coling(text: str, path: str | Path | None = None, *, doc_id: str = "",
                        lenient: bool = False) -> RSTTree:
     """Parse the text of one ``.mrg.pred`` file (the caller names the document)."""
     source = str(path) if path is not None else "<string>"
@@ -66,10 +66,10 @@ def loads_braud_coling(text: str, path: str | Path | None = None, doc_id: str = 
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_braud_coling(path: str | Path, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
+def read_braud_coling(path: str | Path, *, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
     name = Path(path).name
     index = name[:-len(EXTENSION)] if name.lower().endswith(EXTENSION) else Path(path).stem
-    tree = loads_braud_coling(read_text(path), path, index, lenient)
+    tree = loads_braud_coling(read_text(path), path, doc_id=index, lenient=lenient)
     if doc_map is None:
         warn_unnamed(KEY, "the file indices k of k.mrg.pred")
         return [tree]

@@ -32,7 +32,7 @@ SPELLING = Spelling(KEY, "title", drop_hyphens=True, exceptions={"same-unit": "S
 BUILTIN_MAPS = {"rstdt-test": lambda: DocMap(tuple(sorted(rstdt_test_ids())), None, "rstdt-test (built-in)")}
 
 
-def loads_braud_eacl_line(text: str, source: str = "<string>", line: int = 1, doc_id: str = "",
+def loads_braud_eacl_line(text: str, source: str = "<string>", *, line: int = 1, doc_id: str = "",
                           lenient: bool = False) -> RSTTree:
     """Parse one line (one document) of a run file."""
     top = parse_one(text, KEY, source, first_line=line)
@@ -61,7 +61,7 @@ def loads_braud_eacl_line(text: str, source: str = "<string>", line: int = 1, do
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_braud_eacl(path: str | Path, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
+def read_braud_eacl(path: str | Path, *, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
     """All documents of a run file, named from ``doc_map``."""
     source, name = str(path), Path(path).name
     lines = split_lines(read_text(path))
@@ -73,7 +73,8 @@ def read_braud_eacl(path: str | Path, lenient: bool = False, doc_map: DocMapSpec
     if blank is not None:
         raise FormatError(f"malformed {KEY} file: blank line (one tree per line; a blank line would shift "
                           "the documents)", source, blank)
-    trees = [loads_braud_eacl_line(text, source, n, f"{name}#{n}", lenient) for n, text in enumerate(lines, 1)]
+    trees = [loads_braud_eacl_line(text, source, line=n, doc_id=f"{name}#{n}", lenient=lenient)
+             for n, text in enumerate(lines, 1)]
     if doc_map is None:
         warn_unnamed(KEY, "<file name>#<line>")
         return trees

@@ -78,14 +78,14 @@ def finish(root: Node, edus: list[EDU], doc_id: str, source: str | None) -> RSTT
     return tree
 
 
-def loads_dis_syntax(fmt: str, text: str, path: str | Path | None, doc_id: str,
+def loads_dis_syntax(fmt: str, text: str, path: str | Path | None, *, doc_id: str,
                      lenient: bool = False) -> RSTTree:
     """Read a parser's file in RST-DT dis syntax; syntax errors name ``fmt``, relations
     come out canonical."""
     from .dis import loads_dis
 
     try:
-        tree = loads_dis(text, path, doc_id, lenient)
+        tree = loads_dis(text, path, doc_id=doc_id, lenient=lenient)
     except FormatError as exc:
         message = printable(exc.message, limit=None)  # the same escaping as every reader, whatever dis's does
         raise FormatError(f"not a valid {fmt} file (dis syntax): {message}", exc.path, exc.line) from None

@@ -25,7 +25,7 @@ _DUMMY = re.compile(r"^\s*\(\s*Root\s*\(\s*span\s+1\s+1\s*\)\s*\(\s*DUMMY\s*\(\s
 _SENTENCE_END = re.compile(r"[.!?]\W*$")
 
 
-def loads_codra(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_codra(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                 lenient: bool = False) -> RSTTree:
     """Parse the text of one CODRA ``.doc_dis`` file."""
     source = str(path) if path is not None else "<string>"
@@ -35,10 +35,10 @@ def loads_codra(text: str, path: str | Path | None = None, doc_id: str | None = 
     dummy = _DUMMY.match(text)
     if dummy:
         return finish(Node(1, 1, ROOT, None, (), 1), [EDU(1, dummy.group(1).strip())], doc_id, source)
-    return loads_dis_syntax(KEY, text, path, doc_id, lenient)
+    return loads_dis_syntax(KEY, text, path, doc_id=doc_id, lenient=lenient)
 
 
-def read_codra(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+def read_codra(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
     return [loads_codra(read_text(path), path, lenient=lenient)]
 
 

@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # pragma: no cover
 Event = tuple[str, int, int | tuple[int, int], str | None, str | None, bool] | None
 
 
-def loads_dis(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_dis(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
               lenient: bool = False) -> RSTTree:
     """Parse the text of one ``.dis`` file into an RSTTree.
 
@@ -83,7 +83,7 @@ def loads_dis(text: str, path: str | Path | None = None, doc_id: str | None = No
     return tree
 
 
-def read_dis(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+def read_dis(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
     """Read one ``.dis`` file (a list of one tree, as every format reader returns)."""
     return [loads_dis(read_text(path), path, lenient=lenient)]
 

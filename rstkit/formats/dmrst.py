@@ -34,7 +34,7 @@ _DESCRIPTOR = re.compile(r"\s*\((\d{1,9}):(Nucleus|Satellite)=" + _LABEL + r":(\
 _WRAPPED = re.compile(r"""^\[\s*(['"])(.*)\1\s*,?\s*\]$""")
 
 
-def loads_dmrst_line(text: str, source: str = "<string>", line: int = 1, doc_id: str = "") -> RSTTree:
+def loads_dmrst_line(text: str, source: str = "<string>", *, line: int = 1, doc_id: str = "") -> RSTTree:
     """Parse one tree string."""
     text = text.strip()
     wrapped = _WRAPPED.match(text)
@@ -94,13 +94,13 @@ def loads_dmrst_line(text: str, source: str = "<string>", line: int = 1, doc_id:
     return finish(root, [EDU(i, "") for i in range(1, n + 1)], doc_id, source)
 
 
-def read_dmrst(path: str | Path, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
+def read_dmrst(path: str | Path, *, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
     source = str(path)
     lines = [(n, text) for n, text in enumerate(split_lines(read_text(path)), 1) if text.strip()]
     if not lines:
         raise FormatError(f"malformed {KEY} file: empty file", source, 1)
     name = Path(path).name
-    trees = [loads_dmrst_line(text, source, n, f"{name}#{n}") for n, text in lines]
+    trees = [loads_dmrst_line(text, source, line=n, doc_id=f"{name}#{n}") for n, text in lines]
     if doc_map is not None:
         ids = ids_in_line_order(load_doc_map(doc_map), [n for n, _ in lines], KEY, source, lenient)
     elif len(lines) == 1:

@@ -27,7 +27,7 @@ _LINE = re.compile(r"""^\(\(\s*(\d{1,9})\s*,\s*(\d{1,9})\s*\)\s*,"""
                    r"""\s*(['"])(Nucleus|Satellite)\3\s*,\s*(['"])([^'"]+)\5\s*\)$""")
 
 
-def loads_dplp(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_dplp(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                lenient: bool = False) -> RSTTree:
     """Parse the text of one ``.brackets`` file."""
     source = str(path) if path is not None else "<string>"
@@ -98,7 +98,7 @@ class _Rebuilder:
         return node
 
 
-def read_dplp(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+def read_dplp(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
     return [loads_dplp(read_text(path), path, lenient=lenient)]
 
 

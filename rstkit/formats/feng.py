@@ -74,7 +74,7 @@ class _EDUReader:
         return [replace(e, sentence=None, paragraph=None) for e in self.counter.edus]
 
 
-def loads_feng(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_feng(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                lenient: bool = False) -> RSTTree:
     """Parse the text of one gCRF ``.tree`` file (either leaf dialect)."""
     source = str(path) if path is not None else "<string>"
@@ -112,7 +112,7 @@ def loads_feng(text: str, path: str | Path | None = None, doc_id: str | None = N
     return finish(root, leaves.edus(), doc_id, source)
 
 
-def read_feng(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+def read_feng(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
     return [loads_feng(read_text(path), path, lenient=lenient)]
 
 

@@ -18,15 +18,15 @@ from .feng import SPELLING
 KEY = "feng_dis"
 
 
-def loads_feng_dis(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_feng_dis(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                    lenient: bool = False) -> RSTTree:
     """Parse the text of one gSVM ``.txt.dis`` file."""
     if doc_id is None:
         doc_id = doc_id_from_path(path, (".dis",)) if path is not None else ""
-    return loads_dis_syntax(KEY, text, path, doc_id, lenient)
+    return loads_dis_syntax(KEY, text, path, doc_id=doc_id, lenient=lenient)
 
 
-def read_feng_dis(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+def read_feng_dis(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
     return [loads_feng_dis(read_text(path), path, lenient=lenient)]
 
 

@@ -24,7 +24,7 @@ _LEAF = re.compile(r"^leaf(\d{1,9})_(\d{1,9})_(\d{1,9})$", re.IGNORECASE)
 SPELLING = Spelling(KEY, "title")
 
 
-def loads_hilda(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_hilda(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                 lenient: bool = False) -> RSTTree:
     """Parse the text of one HHN16 HILDA file."""
     source = str(path) if path is not None else "<string>"
@@ -71,7 +71,7 @@ def loads_hilda(text: str, path: str | Path | None = None, doc_id: str | None = 
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_hilda(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+def read_hilda(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
     return [loads_hilda(read_text(path), path, lenient=lenient)]
 
 

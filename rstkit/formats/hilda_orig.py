@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from pathlib import Path
 
 from ..errors import FormatError, printable
@@ -44,7 +45,7 @@ def _tokens(text: str, source: str) -> list[tuple[str, str, int]]:
     return tokens
 
 
-def loads_hilda_orig(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_hilda_orig(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                      lenient: bool = False) -> RSTTree:
     """Parse one ``.parsetree`` expression (without evaluating it)."""
     source = str(path) if path is not None else "<string>"
@@ -68,7 +69,10 @@ def loads_hilda_orig(text: str, path: str | Path | None = None, doc_id: str | No
 
     def literal(token: tuple[str, str, int]) -> str:
         try:
-            value: str = ast.literal_eval(token[1])  # a string token (_TOKENS): its value is a str
+            with warnings.catch_warnings():  # an unknown escape ('\\ ') stays as written, as Python 2 (which
+                warnings.simplefilter("ignore", DeprecationWarning)  # wrote these files) read it; Python 3.11
+                warnings.simplefilter("ignore", SyntaxWarning)  # and 3.12+ warn of it, with these categories
+                value: str = ast.literal_eval(token[1])  # a string token (_TOKENS): its value is a str
             return value
         except (ValueError, SyntaxError):
             raise FormatError(f"malformed {KEY} file: bad string literal '{printable(token[1], 30)}'",
@@ -111,7 +115,7 @@ def loads_hilda_orig(text: str, path: str | Path | None = None, doc_id: str | No
     return finish(node, counter.edus, doc_id, source)
 
 
-def read_hilda_orig(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+def read_hilda_orig(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
     return [loads_hilda_orig(read_text(path), path, lenient=lenient)]
 
 

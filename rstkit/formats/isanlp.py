@@ -42,7 +42,7 @@ def repair_text(text: str) -> str:
     return _SEGMENT.sub(fix, text)
 
 
-def loads_isanlp(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_isanlp(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                  lenient: bool = False) -> RSTTree:
     """Parse the text of one rs3 file written by isanlp_rst."""
     source = str(path) if path is not None else "<string>"
@@ -67,7 +67,7 @@ def _warn_ambiguous(text: str, source: str) -> None:
                           f"{count} nuclei", RSTKitWarning, stacklevel=3)
 
 
-def read_isanlp(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+def read_isanlp(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
     return [loads_isanlp(read_text(path, fallback="cp1251"), path, lenient=lenient)]  # the Exporter's default
 
 

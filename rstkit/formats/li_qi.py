@@ -20,15 +20,15 @@ PREFIX = "parsed_"
 SPELLING = Spelling(KEY, "title", exceptions={"same-unit": "same-unit"})
 
 
-def loads_li_qi(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_li_qi(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                 lenient: bool = False) -> RSTTree:
     """Parse the text of one LLC16 output file."""
     if doc_id is None:
         doc_id = doc_id_from_path(path, (), (PREFIX,)) if path is not None else ""
-    return loads_dis_syntax(KEY, text, path, doc_id, lenient)
+    return loads_dis_syntax(KEY, text, path, doc_id=doc_id, lenient=lenient)
 
 
-def read_li_qi(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+def read_li_qi(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
     return [loads_li_qi(read_text(path), path, lenient=lenient)]
 
 

@@ -39,7 +39,7 @@ class _Direction:
     pair: str
 
 
-def loads_surdeanu_tree(text: str, source: str = "<string>", first_line: int = 1, doc_id: str = "",
+def loads_surdeanu_tree(text: str, source: str = "<string>", *, first_line: int = 1, doc_id: str = "",
                         lenient: bool = False) -> RSTTree:
     """Parse one bracketed tree of the log."""
     counter = LeafCounter(KEY, source, lenient)
@@ -71,7 +71,7 @@ def loads_surdeanu_tree(text: str, source: str = "<string>", first_line: int = 1
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_surdeanu(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+def read_surdeanu(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
     """The documents of one log, gold-EDU trees only."""
     source = str(path)
     lines = split_lines(read_text(path))
@@ -90,7 +90,7 @@ def read_surdeanu(path: str | Path, lenient: bool = False) -> list[RSTTree]:
         if not lenient:
             raise MissingDocumentError(message, source)
         warnings.warn(f"{source}: {message} (skipped, lenient)", RSTKitWarning, stacklevel=2)
-    return [loads_surdeanu_tree(text, source, first, doc_id, lenient)
+    return [loads_surdeanu_tree(text, source, first_line=first, doc_id=doc_id, lenient=lenient)
             for doc_id, (first, text) in zip(names, trees)]
 
 

@@ -35,7 +35,7 @@ class _Line:
     number: int
 
 
-def loads_surdeanu_native(text: str, path: str | Path | None = None, doc_id: str | None = None,
+def loads_surdeanu_native(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                           lenient: bool = False) -> RSTTree:
     """Parse one indented tree as processors prints it."""
     source = str(path) if path is not None else "<string>"
@@ -96,7 +96,7 @@ def loads_surdeanu_native(text: str, path: str | Path | None = None, doc_id: str
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_surdeanu_native(path: str | Path, lenient: bool = False) -> list[RSTTree]:
+def read_surdeanu_native(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
     return [loads_surdeanu_native(read_text(path), path, lenient=lenient)]
 
 
