@@ -60,7 +60,7 @@ def to_dependencies(tree: RSTTree) -> nx.DiGraph:
     return graph
 
 
-def from_dependencies(graph: nx.DiGraph, edus: tuple[EDU, ...], doc_id: str = "",
+def from_dependencies(graph: nx.DiGraph, edus: tuple[EDU, ...], *, doc_id: str = "",
                       source: str | None = None) -> RSTTree:
     """Rebuild the constituency tree from a dependency graph over ``edus``.
 
@@ -70,7 +70,7 @@ def from_dependencies(graph: nx.DiGraph, edus: tuple[EDU, ...], doc_id: str = ""
 
     >>> from rstkit import read_tree
     >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
-    >>> from_dependencies(to_dependencies(tree), tree.edus, tree.doc_id) == tree
+    >>> from_dependencies(to_dependencies(tree), tree.edus, doc_id=tree.doc_id) == tree
     True
     """
     n = len(edus)

@@ -329,7 +329,7 @@ def attachment_decisions(tree: RSTTree, *, nary: bool = False) -> list[tuple[int
 # -- tuples of a prepared tree in one walk ------------------------------------------------
 
 
-def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str] | None,
+def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str] | None, *,
                     marcu: bool = True, decisions: bool = True) -> tuple[Tuples, Tuples] | None:
     """Marcu's tuples and the attachment decisions of ``tree`` relabelled and binarized, each
     in one walk that builds no tree; None where the walks do not apply, and the caller takes

@@ -336,7 +336,7 @@ def loads_rsd(text: str, path: str | Path | None = None, doc_id: str | None = No
     edus = tuple(EDU(i, row[1].strip(), sentences[i - 1], paragraphs[i - 1]) for i, (_, row) in enumerate(rows, 1))
     if doc_id is None:
         doc_id = doc_id_from_path(path) if path is not None else ""
-    tree = from_dependencies(graph, edus, doc_id, source)
+    tree = from_dependencies(graph, edus, doc_id=doc_id, source=source)
     columns = tuple((row[3], row[4], row[5], row[8], row[9]) for _, row in rows)
     return replace(tree, extra={KEPT_COLUMNS: columns})
 

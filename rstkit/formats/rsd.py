@@ -265,7 +265,7 @@ def _read_with_graph(text: str, source: str, doc_id: str, heights: bool) -> RSTT
                               source, line)
         graph.add_edge(head, edu, relation=relation, nuclearity=_SUFFIX[suffix], height=height)
     edus = _edus([row[1] for _, row in rows], [row[5] for _, row in rows], [line for line, _ in rows], source)
-    tree = from_dependencies(graph, edus, doc_id, source)
+    tree = from_dependencies(graph, edus, doc_id=doc_id, source=source)
     columns = tuple((row[3], row[4], row[5], row[8], row[9]) for _, row in rows)
     return replace(tree, extra={KEPT_COLUMNS: columns})
 
