@@ -135,15 +135,20 @@ def rsd_texts(draw) -> str:
     return text
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rsd_texts(), st.booleans())
-def test_rsd_reads_generated_and_mutated_files_as_before(text, heights):
+def assert_plain_path_agrees(text: str, heights: bool) -> None:
+    """Where the .rsd plain path takes a file, its tree (node lines included) is the graph path's."""
     plain = rsd._read_plain(text, "doc.x", "doc", heights)
     if plain is not None:
         graph = rsd._read_with_graph(text, "doc.x", "doc", heights)
         assert [(n.span, n.nuclearity, n.relation, n.line) for n in plain.nodes()] == \
             [(n.span, n.nuclearity, n.relation, n.line) for n in graph.nodes()]
         assert plain.edus == graph.edus and plain.extra == graph.extra
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rsd_texts(), st.booleans())
+def test_rsd_reads_generated_and_mutated_files_as_before(text, heights):
+    assert_plain_path_agrees(text, heights)
     assert outcome(loads_rsd, text, heights=heights) == outcome(previous.loads_rsd, text, heights=heights)
 
 
@@ -196,12 +201,7 @@ def test_rsd_reads_edited_tables_as_before_with_the_same_messages(text, heights)
     """The plain path (levels by height with ties, labels parsed once, sentence ids and paragraph
     marks found at once) gives the previous reader's tree, or the file goes to the graph path and
     fails with the previous reader's error and message."""
-    plain = rsd._read_plain(text, "doc.x", "doc", heights)
-    if plain is not None:
-        graph = rsd._read_with_graph(text, "doc.x", "doc", heights)
-        assert [(n.span, n.nuclearity, n.relation, n.line) for n in plain.nodes()] == \
-            [(n.span, n.nuclearity, n.relation, n.line) for n in graph.nodes()]
-        assert plain.edus == graph.edus and plain.extra == graph.extra
+    assert_plain_path_agrees(text, heights)
     assert outcome_with_message(loads_rsd, text, heights=heights) == \
         outcome_with_message(previous.loads_rsd, text, heights=heights)
 
