@@ -16,19 +16,22 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import partial
 from pathlib import Path
-from typing import TypeGuard, cast
+from typing import TypeGuard, TypeVar, cast
 
 from .corpus import read_input
 from .errors import RSTKitError, RSTKitWarning
 from .gcpause import no_cyclic_gc
 from .metrics import EvalConfig, EvalResult, evaluate_all
 from .metrics.config import DEFAULT_STATISTICS, Statistics
+from .metrics.prepared import PreparationSpec, PreparedDocument, prepare_document
 from .report import Report, render
 from .tree import RSTTree
 
+_Document = TypeVar("_Document")
 #: what ``gold`` and each prediction set may be: a file or directory, a list of trees, ``{doc_id: tree}``
 Source = str | os.PathLike | Mapping[str, RSTTree] | Sequence[RSTTree]
 
@@ -143,9 +146,10 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
         raise RSTKitError(f"{len(names)} name(s) for {len(sources)} prediction set(s)")
     notes: list[str] = []
     lenient = configs[0].lenient
-    gold_docs = _documents(gold, gold_format, lenient, skip_errors, jobs, notes, {})
+    gold_docs = _documents(gold, gold_format, lenient, skip_errors, jobs, notes, {}, _send_back(configs, gold=True))
     options = {"doc_map": doc_map} if doc_map else {}
-    preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options) for p in sources]
+    pred_send_back = _send_back(configs, gold=False)
+    preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options, pred_send_back) for p in sources]
     if _is_path(gold) and Path(gold).is_file() and len(gold_docs) == 1:
         (gold_id,) = gold_docs
         preds = [pair_single_files(docs, gold_id, str(p)) if _is_path(p) and Path(p).is_file() else docs
@@ -187,11 +191,27 @@ def _prediction_sets(pred: Source | Sequence[Source]) -> list[Source]:
     return items
 
 
+def _send_back(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTree], PreparedDocument] | None:
+    """What processes reading one side's files send back of each tree: the document prepared for
+    scoring (smaller than the tree, so reading in several processes pays), except with aligned EDUs,
+    which are scored from the trees."""
+    base = configs[0]
+    if base.edus == "aligned":
+        return None
+    by_metric = {config.metric: config for config in reversed(configs)}  # the first of each metric
+    spec = PreparationSpec(tuple(by_metric[m] for m in dict.fromkeys(c.metric for c in configs)),
+                           base.gold_binarization if gold else base.pred_binarization, gold)
+    return partial(prepare_document, spec=spec)
+
+
 def _documents(source: Source, fmt: str | None, lenient: bool, skip_errors: bool, jobs: int | None,
-               notes: list[str], options: dict) -> dict[str, RSTTree]:
-    """``{doc_id: tree}`` of one source."""
+               notes: list[str], options: dict,
+               send_back: Callable[[RSTTree], PreparedDocument] | None) -> Mapping[str, RSTTree | PreparedDocument]:
+    """``{doc_id: tree}`` of one source (read in several processes, documents prepared by ``send_back``
+    may stand for trees)."""
     if _is_path(source):
-        return read_input(source, fmt, lenient=lenient, skip_errors=skip_errors, notes=notes, jobs=jobs, **options)
+        return read_input(source, fmt, lenient=lenient, skip_errors=skip_errors, notes=notes, jobs=jobs,
+                          send_back=send_back, **options)
     if isinstance(source, Mapping):
         return dict(source)
     if isinstance(source, (str, bytes)) or not isinstance(source, Sequence):
@@ -217,7 +237,7 @@ def default_names(sources: Sequence[Source]) -> list[str]:
     return [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]
 
 
-def pair_single_files(pred: dict[str, RSTTree], gold_id: str, path: str) -> dict[str, RSTTree]:
+def pair_single_files(pred: Mapping[str, _Document], gold_id: str, path: str) -> dict[str, _Document]:
     """Two single files are paired whatever their names."""
     if len(pred) != 1:
         raise RSTKitError(f"gold is one document but the prediction file holds {len(pred)}", path)

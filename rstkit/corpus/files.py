@@ -1,13 +1,14 @@
 """Files of trees: one file (format from ``format=`` or the file's name), the files of one
 format in a directory, and many files read at once (:func:`read_files`, in a process pool with
-``jobs`` > 1)."""
+``jobs`` > 1, whose workers may send back something smaller than each tree)."""
 from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning
 from ..formats import Format, all_formats, get_format
@@ -137,19 +138,21 @@ def report_failures(failures: list[RSTKitError], skip_errors: bool, errors: list
 
 #: below this many files, ``jobs=None`` reads in this process (a pool costs more than it saves)
 SMALL_INPUT = 200
-#: with this many usable cores or fewer, ``jobs=None`` reads in this process: on 2 cores a pool was
-#: slower at every size measured (4,000 and 20,000 files; benchmarks/README.md), since the trees
-#: sent back cost the parent about as much to unpickle as to read
+#: with this many usable cores or fewer, ``jobs=None`` reads trees in this process: on 2 cores a pool
+#: was slower at every size measured (4,000 and 20,000 files; benchmarks/README.md), since the trees
+#: sent back cost the parent about as much to unpickle as to read. What a ``send_back`` function
+#: makes of them is meant to be small, without that cost.
 FEW_CORES = 2
 
 
-def resolve_jobs(jobs: int | None, n_files: int) -> int:
+def resolve_jobs(jobs: int | None, n_files: int, *, small_results: bool = False) -> int:
     """The number of processes to read ``n_files`` with: ``jobs`` (an integer >= 1), or for None,
-    1 under :data:`SMALL_INPUT` files or with :data:`FEW_CORES` usable cores or fewer, and the number
-    of usable cores otherwise."""
+    1 under :data:`SMALL_INPUT` files, with one usable core, or (unless the workers send back
+    something smaller than trees: ``small_results``) with :data:`FEW_CORES` usable cores or fewer;
+    the number of usable cores otherwise."""
     if jobs is None:
         cores = usable_cores()
-        return 1 if n_files < SMALL_INPUT or cores <= FEW_CORES else cores
+        return 1 if n_files < SMALL_INPUT or cores <= (1 if small_results else FEW_CORES) else cores
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RSTKitError(f"jobs must be an integer >= 1, not {jobs!r}")
     return jobs
@@ -163,40 +166,47 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-Outcome = tuple[list[RSTTree] | RSTKitError, list[tuple[str, type[Warning]]]]
+Outcome = tuple[list[Any] | RSTKitError, list[tuple[str, type[Warning]]]]
 
 
 def read_files(files: Sequence[Path], format: str | None = None, lenient: bool = False, jobs: int | None = None,
-               *, single: bool = False, **options) -> list[list[RSTTree] | RSTKitError]:
+               *, single: bool = False, send_back: Callable[[RSTTree], Any] | None = None,
+               **options) -> list[list[Any] | RSTKitError]:
     """Per file, in order: its trees, or the RSTKitError reading it raised (``single``: each file holds
     one document, :func:`read_tree`). With ``jobs`` > 1 (see :func:`resolve_jobs`) the files are read
-    in a process pool; the outcome, and the warnings (re-emitted here in file order), are the same
-    whatever ``jobs`` is."""
-    workers = min(resolve_jobs(jobs, len(files)), len(files))
-    tasks = [(Path(f), format, lenient, single, options) for f in files]
+    in a process pool, whose workers send back ``send_back(tree)`` instead of each tree when that
+    picklable function is given (trees are costly to send; read in this process, trees are returned
+    as they are). The outcome, and the warnings (re-emitted here in file order), are otherwise the
+    same whatever ``jobs`` is."""
+    workers = min(resolve_jobs(jobs, len(files), small_results=send_back is not None), len(files))
     with no_cyclic_gc():
         if workers <= 1:
-            outcomes: Iterable[Outcome] = map(_read_one, tasks)
+            outcomes: Iterable[Outcome] = map(_read_one, [(Path(f), format, lenient, single, None, options)
+                                                          for f in files])
             return [_replayed(outcome) for outcome in outcomes]
-        chunk = max(1, len(tasks) // (4 * workers))
+        tasks = [(Path(f), format, lenient, single, send_back, options) for f in files]
+        chunk = max(1, len(tasks) // (16 * workers))
         with ProcessPoolExecutor(workers) as pool:
             return [_replayed(outcome) for outcome in pool.map(_read_one, tasks, chunksize=chunk)]
 
 
-def _read_one(task: tuple[Path, str | None, bool, bool, dict]) -> Outcome:
-    """One file's trees or error, with the warnings reading it raised (message, category)."""
-    path, format, lenient, single, options = task
+def _read_one(task: tuple[Path, str | None, bool, bool, Callable[[RSTTree], Any] | None, dict]) -> Outcome:
+    """One file's trees (or what ``send_back`` makes of each) or error, with the warnings reading it
+    raised (message, category)."""
+    path, format, lenient, single, send_back, options = task
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            trees: list[RSTTree] | RSTKitError = ([read_tree(path, format, lenient=lenient, **options)] if single
-                                                  else read_file(path, format, lenient=lenient, **options))
+            trees: list[Any] | RSTKitError = ([read_tree(path, format, lenient=lenient, **options)] if single
+                                              else read_file(path, format, lenient=lenient, **options))
         except RSTKitError as exc:
             trees = exc
+        if send_back is not None and not isinstance(trees, RSTKitError):
+            trees = list(map(send_back, trees))
     return trees, [(str(w.message), w.category) for w in caught]
 
 
-def _replayed(outcome: Outcome) -> list[RSTTree] | RSTKitError:
+def _replayed(outcome: Outcome) -> list[Any] | RSTKitError:
     trees, caught = outcome
     for message, category in caught:
         warnings.warn(message, category, stacklevel=4)

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any, Protocol, TypeVar, overload
 
 from ..data import rstdt_dev_ids
 from ..errors import CorpusError, RSTKitError
@@ -27,6 +28,17 @@ from ..formats import Format, doc_id_from_path, get_format, read_text, split_lin
 from ..settings import LabelMapName
 from ..tree import RSTTree
 from .files import format_for_path, list_files, read_files, report_failures
+
+
+class Identified(Protocol):
+    """What a reader's ``send_back`` makes of a tree: something with the tree's document id."""
+
+    @property
+    def doc_id(self) -> str: ...
+
+
+#: what a ``send_back`` function makes of each tree
+Prepared = TypeVar("Prepared", bound=Identified)
 
 
 @dataclass(frozen=True)
@@ -97,14 +109,25 @@ class Corpus:
         except KeyError:
             raise CorpusError(f"no document {doc_id!r} in corpus {self.name}", str(self.root)) from None
 
+    @overload
     def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
-                  errors: list[RSTKitError] | None = None, jobs: int | None = None) -> dict[str, RSTTree]:
-        """``{doc_id: tree}`` of a split (all documents when ``split`` is None); ``jobs`` as in
+                  errors: list[RSTKitError] | None = None, jobs: int | None = None,
+                  send_back: None = None) -> dict[str, RSTTree]: ...
+    @overload
+    def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
+                  errors: list[RSTKitError] | None = None, jobs: int | None = None, *,
+                  send_back: Callable[[RSTTree], Prepared]) -> dict[str, RSTTree | Prepared]: ...
+    def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
+                  errors: list[RSTKitError] | None = None, jobs: int | None = None,
+                  send_back: Callable[[RSTTree], Any] | None = None) -> dict[str, Any]:
+        """``{doc_id: tree}`` of a split (all documents when ``split`` is None); ``jobs`` and
+        ``send_back`` (whose results are dataclasses with a ``doc_id``) as in
         :func:`~rstkit.corpus.files.read_files`."""
         failures: list[RSTKitError] = []
-        result: dict[str, RSTTree] = {}
+        result: dict[str, Any] = {}
         doc_ids = self.doc_ids(split)
-        outcomes = read_files([self.files[d] for d in doc_ids], self.format, lenient, jobs, single=True)
+        outcomes = read_files([self.files[d] for d in doc_ids], self.format, lenient, jobs, single=True,
+                              send_back=send_back)
         for doc_id, outcome in zip(doc_ids, outcomes):
             if isinstance(outcome, RSTKitError):
                 failures.append(outcome)

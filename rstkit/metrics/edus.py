@@ -19,11 +19,11 @@ where that can help: for a count mismatch, and for differing EDU texts over the 
 from __future__ import annotations
 
 import re
-from operator import attrgetter
 
 from ..errors import EDUMismatchError, printable
 from ..tree import RSTTree
 from .config import EvalConfig
+from .prepared import PreparedDocument
 
 _ESCAPES = {"-LRB-": "(", "-LB-": "(", "-RRB-": ")", "-RB-": ")", "-LCB-": "{", "-RCB-": "}",
             "-LSB-": "[", "-RSB-": "]", "``": '"', "''": '"'}
@@ -35,9 +35,10 @@ def normalise_edu_text(text: str) -> str:
     return "".join(_ESCAPE.sub(lambda m: _ESCAPES[m.group()], text).split())
 
 
-def check_edus(gold: RSTTree, pred: RSTTree, config: EvalConfig, notes: list[str]) -> None:
+def check_edus(gold: RSTTree | PreparedDocument, pred: RSTTree | PreparedDocument, config: EvalConfig,
+               notes: list[str]) -> None:
     """Raise EDUMismatchError (or, when ``config.lenient``, add a warning to ``notes``) if the
-    two trees of a document have different EDU counts or texts."""
+    two trees (or documents prepared from them) of a document have different EDU counts or texts."""
     if gold.n_edus != pred.n_edus:
         message = (f"EDU count mismatch for document {gold.doc_id!r}: gold {gold.source or '?'} has "
                    f"{gold.n_edus} EDUs, prediction {pred.source or '?'} has {pred.n_edus}")
@@ -45,27 +46,29 @@ def check_edus(gold: RSTTree, pred: RSTTree, config: EvalConfig, notes: list[str
             raise EDUMismatchError(message, fixes=("lenient", "edus_aligned"))
         notes.append(message + "; scored by EDU numbers (lenient)")
         return
-    if list(map(_text, gold.edus)) == list(map(_text, pred.edus)):  # the common case, without normalising
+    gold_texts, pred_texts = _edu_texts(gold), _edu_texts(pred)
+    if gold_texts == pred_texts:  # the common case, without normalising
         return
-    differing = [i for i, (g, p) in enumerate(zip(gold.edus, pred.edus), start=1) if _differ(g.text, p.text)]
+    differing = [i for i, (g, p) in enumerate(zip(gold_texts, pred_texts), start=1) if _differ(g, p)]
     if not differing:
         return
     first = differing[0]
     message = (f"EDU text mismatch for document {gold.doc_id!r}: {len(differing)} of {gold.n_edus} EDUs differ, "
-               f"the first is EDU {first}: '{printable(gold.edus[first - 1].text, 60)}' in gold "
-               f"{gold.source or '?'}, '{printable(pred.edus[first - 1].text, 60)}' in prediction "
+               f"the first is EDU {first}: '{printable(gold_texts[first - 1], 60)}' in gold "
+               f"{gold.source or '?'}, '{printable(pred_texts[first - 1], 60)}' in prediction "
                f"{pred.source or '?'} (compared without whitespace, PTB bracket and quote escapes undone)")
     if not config.lenient:
-        same_text = _document_text(gold) == _document_text(pred)
+        same_text = _document_text(gold_texts) == _document_text(pred_texts)
         raise EDUMismatchError(message, fixes=("lenient", "edus_aligned") if same_text else ("lenient",))
     notes.append(message + "; scored by EDU numbers (lenient)")
 
 
-_text = attrgetter("text")
+def _edu_texts(doc: RSTTree | PreparedDocument) -> tuple[str, ...]:
+    return doc.edu_texts if isinstance(doc, PreparedDocument) else tuple(edu.text for edu in doc.edus)
 
 
-def _document_text(tree: RSTTree) -> str:
-    return "".join(normalise_edu_text(edu.text) for edu in tree.edus)
+def _document_text(texts: tuple[str, ...]) -> str:
+    return "".join(map(normalise_edu_text, texts))
 
 
 def _differ(gold: str, pred: str) -> bool:

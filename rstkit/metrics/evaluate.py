@@ -11,35 +11,37 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..gcpause import no_cyclic_gc
-from ..labels import LabelMap, get_label_map
-from ..settings import MEASURES, RST_EVAL, Average, Binarization, Metric
-from ..transform import binarize, nary_nodes
+from ..labels import get_label_map
+from ..settings import MEASURES, Average, Binarization, Metric
 from ..tree import RSTTree
-from . import aligned, parseval, rst_parseval
+from . import aligned, parseval
 from .average import Scores, aggregate, per_document
 from .config import DEFAULT_STATISTICS, EvalConfig, Statistics
 from .counts import Counts, KeyCodec, TupleArrays, Vocabulary, codec_for, count_matches
 from .edus import check_edus
+from .prepared import (
+    B1_BINARIZATIONS,
+    METRIC_MODULES,
+    PreparedDocument,
+    PreparedTuples,
+    arrays_of_prepared,
+    b1_nary_nodes,
+)
 from .relations import Confusion, RelationReport, confusion, relation_report
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 
-
-class MetricModule(Protocol):
-    """What the pipeline needs of a metric's module (:mod:`.rst_parseval`, :mod:`.parseval`)."""
-
-    def prepared_tuples(self, tree: RSTTree, label_map: LabelMap, passthrough: bool, mode: Binarization,
-                        config: EvalConfig) -> list[tuple[int, int, str, str]]: ...
-
-
-METRIC_MODULES: dict[Metric, MetricModule] = {rst_parseval.NAME: rst_parseval, parseval.NAME: parseval}
-
 _T = TypeVar("_T")
+#: what the pipeline scores: a tree, or a document prepared where it was read
+Scorable = RSTTree | PreparedDocument
+#: one document's tuples: a list from a tree, or prepared
+Tuples = list[tuple[int, int, str, str]]
+Prepared = Tuples | PreparedTuples
 
 
 def _first(*values: _T | None) -> _T:
@@ -193,13 +195,15 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
 
 
 @no_cyclic_gc()
-def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence[Mapping[str, RSTTree]],
+def evaluate_all(gold: Mapping[str, Scorable], pred: Mapping[str, Scorable] | Sequence[Mapping[str, Scorable]],
                  configs: Sequence[EvalConfig], names: Sequence[str] | None = None) -> list[EvalResult]:
     """One result per configuration, as :func:`evaluate` gives it, from one pass over the trees.
 
     The configurations may differ in ``metric`` and ``average`` only. Trees are prepared (label
     map, binarization) and their EDUs checked once; tuples are extracted and matched once per
-    metric; each average is an aggregation of the same counts.
+    metric; each average is an aggregation of the same counts. Documents may also come prepared
+    already (:class:`~rstkit.metrics.prepared.PreparedDocument`, as processes that read files
+    prepare them), with ``edus="gold"``: the result is the same.
     """
     if not configs:
         raise RSTKitError("no configuration to score")
@@ -220,9 +224,14 @@ def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequ
         raise MissingDocumentError("no document to score")
     label_map = get_label_map(base.labels)
     passthrough = base.unknown_labels == "keep"
+    if base.edus == "aligned" and any(isinstance(d, PreparedDocument) for side in (gold, *systems)
+                                      for d in side.values()):
+        raise RSTKitError("aligned EDUs are scored from trees, not from prepared documents")
 
-    def prepared_tuples(tree: RSTTree, mode: Binarization, config: EvalConfig) -> list[tuple[int, int, str, str]]:
-        return METRIC_MODULES[config.metric].prepared_tuples(tree, label_map, passthrough, mode, config)
+    def prepared_tuples(doc: Scorable, mode: Binarization, config: EvalConfig) -> Prepared:
+        if isinstance(doc, PreparedDocument):
+            return doc.prepared_tuples(config.metric)
+        return METRIC_MODULES[config.metric].prepared_tuples(doc, label_map, passthrough, mode, config)
 
     by_metric: dict[Metric, EvalConfig] = {}  # the first configuration of each metric
     for config in configs:
@@ -238,12 +247,12 @@ def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequ
     for m, c in by_metric.items():
         gold_tuples = [prepared_tuples(t, base.gold_binarization, c) for t in gold_trees]
         gold_notes[m] = _gold_notes(gold_trees, gold_tuples, c)
-        gold_arrays[m] = TupleArrays.from_tuples(gold_tuples, *vocabularies[m])
+        gold_arrays[m] = _arrays(gold_tuples, vocabularies[m])
     del gold_tuples
     edu_notes: list[str] = []
     pred_arrays: dict[Metric, list[TupleArrays]] = {m: [] for m in by_metric}
     for system in systems:
-        per_doc: dict[Metric, list[list[tuple[int, int, str, str]]]] = {m: [] for m in by_metric}
+        per_doc: dict[Metric, list[Prepared]] = {m: [] for m in by_metric}
         for doc_id in doc_ids:
             tree = system.get(doc_id)
             if tree is None:  # missing == "zero": an empty prediction
@@ -255,7 +264,7 @@ def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequ
             for m, c in by_metric.items():
                 per_doc[m].append(prepared_tuples(tree, base.pred_binarization, c))
         for m in by_metric:
-            pred_arrays[m].append(TupleArrays.from_tuples(per_doc.pop(m), *vocabularies[m]))
+            pred_arrays[m].append(_arrays(per_doc.pop(m), vocabularies[m]))
     if base.edus == "aligned" and base.lenient:
         edu_notes.append("lenient changes no score with aligned EDUs: EDUs are matched by character, and a "
                          "document whose texts differ is an error")
@@ -275,7 +284,14 @@ def evaluate_all(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequ
     return results
 
 
-def _score(gold: Mapping[str, RSTTree], systems: list[Mapping[str, RSTTree]], names: list[str], doc_ids: list[str],
+def _arrays(per_doc: list[Prepared], vocabularies: tuple[Vocabulary, Vocabulary]) -> TupleArrays:
+    """One side's tuples as arrays (from the trees' tuple lists or from prepared documents)."""
+    if any(isinstance(tuples, PreparedTuples) for tuples in per_doc):
+        return arrays_of_prepared(per_doc, *vocabularies)
+    return TupleArrays.from_tuples(cast(list[Tuples], per_doc), *vocabularies)
+
+
+def _score(gold: Mapping[str, Scorable], systems: list[Mapping[str, Scorable]], names: list[str], doc_ids: list[str],
            n_edus: np.ndarray, gold_arrays: TupleArrays, pred_arrays: list[TupleArrays],
            vocabularies: tuple[Vocabulary, Vocabulary], included: np.ndarray, config: EvalConfig,
            notes: list[str]) -> EvalResult:
@@ -284,7 +300,8 @@ def _score(gold: Mapping[str, RSTTree], systems: list[Mapping[str, RSTTree]], na
     nuc_vocab, rel_vocab = vocabularies
     segmentations: Sequence[aligned.Segmentation | None] = [None] * len(systems)
     if config.edus == "aligned":
-        gold_arrays, pred_arrays, segmentations = aligned.align(gold, systems, doc_ids, gold_arrays, pred_arrays)
+        trees = cast(list[Mapping[str, RSTTree]], [gold, *systems])  # evaluate_all takes no prepared ones here
+        gold_arrays, pred_arrays, segmentations = aligned.align(trees[0], trees[1:], doc_ids, gold_arrays, pred_arrays)
     codec = codec_for([gold_arrays, *pred_arrays], nuc_vocab, rel_vocab)
     results = []
     for name, arrays, segmentation in zip(names, pred_arrays, segmentations):
@@ -294,7 +311,7 @@ def _score(gold: Mapping[str, RSTTree], systems: list[Mapping[str, RSTTree]], na
     return EvalResult(config, doc_ids, n_edus, results, gold_arrays, codec, rel_vocab.labels(), included, notes)
 
 
-def _paired_ids(gold: Mapping[str, RSTTree], systems: list[Mapping[str, RSTTree]], names: list[str],
+def _paired_ids(gold: Mapping[str, Scorable], systems: list[Mapping[str, Scorable]], names: list[str],
                 config: EvalConfig, notes: list[str]) -> list[str]:
     """Document ids to score, applying the missing-document policy; extra predictions warn."""
     doc_ids = sorted(gold)
@@ -321,7 +338,7 @@ def _some(ids: Sequence[str], k: int = 10) -> str:
     return ", ".join(ids[:k]) + (f" ... (+{len(ids) - k})" if len(ids) > k else "")
 
 
-def _gold_notes(gold_trees: list[RSTTree], gold_tuples: list[list[tuple[int, int, str, str]]],
+def _gold_notes(gold_trees: list[Scorable], gold_tuples: list[Prepared],
                 config: EvalConfig) -> list[str]:
     """What the warnings say of the gold trees under ``config``: one-EDU documents, and nodes
     that bug B1 of the reference binarization left n-ary."""
@@ -333,14 +350,22 @@ def _gold_notes(gold_trees: list[RSTTree], gold_tuples: list[list[tuple[int, int
         notes.append(f"{len(singles)} one-EDU document(s) {what}: {_some(singles)}")
     if config.metric == parseval.NAME:
         if config.attachment_rebinarization:
-            affected = {t.doc_id: parseval.nary_decisions(d) for t, d in zip(gold_trees, gold_tuples)}
+            affected = {t.doc_id: d.nary_decisions() if isinstance(d, PreparedTuples) else parseval.nary_decisions(d)
+                        for t, d in zip(gold_trees, gold_tuples)}
             _note_nary(affected, " after educe's right_mixed pass",
                        "each gives one original-Parseval tuple with a k-letter nuclearity, so those documents "
                        "have fewer than n-1 gold tuples", notes)
-    elif config.gold_binarization in (RST_EVAL, "right_mixed"):
-        affected = {t.doc_id: len(nary_nodes(binarize(t, config.gold_binarization))) for t in gold_trees}
+    elif config.gold_binarization in B1_BINARIZATIONS:
+        affected = {t.doc_id: _b1_nary_nodes(t, config.gold_binarization) for t in gold_trees}
         _note_nary(affected, "", "RST-Parseval supports fall below 2n-2", notes)
     return notes
+
+
+def _b1_nary_nodes(doc: Scorable, binarization: Binarization) -> int:
+    if isinstance(doc, PreparedDocument):
+        assert doc.nary_nodes is not None  # prepared under this very configuration
+        return doc.nary_nodes
+    return b1_nary_nodes(doc, binarization)
 
 
 def _note_nary(per_document: dict[str, int], when: str, consequence: str, notes: list[str]) -> None:
