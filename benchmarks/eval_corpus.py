@@ -62,9 +62,13 @@ def averages_in_one_run() -> bool:
     return choices is not None and "all" in choices.group(1).split(",")
 
 
+#: ``--jobs`` given to rstkit (None: its default, every usable core from 200 files)
+JOBS: list[int | None] = [None]
+
+
 def rstkit_commands(gold: Path, pred: Path) -> list[list[str]]:
     base = [sys.executable, "-m", "rstkit", "eval", str(gold), str(pred), "--metric", "all", "--labels", "rstdt18",
-            "--format", "json"]
+            "--format", "json", *(["--jobs", str(JOBS[0])] if JOBS[0] else [])]
     if averages_in_one_run():  # micro and macro: the 16 numbers (``all`` adds dplp's)
         return [[*base, "--average", "micro,macro"]]
     return [[*base, "--average", "micro"], [*base, "--average", "macro"]]
@@ -139,7 +143,8 @@ def compare(root: Path, docs: int, edus: int, runs: int, baseline: bool) -> None
             theirs.append(run_baseline(gold, pred))
     mode = "one run, --average micro,macro" if len(rstkit_commands(gold, pred)) == 1 else "a micro run + a macro run"
     print(f"corpus: {docs} documents, about {edus} EDUs each ({gold.parent})")
-    print(f"rstkit eval --metric all --labels rstdt18 ({mode}): {describe(ours)}")
+    jobs = f"--jobs {JOBS[0]}" if JOBS[0] else "default --jobs"
+    print(f"rstkit eval --metric all --labels rstdt18 ({mode}, {jobs}): {describe(ours)}")
     if baseline:
         worst = max(check_agree(a.numbers, b.numbers) for a, b in zip(ours, theirs))
         print(f"{BASELINE}: {describe(theirs)}")
@@ -176,10 +181,12 @@ def main() -> None:
     parser.add_argument("--edus", type=int, default=60)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument("--jobs", type=int, default=None, help="rstkit's --jobs (default: rstkit's default)")
     parser.add_argument("--scaling", action="store_true")
     parser.add_argument("--corpora", type=Path, default=None, help="where corpora are made (default: a temporary "
                         "directory)")
     args = parser.parse_args()
+    JOBS[0] = args.jobs
     started = time.perf_counter()
     warm_bytecode_caches()
     with tempfile.TemporaryDirectory() as tmp:

@@ -10,12 +10,54 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 _encode_any = json.JSONEncoder().encode
 _encode_str: Callable[[str], str] = json.encoder.encode_basestring_ascii
 _INF = float("inf")
+
+
+@dataclass(frozen=True)
+class Table:
+    """Records of one shape given as columns, written as the list of those records would be
+    (:meth:`records`), from one format string and one encoding pass per column.
+
+    ``fields`` names each column in record order; a nested record is a ``(key, fields)`` pair.
+    Columns (at least one, all of one length) hold scalars of the plain types (str, int, float,
+    bool, None).
+
+    >>> table = Table(("doc", ("S", ("gold", "f1"))), (["a", "b"], [3, 4], [50.0, 0.0]))
+    >>> table.records()
+    [{'doc': 'a', 'S': {'gold': 3, 'f1': 50.0}}, {'doc': 'b', 'S': {'gold': 4, 'f1': 0.0}}]
+    """
+
+    fields: tuple[Any, ...]
+    columns: tuple[Sequence[Any], ...]
+
+    def records(self) -> list[dict[str, Any]]:
+        """The records, as dicts."""
+        return [_record(self.fields, iter(row)) for row in zip(*self.columns)]
+
+    def _shape(self) -> _Shape:
+        shape: _Shape = []
+
+        def add(fields: tuple[Any, ...]) -> None:
+            for field in fields:
+                if isinstance(field, tuple):
+                    shape.append((field[0],))
+                    add(field[1])
+                    shape.append(None)
+                else:
+                    shape.append(field)
+        add(self.fields)
+        return shape
+
+
+def _record(fields: tuple[Any, ...], values: Any) -> dict[str, Any]:
+    return {(field[0] if isinstance(field, tuple) else field):
+            (_record(field[1], values) if isinstance(field, tuple) else next(values)) for field in fields}
 
 
 def dumps_indented(value: Any) -> str:
@@ -89,8 +131,34 @@ def _template(shape: _Shape, newline: str) -> str:
     return "".join(parts)
 
 
+def _write_table(table: Table, out: list[str], newline: str) -> None:
+    """``table`` as its list of records, written by :func:`_write`."""
+    if not table.columns[0] or any(not isinstance(f, str) and not f[1] for f in _nested(table.fields)):
+        _write(table.records(), out, newline)  # none, or an empty nested record: the general path
+        return
+    inner = newline + "  "
+    encoded = []
+    for column in table.columns:
+        kinds = set(map(type, column))
+        if len(kinds) != 1 or next(iter(kinds)) not in _SCALARS:
+            _write(table.records(), out, newline)  # mixed or unusual values: the general path
+            return
+        encoded.append(map(_SCALARS[kinds.pop()], column))
+    template = _template(table._shape(), inner)
+    out.append("[" + inner + ("," + inner).join(map(template.format, *encoded)) + newline + "]")
+
+
+def _nested(fields: tuple[Any, ...]) -> list[Any]:
+    """Every nested record's field pair, at any depth."""
+    pairs = [f for f in fields if isinstance(f, tuple)]
+    return pairs + [inner for f in pairs for inner in _nested(f[1])]
+
+
 def _write(value: Any, out: list[str], newline: str) -> None:
     inner = newline + "  "
+    if type(value) is Table:
+        _write_table(value, out, newline)
+        return
     if isinstance(value, dict):
         if not value:
             out.append("{}")

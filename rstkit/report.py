@@ -179,7 +179,7 @@ def _system_json(report: Report, r: int, s: int, with_documents: bool) -> dict[s
         matrix = result.confusion(s)
         out["confusion"] = {"labels": matrix.labels, "matrix": matrix.matrix.tolist()}
     if with_documents:
-        out["documents"] = result.document_counts(s)
+        out["documents"] = result.document_table(s)
     return out
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import MONO, rst_trees
+from strategies import rst_trees
 
 from rstkit.cli import main
 from rstkit.corpus import files, read_input

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rstkit.jsontext import dumps_indented
+from rstkit.jsontext import Table, dumps_indented
 
 NASTY_KEYS = st.sampled_from(["{", "}", "{}", "a{0}b", "}}", "", "doc_id", "é", "\n", '"', "\\"])
 SCALARS = (st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=True)
@@ -49,3 +49,40 @@ def test_special_values_and_types():
 def test_what_json_cannot_write_is_still_an_error():
     with pytest.raises(TypeError):
         dumps_indented([{"a": object()}])
+
+
+# -- Table: records of one shape given as columns --------------------------------------------------
+SHAPES = st.recursive(st.none(), lambda inner: st.dictionaries(KEYS, inner, max_size=4), max_leaves=8)
+
+
+def flat_fields(shape: dict) -> tuple:
+    """The test's own reading of a shape as Table fields (None marks a scalar)."""
+    return tuple(key if sub is None else (key, flat_fields(sub)) for key, sub in shape.items())
+
+
+def fill(shape: dict, values) -> dict:
+    return {key: next(values) if sub is None else fill(sub, values) for key, sub in shape.items()}
+
+
+def n_leaves(shape: dict) -> int:
+    return sum(1 if sub is None else n_leaves(sub) for sub in shape.values())
+
+
+@st.composite
+def tables(draw) -> tuple[list[dict], Table]:
+    shape = draw(st.dictionaries(KEYS, SHAPES, min_size=1, max_size=4).filter(n_leaves))  # a column at least
+    n_rows = draw(st.integers(0, 5))
+    columns = []
+    for _ in range(n_leaves(shape)):  # a column of one type, or mixed
+        kind = draw(st.sampled_from([SCALARS, st.integers(-5, 5), st.floats(), st.text(max_size=4), st.booleans()]))
+        columns.append(draw(st.lists(kind, min_size=n_rows, max_size=n_rows)))
+    rows = [fill(shape, iter(values)) for values in zip(*columns)]
+    return rows, Table(flat_fields(shape), tuple(columns))
+
+
+@given(tables())
+@settings(max_examples=400, deadline=None)
+def test_a_table_is_written_as_its_records_are(case):
+    rows, table = case
+    assert table.records() == rows or any(math.isnan(v) for c in table.columns for v in c if type(v) is float)
+    assert dumps_indented({"documents": table, "n": 1}) == json.dumps({"documents": rows, "n": 1}, indent=2)

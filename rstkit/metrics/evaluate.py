@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..gcpause import no_cyclic_gc
+from ..jsontext import Table
 from ..labels import get_label_map
 from ..settings import MEASURES, Average, Binarization, Metric
 from ..tree import RSTTree
@@ -102,20 +103,23 @@ class EvalResult:
     def document_counts(self, system: int = 0) -> list[dict[str, Any]]:
         """Per document: id, EDUs, and (matched, gold, pred) for S, N, R, F, plus F1 (percent);
         with ``edus="aligned"``, also the document's EDU boundaries (gold, pred, matched)."""
+        return self.document_table(system).records()
+
+    def document_table(self, system: int = 0) -> Table:
+        """:meth:`document_counts` as columns (what the JSON report writes)."""
         counts = self.systems[system].counts
         segmentation = self.systems[system].segmentation
         f1 = per_document(counts)[2]
-        rows = []
-        for j, doc_id in enumerate(self.doc_ids):
-            row = {"doc_id": doc_id, "edus": int(self.n_edus[j])}
-            for i, key in enumerate(MEASURES):
-                row[key] = {"matched": int(counts.matched[i, j]), "gold": int(counts.gold[i, j]),
-                            "pred": int(counts.pred[i, j]), "f1": 100.0 * float(f1[i, j])}
-            if segmentation is not None:
-                row["segmentation"] = {"gold": int(segmentation.gold[j]), "pred": int(segmentation.pred[j]),
-                                       "matched": int(segmentation.matched[j])}
-            rows.append(row)
-        return rows
+        fields: list[Any] = ["doc_id", "edus"]
+        columns: list[list[Any]] = [list(self.doc_ids), self.n_edus.tolist()]
+        for i, key in enumerate(MEASURES):
+            fields.append((key, ("matched", "gold", "pred", "f1")))
+            columns += [counts.matched[i].tolist(), counts.gold[i].tolist(), counts.pred[i].tolist(),
+                        (100.0 * f1[i]).tolist()]
+        if segmentation is not None:
+            fields.append(("segmentation", ("gold", "pred", "matched")))
+            columns += [segmentation.gold.tolist(), segmentation.pred.tolist(), segmentation.matched.tolist()]
+        return Table(tuple(fields), tuple(columns))
 
     def segmentation(self, system: int = 0) -> dict[str, float | int] | None:
         """EDU boundary precision, recall, F1 (percent, micro over the documents that enter the
