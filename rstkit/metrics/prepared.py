@@ -56,31 +56,43 @@ class PreparationSpec:
 
 @dataclass(eq=False)
 class PreparedTuples:
-    """One document's tuples under one metric: ``rows`` is (4, k), start, end, nuclearity code
-    and relation code per tuple in the pipeline's order; codes index ``nuclearities`` and
-    ``relations``, which list the labels in order of first appearance."""
+    """One document's tuples under one metric. ``table`` holds one row of four int32 per tuple, in
+    the pipeline's order: start, end, nuclearity code, relation code (as bytes: cheap to pickle
+    and to join); the codes index ``nuclearities`` and ``relations``, which list the labels in
+    order of first appearance."""
 
-    rows: np.ndarray
+    table: bytes
     nuclearities: tuple[str, ...]
     relations: tuple[str, ...]
 
     @classmethod
     def of(cls, tuples: Sequence[tuple[int, int, str, str]]) -> PreparedTuples:
         if not tuples:
-            return cls(np.zeros((4, 0), dtype=np.int32), (), ())
+            return cls(b"", (), ())
         starts, ends, nucs, rels = zip(*tuples)
         nuclearities, relations = tuple(dict.fromkeys(nucs)), tuple(dict.fromkeys(rels))
         nuc_code = {label: code for code, label in enumerate(nuclearities)}
         rel_code = {label: code for code, label in enumerate(relations)}
-        rows = np.array([starts, ends, list(map(nuc_code.__getitem__, nucs)), list(map(rel_code.__getitem__, rels))],
-                        dtype=np.int32)
-        return cls(rows, nuclearities, relations)
+        columns = np.array([starts, ends, list(map(nuc_code.__getitem__, nucs)),
+                            list(map(rel_code.__getitem__, rels))], dtype=_CELL)
+        return cls(columns.T.tobytes(), nuclearities, relations)
+
+    def __len__(self) -> int:
+        return len(self.table) // _ROW_BYTES
+
+    def rows(self) -> np.ndarray:
+        """The table as an (n, 4) array."""
+        return np.frombuffer(self.table, dtype=_CELL).reshape(-1, 4)
 
     def nary_decisions(self) -> int:
         """:func:`rstkit.metrics.parseval.nary_decisions` of these tuples."""
         long_pair = np.fromiter((len(pair) > 2 for pair in self.nuclearities), dtype=bool,
                                 count=len(self.nuclearities))
-        return int(long_pair[self.rows[2]].sum())
+        return int(long_pair[self.rows()[:, 2]].sum())
+
+
+_CELL = np.dtype(np.int32)
+_ROW_BYTES = 4 * _CELL.itemsize
 
 
 @dataclass(eq=False)
@@ -133,17 +145,16 @@ def arrays_of_prepared(per_doc: Sequence[PreparedTuples | list[tuple[int, int, s
     labels in order of first appearance, documents in order, is the order of first appearance
     over the whole side)."""
     prepared = [p for p in per_doc if isinstance(p, PreparedTuples)]
-    lengths = np.fromiter((p.rows.shape[1] if isinstance(p, PreparedTuples) else 0 for p in per_doc),
+    lengths = np.fromiter((len(p) if isinstance(p, PreparedTuples) else 0 for p in per_doc),
                           dtype=np.int64, count=len(per_doc))
-    row_lengths = np.fromiter((p.rows.shape[1] for p in prepared), dtype=np.int64, count=len(prepared))
-    rows = (np.concatenate([p.rows for p in prepared], axis=1) if prepared
-            else np.zeros((4, 0), dtype=np.int32)).astype(np.int64)
+    row_lengths = np.fromiter(map(len, prepared), dtype=np.int64, count=len(prepared))
+    rows = np.frombuffer(b"".join(p.table for p in prepared), dtype=_CELL).reshape(-1, 4)
     return TupleArrays(
         doc=np.repeat(np.arange(len(per_doc), dtype=np.int64), lengths),
-        start=rows[0],
-        end=rows[1],
-        nuc=_global_codes(rows[2], [p.nuclearities for p in prepared], row_lengths, nuc_vocab),
-        rel=_global_codes(rows[3], [p.relations for p in prepared], row_lengths, rel_vocab),
+        start=rows[:, 0].astype(np.int64),
+        end=rows[:, 1].astype(np.int64),
+        nuc=_global_codes(rows[:, 2], [p.nuclearities for p in prepared], row_lengths, nuc_vocab),
+        rel=_global_codes(rows[:, 3], [p.relations for p in prepared], row_lengths, rel_vocab),
         n_docs=len(per_doc),
     )
 
@@ -155,5 +166,5 @@ def _global_codes(local: np.ndarray, labels: list[tuple[str, ...]], row_lengths:
     offsets = np.cumsum(sizes) - sizes
     flat = list(chain.from_iterable(labels))
     lookup = np.fromiter(vocab.encode(flat), dtype=np.int64, count=len(flat))
-    result: np.ndarray = lookup[local + np.repeat(offsets, row_lengths)]
+    result: np.ndarray = lookup[np.repeat(offsets, row_lengths) + local]  # each row's code in ``flat``, looked up
     return result
