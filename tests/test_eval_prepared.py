@@ -180,7 +180,8 @@ def test_the_command_prints_the_same_with_any_number_of_jobs(bent_sample, capsys
 def test_gum_scores_the_same_with_any_number_of_jobs(gum_dir, capsys):
     printed = {}
     for jobs in (1, 2):
-        code = main(["eval", str(gum_dir / "lisp_nary"), str(gum_dir / "lisp_binary"), "--labels", "gum", "--lenient",
+        # gold: the corpus root (GUM's layout, read by its corpus kind); predictions: a plain directory
+        code = main(["eval", str(gum_dir), str(gum_dir / "lisp_binary"), "--labels", "gum", "--lenient",
                      "--metric", "all", "--average", "all", "--format", "json", "--per-relation", "--jobs", str(jobs)])
         captured = capsys.readouterr()
         printed[jobs] = (code, captured.out, captured.err)
