@@ -102,62 +102,89 @@ class _Markup:
 
 
 # -- the fast scanner: files laid out as rstWeb and GUM write them -----------------------------
-# One regular expression checks that the whole file has the plain layout (each element on its own
-# line, attributes in rstWeb's order, nothing an XML parser would rewrite); a few more read it.
+# A few regular expressions read the file and check its layout as they go (each segment and group
+# on its own line, attributes in rstWeb's order, nothing an XML parser would rewrite); any other
+# file is left to the XML parser. The reading expressions end in an alternative that catches the
+# first character their elements do not account for, so a file is taken only when they cover it.
 _WS = "[ \t\n]*+"
-_VAL = '"[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]++"'  # non-empty, returned unchanged by an XML parser
-_ANY = '"[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]*+"'  # possibly empty
-_CHARS = "[^<&\x00-\x08\x0a-\x1f\ud800-\udfff\ufffe\uffff]*+"  # text without markup, newlines or entities
-_TEXT = f"{_CHARS}(?:&(?:lt|gt|amp|quot|apos);{_CHARS})*"
+_V = '[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]'  # in an attribute value, returned unchanged by an XML parser
+_VAL = f'"({_V}++)"'  # non-empty
+_ANY = f'"({_V}*+)"'  # possibly empty
+_CHARS = "[^]<&\x00-\x08\x0a-\x1f\ud800-\udfff\ufffe\uffff]*+"  # no markup, newline, entity or ]
+_TEXT = f"{_CHARS}(?:(?:&(?:lt|gt|amp|quot|apos);|](?!]>)){_CHARS})*+"  # nor ]]>, which XML forbids in text
 _REL = f"<rel name={_VAL} type={_VAL} ?/>"
 _SIG = f"<sig type={_ANY} subtypes={_ANY} ?/>"
-_SEGMENT = f"<segment id={_VAL} parent={_VAL} relname={_VAL}>{_TEXT}</segment>"
-_GROUP = f"<group id={_VAL} type={_VAL}(?: parent={_VAL} relname={_VAL})? ?/>"
-_SECEDGE = f"<secedge id={_ANY} source={_ANY} target={_ANY} relname={_ANY} ?/>"
-_SIGNAL = f"<signal source={_ANY} type={_ANY} subtype={_ANY} tokens={_ANY}(?: status={_ANY})? ?/>"
-_PLAIN_LAYOUT = re.compile(
-    f"<rst>{_WS}<header>{_WS}<relations>(?:{_WS}{_REL})*{_WS}</relations>"
-    f"(?:{_WS}<sigtypes>(?:{_WS}{_SIG})*{_WS}</sigtypes>)?{_WS}</header>"
-    f"{_WS}<body>(?:\n[ \t]*+{_SEGMENT})*(?:\n[ \t]*+{_GROUP})*"
-    f"(?:{_WS}<secedges>(?:{_WS}{_SECEDGE})*{_WS}</secedges>)?"
-    f"(?:{_WS}<signals>(?:{_WS}{_SIGNAL})*{_WS}</signals>)?{_WS}</body>{_WS}</rst>{_WS}")
-_READ_REL = re.compile('<rel name="([^"]*)" type="([^"]*)"')
-_READ_SIG = re.compile('<sig type="([^"]*)" subtypes="([^"]*)"')
-_READ_SEGMENT = re.compile('<segment id="([^"]*)" parent="([^"]*)" relname="([^"]*)">([^<]*)</segment>')
-_READ_GROUP = re.compile('<group id="([^"]*)" type="[^"]*"(?: parent="([^"]*)" relname="([^"]*)")?')
-_READ_SECEDGE = re.compile('<secedge id="([^"]*)" source="([^"]*)" target="([^"]*)" relname="([^"]*)"')
-_READ_SIGNAL = re.compile('<signal source="([^"]*)" type="([^"]*)" subtype="([^"]*)" tokens="([^"]*)"'
-                          '( status="([^"]*)")?')
+_HEAD = re.compile(f"<rst>{_WS}<header>{_WS}<relations>(?:{_WS}{_REL})*{_WS}</relations>"
+                   f"(?:{_WS}<sigtypes>(?:{_WS}{_SIG})*{_WS}</sigtypes>)?{_WS}</header>{_WS}<body>")
+_READ_REL = re.compile(_REL)
+_READ_SIG = re.compile(_SIG)
+# a line holding one segment or group: (s), id, parent, relname, text; or (last) the rest of the file,
+# from the first character that starts no such line
+_ITEMS = re.compile(f'\n[ \t]*+<(?:(s)egment|group) id={_VAL}(?(1)| type="{_V}++")'
+                    f"(?: parent={_VAL} relname={_VAL})?(?(1)>({_TEXT})</segment>| ?/>)"
+                    "|([^ \t](?s:.*))")
+# the elements of a secedges or signals section, then (last) the rest of the file after them
+_SECEDGES = re.compile(f"{_WS}<secedge id={_ANY} source={_ANY} target={_ANY} relname={_ANY} ?/>|((?s:.+))")
+_SIGNALS = re.compile(f"{_WS}<signal source={_ANY} type={_ANY} subtype={_ANY} tokens={_ANY}( status={_ANY})? ?/>"
+                      "|((?s:.+))")
+_SPACE = re.compile(_WS)
+_END = re.compile(f"</body>{_WS}</rst>{_WS}")
 
 
 def _scan(text: str) -> _Markup | None:
     """The markup of a plainly laid out file, or None when the XML parser must read it."""
-    if "]]>" in text or not _PLAIN_LAYOUT.fullmatch(text):
+    head = _HEAD.match(text)
+    if head is None:
         return None
-    header_end = text.index("</header>")
-    body_start = text.index("<body>", header_end)
-    items_end = next(end for end in (text.find(tag, body_start) for tag in ("<secedges>", "<signals>", "</body>"))
-                     if end >= 0)  # the layout puts them in this order
-    segments = _READ_SEGMENT.findall(text, body_start, items_end)
-    groups = _READ_GROUP.findall(text, body_start, items_end)
-    ids, parents, relnames, texts = map(list, zip(*segments)) if segments else ([], [], [], [])
+    body_start = head.end()
+    items = _ITEMS.findall(text, body_start)
+    if not items or not items[-1][-1]:
+        return None  # the file ends in a segment or group
+    rest: str = items.pop()[-1]
+    first_line = text.count("\n", 0, body_start) + 2  # each line from there holds one element, up to the rest
+    segment, ids, parents, relnames, texts, _ = [list(column) for column in zip(*items)] or [[] for _ in range(6)]
     if "&" in text:
         texts = [_unescape(t) for t in texts]
-    if groups:
-        group_ids, group_parents, group_relnames = zip(*groups)
-        ids += group_ids
-        parents += [parent or None for parent in group_parents]  # only a top group has neither
-        relnames += group_relnames  # "" where the group has none
-    first_line = text.count("\n", 0, body_start) + 2  # one element per line, from the line after <body>
-    lines: list[int | None] = list(range(first_line, first_line + len(ids)))
-    body = ([True] * len(segments) + [False] * len(groups), ids, parents, relnames, texts + [""] * len(groups), lines)
-    signals = [{"source": source, "type": kind, "subtype": subtype, "tokens": tokens, "status": status}
-               if with_status else {"source": source, "type": kind, "subtype": subtype, "tokens": tokens}
-               for source, kind, subtype, tokens, with_status, status in _READ_SIGNAL.findall(text, items_end)]
-    secedges = [{"id": edge_id, "source": source, "target": target, "relname": relname}
-                for edge_id, source, target, relname in _READ_SECEDGE.findall(text, items_end)]
-    return _Markup(_READ_REL.findall(text, 0, header_end), body, secedges, signals,
-                   _READ_SIG.findall(text, 0, header_end))
+    lines: list[int | None] = list(range(first_line, first_line + len(items)))
+    body = (list(map(bool, segment)), ids, [parent or None for parent in parents], relnames, texts, lines)
+    secedges: list[dict[str, Any]] = []
+    signals: list[dict[str, Any]] = []
+    start = _skip_space(rest, 0)
+    if rest.startswith("<secedges>", start):
+        section = _section(_SECEDGES, rest, start + 10, "</secedges>")
+        if section is None:
+            return None
+        found, rest, start = section
+        secedges = [{"id": edge_id, "source": source, "target": target, "relname": relname}
+                    for edge_id, source, target, relname, _ in found]
+    if rest.startswith("<signals>", start):
+        section = _section(_SIGNALS, rest, start + 9, "</signals>")
+        if section is None:
+            return None
+        found, rest, start = section
+        signals = [{"source": source, "type": kind, "subtype": subtype, "tokens": tokens, "status": status}
+                   if with_status else {"source": source, "type": kind, "subtype": subtype, "tokens": tokens}
+                   for source, kind, subtype, tokens, with_status, status, _ in found]
+    if not _END.fullmatch(rest, start):
+        return None
+    return _Markup(_READ_REL.findall(text, 0, body_start), body, secedges, signals,
+                   _READ_SIG.findall(text, 0, body_start))
+
+
+def _section(elements: re.Pattern[str], text: str, start: int, closing: str) -> tuple[list[Any], str, int] | None:
+    """The elements of a section from ``start`` to its closing tag (as tuples), the rest of the text and where
+    its next tag starts; None when anything else comes before the closing tag."""
+    found = elements.findall(text, start)
+    if not found or not found[-1][-1]:
+        return None
+    rest = found.pop()[-1]
+    end = _skip_space(rest, 0)
+    return (found, rest, _skip_space(rest, end + len(closing))) if rest.startswith(closing, end) else None
+
+
+def _skip_space(text: str, start: int) -> int:
+    """Where the whitespace from ``start`` ends."""
+    return _SPACE.match(text, start).end()  # type: ignore[union-attr]  # it matches anywhere
 
 
 def _unescape(text: str) -> str:
