@@ -38,8 +38,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
-from itertools import pairwise, repeat
-from operator import attrgetter
+from itertools import compress, pairwise, repeat
+from operator import attrgetter, is_not, itemgetter
 from pathlib import Path
 from typing import Any, NoReturn, TypeGuard
 
@@ -275,10 +275,10 @@ class _Body:
         self.is_segment, self.parents, self.relnames, self.lines = is_segment, parents, relnames, lines
         self.position: dict[str | None, int] = dict(zip(ids, range(len(ids))))
         if not (_all_named(ids) and len(self.position) == len(ids) and any(is_segment)
-                and all(r for p, r in zip(parents, relnames) if p is not None)):
+                and all(compress(relnames, map(is_not, parents, repeat(None))))):  # a relname where a parent
             self._explain_bad_items(ids)
         self.ids: list[str] = ids
-        self.segment_texts = [text.strip() for text, segment in zip(texts, is_segment) if segment]
+        self.segment_texts = list(map(str.strip, compress(texts, is_segment)))
         self.children: dict[int, list[int]] = {}  # only nodes that have children
         self.order = self._link()
 
@@ -315,7 +315,7 @@ class _Body:
         order = tops[:1]
         for k in order:  # grows while iterating
             order.extend(children.get(k, ()))
-        if len(tops) == 1 and len(order) == len(position):
+        if len(tops) == 1 and len(order) == len(self.position):
             return order  # every node hangs from the one top: no cycle
         self._reject_cycles()
         ids = ", ".join(printable(self.ids[k]) for k in tops[:10])
@@ -369,11 +369,12 @@ def child_roles(parent_is_segment: bool, relnames: list[str], types: dict[str, s
 
 #: a constituent before its parent labels it: (start, end, children, line)
 _Unlabelled = tuple[int, int, tuple[Node, ...], "int | None"]
+_UNBUILT: _Unlabelled = (0, 0, (), None)  # a group before its children are built
+_EXTENT = itemgetter(0, 1)
 
 
-def _label(u: _Unlabelled | None, nuclearity: str, relation: str | None) -> Node:
+def _label(u: _Unlabelled, nuclearity: str, relation: str | None) -> Node:
     """The node ``u`` (start, end, children, line) with a nuclearity and a relation."""
-    assert u is not None  # children are built before their parent (bottom-up order)
     return new_node(u[0], u[1], nuclearity, relation, u[2], u[3])
 
 
@@ -385,16 +386,18 @@ class _TreeBuilder:
         self.types = types
         self.source = body.source
         self.lenient = lenient
-        self.built: list[_Unlabelled | None] = []
+        self.built: list[_Unlabelled] = []
 
     def tree(self) -> Node:
         """The tree of the whole body (the top node labelled ``Root``)."""
         body = self.body
         relnames, lines, is_segment, children = body.relnames, body.lines, body.is_segment, body.children
         index = 0
-        built = self.built = [((index := index + 1), index, (), line) if segment else None
+        built = self.built = [((index := index + 1), index, (), line) if segment else _UNBUILT
                               for segment, line in zip(is_segment, lines)]
         check_each = not set(relnames) <= self.types.keys() | {SPAN, ""}
+        # names that make every child of a group a nucleus of a multinuclear node (see child_roles)
+        multinuclear = {name for name, kinds in self.types.items() if kinds == _ONLY_MULTINUC} - {SPAN}
         # segments without satellites are built already: visit the rest, children before parents
         for k in [k for k in reversed(body.order) if k in children or not is_segment[k]]:
             kids = children.get(k, ())
@@ -408,6 +411,9 @@ class _TreeBuilder:
                 core, satellite = built[k], kids[0]
             elif len(kids) == 2 and not segment and (relnames[kids[0]] == SPAN) != (relnames[kids[1]] == SPAN):
                 core, satellite = (built[kids[0]], kids[1]) if relnames[kids[0]] == SPAN else (built[kids[1]], kids[0])
+            elif len(kids) > 1 and not segment and multinuclear.issuperset([relnames[j] for j in kids]):
+                built[k] = self._in_order([_label(built[j], NUCLEUS, relnames[j]) for j in kids], k)
+                continue  # a multinuclear group without satellites
             else:  # several satellites, multinuclear groups, malformed nodes
                 core, satellites = self._core(k, [relnames[j] for j in kids])
                 if satellites:
@@ -418,26 +424,22 @@ class _TreeBuilder:
                     built[k] = core
                 continue
             other = built[satellite]  # the common case, one nucleus and one satellite
-            nucleus = _label(core, NUCLEUS, SPAN)
-            satellite_node = _label(other, SATELLITE, relnames[satellite])
+            nucleus = new_node(core[0], core[1], NUCLEUS, SPAN, core[2], core[3])
+            satellite_node = new_node(other[0], other[1], SATELLITE, relnames[satellite], other[2], other[3])
             if nucleus.start < satellite_node.start and satellite_node.start == nucleus.end + 1:
                 built[k] = (nucleus.start, satellite_node.end, (nucleus, satellite_node), lines[k])
             elif satellite_node.start < nucleus.start and nucleus.start == satellite_node.end + 1:
                 built[k] = (satellite_node.start, nucleus.end, (satellite_node, nucleus), lines[k])
             else:
                 built[k] = self._in_order([nucleus, satellite_node], k)  # explains the gap
-        top = built[body.order[0]]
-        assert top is not None  # every node is built before its parent, the top last
-        start, end, kids_of_top, line = top
+        start, end, kids_of_top, line = built[body.order[0]]
         return Node(start, end, ROOT, None, kids_of_top, line)
 
-    def span(self, node_id: str) -> tuple[int, int] | None:
-        """The EDU span of a segment or group, or None for an id that names none."""
-        k = self.body.position.get(node_id)
-        built = None if k is None else self.built[k]
-        return None if built is None else built[:2]
+    def spans(self) -> dict[str, tuple[int, int]]:
+        """The EDU span of each segment and group, by id (once the tree is built)."""
+        return dict(zip(self.body.ids, map(_EXTENT, self.built)))
 
-    def _core(self, k: int, names: list[str]) -> tuple[_Unlabelled | None, list[int]]:
+    def _core(self, k: int, names: list[str]) -> tuple[_Unlabelled, list[int]]:
         """The nucleus of node ``k`` (the node itself for a segment) and its satellites."""
         body, built = self.body, self.built
         kids = body.children.get(k, [])
@@ -502,7 +504,7 @@ _start = attrgetter("start")
 def _rs4_extra(markup: _Markup, builder: _TreeBuilder) -> dict[str, Any]:
     """Secondary edges, signals and signal types of an rs4 file (empty for plain rs3)."""
     extra: dict[str, Any] = {}
-    span = builder.span
+    span = builder.spans().get  # None for an id that names no segment or group
     for edge in markup.secedges:
         edge["source_span"] = span(edge.get("source", ""))
         edge["target_span"] = span(edge.get("target", ""))
