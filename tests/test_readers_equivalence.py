@@ -71,7 +71,13 @@ NASTY_TEXT = st.lists(st.sampled_from(["a", " ", "&", "<", ">", '"', "'", "é", 
 RELATIONS = st.sampled_from(["elab", "list", "Contrast", "same-unit", "elab", "list", 'say "x"', "a&b", "r'q", "é"])
 SNIPPETS = ["", "&", "&amp;", "&#65;", "<", ">", "]]>", "\r", '"', " x=\"1\"", "\n", "<!-- c -->", "\x01", "\t",
             "<group id=\"99\" type=\"span\"/>", "<segment id=\"1\">", "</body>", "<?xml version=\"1.0\"?>",
-            " parent=\"1\"", "relname", "signal", "\ufeff"]
+            " parent=\"1\"", "relname", "signal", "\ufeff",
+            # what the scanner's one-element-per-line and whole-coverage checks must catch
+            "\n\n", " ", "\t\n", "x", "]", "]]", "/>", "\n\t\t", "\ufffe"]
+RS4_TAIL = ('\t\t<secedges>\n\t\t\t<secedge id="2-1" source="2" target="1" relname="r"/>\n\t\t\t<secedge id="x" '
+            'source="9" target="" relname="elab"/>\n\t\t</secedges>\n\t\t<signals>\n\t\t\t<signal source="1" type="dm" '
+            'subtype="dm" tokens="1,2"/>\n\t\t\t<signal source="2" type="x" subtype="y" tokens="" status="gold"/>'
+            '\n\t\t\t<signal source="99" type="x" subtype="y" tokens=""/>\n\t\t</signals>\n\t</body>')
 
 
 @st.composite
@@ -91,17 +97,30 @@ def rs3_texts(draw) -> str:
         text = dumps_rs3(RSTTree(root, edus))
     except RSTKitError:
         text = dumps_rs3(RSTTree(tree.root, tuple(EDU(e.index, "x") for e in tree.edus)))
-    if draw(st.booleans()):  # an rs4 tail
-        text = text.replace("\t</body>", '\t\t<signals>\n\t\t\t<signal source="1" type="dm" subtype="dm" '
-                            'tokens="1,2"/>\n\t\t\t<signal source="2" type="x" subtype="y" tokens="" status="gold"/>'
-                            '\n\t\t</signals>\n\t</body>')
+    if draw(st.booleans()):  # an rs4 tail, maybe without secedges
+        text = text.replace("\t</body>", RS4_TAIL[RS4_TAIL.index("\t\t<signals>") if draw(st.booleans()) else 0:])
+    lines = text.split("\n")
+    for _ in range(draw(st.integers(0, 2))):  # lines moved (segments and groups interleaved), doubled, padded
+        i, j = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
+        edit = draw(st.sampled_from(["move", "double", "pad", "join", "spaces"]))
+        if edit == "move":
+            lines.insert(j, lines.pop(i))
+        elif edit == "double":
+            lines.insert(j, lines[i])
+        elif edit == "pad":
+            lines[i] += draw(st.sampled_from([" ", "\t", " \t "]))
+        elif edit == "join" and i + 1 < len(lines):
+            lines[i:i + 2] = [lines[i] + draw(st.sampled_from(["", " ", "\t"])) + lines[i + 1].lstrip()]
+        elif edit == "spaces":
+            lines[i] = lines[i].replace("\t", draw(st.sampled_from(["", " ", "\t\t", "  "])))
+    text = "\n".join(lines)
     for _ in range(draw(st.integers(0, 2))):
         cut = draw(st.integers(0, len(text)))
         text = text[:cut] + draw(st.sampled_from(SNIPPETS)) + text[cut + draw(st.integers(0, 4)):]
     return text
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rs3_texts())
 def test_rs3_reads_generated_and_mutated_files_as_before(text):
     markup = rs3._scan(text)
@@ -247,3 +266,42 @@ def test_xml_errors_name_file_and_line():
     with pytest.raises(RSTKitError, match="malformed XML") as info:
         loads_rs3("<rst>\n<header>\n</rst>\n", "bad.rs3")
     assert (info.value.path, info.value.line) == ("bad.rs3", 3)
+
+
+INTERLEAVED = """<rst>
+<header><relations><rel name="elab" type="rst"/></relations></header>
+<body>
+  <segment id="1" parent="3" relname="span">A</segment>
+  <group id="3" type="span"/>\t
+  <segment id="2" parent="3" relname="elab">B &amp; ]]</segment>
+<secedges>  <secedge id="a" source="2" target="1" relname="elab"/><secedge id="b" source="1" target="2" relname="elab"/>
+</secedges><signals><signal source="2" type="dm" subtype="dm" tokens="1"/>
+
+<signal source="3" type="x" subtype="y" tokens="" status="gold"/></signals>
+</body></rst>"""
+
+
+def test_scanner_takes_interleaved_elements_and_free_spacing_between_rs4_elements():
+    # expected values worked out by hand from the text above: group 3 (line 5) spans EDUs 1-2
+    markup = rs3._scan(INTERLEAVED)
+    assert markup is not None and markup == rs3._parse_xml(INTERLEAVED, "doc.x")
+    assert markup.body[0] == [True, False, True] and markup.body[5] == [4, 5, 6]
+    tree = loads_rs3(INTERLEAVED)
+    assert [(n.start, n.end, n.nuclearity, n.relation, n.line) for n in tree.nodes()] == [
+        (1, 2, "Root", None, 5), (1, 1, "N", "span", 4), (2, 2, "S", "elab", 6)]
+    assert [e.text for e in tree.edus] == ["A", "B & ]]"]
+    assert [(e["source_span"], e["target_span"]) for e in tree.extra["secedges"]] == [((2, 2), (1, 1)),
+                                                                                     ((1, 1), (2, 2))]
+    assert [s["source_span"] for s in tree.extra["signals"]] == [(2, 2), (1, 2)]
+    assert outcome(loads_rs3, INTERLEAVED) == outcome(previous.loads_rs3, INTERLEAVED)
+
+
+@pytest.mark.parametrize("edit", [("<body>\n", "<body>\n\n"), ("\t\n", "\t\n\n"),
+                                  ('\t\n  <segment id="2"', ' <segment id="2"'), ("]]</segment>", "]]></segment>"),
+                                  ('tokens="1"/>', 'tokens="1"/>x'), ("</signals>", "</signals>\r"),
+                                  ('"dm"', '"d\tm"')])
+def test_scanner_leaves_other_layouts_to_the_xml_parser(edit):
+    # a blank or shared line among segments and groups (line numbers), ]]> in a text, stray or rewritten characters
+    text = INTERLEAVED.replace(*edit)
+    assert text != INTERLEAVED and rs3._scan(text) is None
+    assert outcome(loads_rs3, text) == outcome(previous.loads_rs3, text)
