@@ -426,10 +426,10 @@ class _TreeBuilder:
             other = built[satellite]  # the common case, one nucleus and one satellite
             nucleus = new_node(core[0], core[1], NUCLEUS, SPAN, core[2], core[3])
             satellite_node = new_node(other[0], other[1], SATELLITE, relnames[satellite], other[2], other[3])
-            if nucleus.start < satellite_node.start and satellite_node.start == nucleus.end + 1:
-                built[k] = (nucleus.start, satellite_node.end, (nucleus, satellite_node), lines[k])
-            elif satellite_node.start < nucleus.start and nucleus.start == satellite_node.end + 1:
-                built[k] = (satellite_node.start, nucleus.end, (satellite_node, nucleus), lines[k])
+            if other[0] == core[1] + 1:
+                built[k] = (core[0], other[1], (nucleus, satellite_node), lines[k])
+            elif core[0] == other[1] + 1:
+                built[k] = (other[0], core[1], (satellite_node, nucleus), lines[k])
             else:
                 built[k] = self._in_order([nucleus, satellite_node], k)  # explains the gap
         start, end, kids_of_top, line = built[body.order[0]]
