@@ -504,12 +504,13 @@ _start = attrgetter("start")
 def _rs4_extra(markup: _Markup, builder: _TreeBuilder) -> dict[str, Any]:
     """Secondary edges, signals and signal types of an rs4 file (empty for plain rs3)."""
     extra: dict[str, Any] = {}
-    span = builder.spans().get  # None for an id that names no segment or group
-    for edge in markup.secedges:
-        edge["source_span"] = span(edge.get("source", ""))
-        edge["target_span"] = span(edge.get("target", ""))
-    for signal in markup.signals:
-        signal["source_span"] = span(signal.get("source", ""))
+    if markup.secedges or markup.signals:
+        span = builder.spans().get  # None for an id that names no segment or group
+        for edge in markup.secedges:
+            edge["source_span"] = span(edge.get("source", ""))
+            edge["target_span"] = span(edge.get("target", ""))
+        for signal in markup.signals:
+            signal["source_span"] = span(signal.get("source", ""))
     sigtypes = {kind: subtypes.split(";") for kind, subtypes in markup.sigtypes}
     for key, value in (("secedges", markup.secedges), ("signals", markup.signals), ("sigtypes", sigtypes)):
         if value:
