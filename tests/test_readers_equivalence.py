@@ -8,6 +8,8 @@ parser for rs3, the dependency graph for .rsd), and every tree read passes ``val
 """
 from __future__ import annotations
 
+import ast
+import re
 import warnings
 from dataclasses import replace
 
@@ -18,7 +20,7 @@ from hypothesis import strategies as st
 from strategies import rst_trees
 from test_dis_fast import chain
 
-from rstkit.errors import RSTKitError
+from rstkit.errors import RSTKitError, printable
 from rstkit.formats import read_text, rs3, rsd
 from rstkit.formats.rs3 import dumps_rs3, loads_rs3
 from rstkit.formats.rsd import dumps_rsd, loads_rsd
@@ -131,7 +133,21 @@ def test_rs3_reads_generated_and_mutated_files_as_before(text):
     else:
         assert markup is None or markup == parsed
     for lenient in (False, True):
-        assert outcome(loads_rs3, text, lenient=lenient) == outcome(previous.loads_rs3, text, lenient=lenient)
+        assert outcome(loads_rs3, text, lenient=lenient) == as_now(outcome(previous.loads_rs3, text, lenient=lenient))
+
+
+_UNDECLARED = re.compile(r"(.*: relname )(.+)( is not declared in <header><relations>.*)", re.DOTALL)
+
+
+def as_now(previous_outcome: tuple) -> tuple:
+    """The previous rs3 reader's outcome with its warnings as the reader words them now: it showed an
+    undeclared relname with repr, the reader now shows names printable in single quotes (see
+    test_rs3_messages_show_unprintable_characters_escaped), which differs for names with quotes."""
+    if previous_outcome[0] != "tree":
+        return previous_outcome
+    messages = [message if (m := _UNDECLARED.fullmatch(message)) is None
+                else f"{m[1]}'{printable(ast.literal_eval(m[2]))}'{m[3]}" for message in previous_outcome[5]]
+    return (*previous_outcome[:5], messages)
 
 
 @st.composite
