@@ -8,6 +8,8 @@ parser for rs3, the dependency graph for .rsd), and every tree read passes ``val
 """
 from __future__ import annotations
 
+import ast
+import re
 import warnings
 from dataclasses import replace
 
@@ -18,7 +20,7 @@ from hypothesis import strategies as st
 from strategies import rst_trees
 from test_dis_fast import chain
 
-from rstkit.errors import RSTKitError
+from rstkit.errors import RSTKitError, printable
 from rstkit.formats import read_text, rs3, rsd
 from rstkit.formats.rs3 import dumps_rs3, loads_rs3
 from rstkit.formats.rsd import dumps_rsd, loads_rsd
@@ -71,7 +73,13 @@ NASTY_TEXT = st.lists(st.sampled_from(["a", " ", "&", "<", ">", '"', "'", "é", 
 RELATIONS = st.sampled_from(["elab", "list", "Contrast", "same-unit", "elab", "list", 'say "x"', "a&b", "r'q", "é"])
 SNIPPETS = ["", "&", "&amp;", "&#65;", "<", ">", "]]>", "\r", '"', " x=\"1\"", "\n", "<!-- c -->", "\x01", "\t",
             "<group id=\"99\" type=\"span\"/>", "<segment id=\"1\">", "</body>", "<?xml version=\"1.0\"?>",
-            " parent=\"1\"", "relname", "signal", "\ufeff"]
+            " parent=\"1\"", "relname", "signal", "\ufeff",
+            # what the scanner's one-element-per-line and whole-coverage checks must catch
+            "\n\n", " ", "\t\n", "x", "]", "]]", "/>", "\n\t\t", "\ufffe"]
+RS4_TAIL = ('\t\t<secedges>\n\t\t\t<secedge id="2-1" source="2" target="1" relname="r"/>\n\t\t\t<secedge id="x" '
+            'source="9" target="" relname="elab"/>\n\t\t</secedges>\n\t\t<signals>\n\t\t\t<signal source="1" type="dm" '
+            'subtype="dm" tokens="1,2"/>\n\t\t\t<signal source="2" type="x" subtype="y" tokens="" status="gold"/>'
+            '\n\t\t\t<signal source="99" type="x" subtype="y" tokens=""/>\n\t\t</signals>\n\t</body>')
 
 
 @st.composite
@@ -91,17 +99,30 @@ def rs3_texts(draw) -> str:
         text = dumps_rs3(RSTTree(root, edus))
     except RSTKitError:
         text = dumps_rs3(RSTTree(tree.root, tuple(EDU(e.index, "x") for e in tree.edus)))
-    if draw(st.booleans()):  # an rs4 tail
-        text = text.replace("\t</body>", '\t\t<signals>\n\t\t\t<signal source="1" type="dm" subtype="dm" '
-                            'tokens="1,2"/>\n\t\t\t<signal source="2" type="x" subtype="y" tokens="" status="gold"/>'
-                            '\n\t\t</signals>\n\t</body>')
+    if draw(st.booleans()):  # an rs4 tail, maybe without secedges
+        text = text.replace("\t</body>", RS4_TAIL[RS4_TAIL.index("\t\t<signals>") if draw(st.booleans()) else 0:])
+    lines = text.split("\n")
+    for _ in range(draw(st.integers(0, 2))):  # lines moved (segments and groups interleaved), doubled, padded
+        i, j = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
+        edit = draw(st.sampled_from(["move", "double", "pad", "join", "spaces"]))
+        if edit == "move":
+            lines.insert(j, lines.pop(i))
+        elif edit == "double":
+            lines.insert(j, lines[i])
+        elif edit == "pad":
+            lines[i] += draw(st.sampled_from([" ", "\t", " \t "]))
+        elif edit == "join" and i + 1 < len(lines):
+            lines[i:i + 2] = [lines[i] + draw(st.sampled_from(["", " ", "\t"])) + lines[i + 1].lstrip()]
+        elif edit == "spaces":
+            lines[i] = lines[i].replace("\t", draw(st.sampled_from(["", " ", "\t\t", "  "])))
+    text = "\n".join(lines)
     for _ in range(draw(st.integers(0, 2))):
         cut = draw(st.integers(0, len(text)))
         text = text[:cut] + draw(st.sampled_from(SNIPPETS)) + text[cut + draw(st.integers(0, 4)):]
     return text
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rs3_texts())
 def test_rs3_reads_generated_and_mutated_files_as_before(text):
     markup = rs3._scan(text)
@@ -112,7 +133,21 @@ def test_rs3_reads_generated_and_mutated_files_as_before(text):
     else:
         assert markup is None or markup == parsed
     for lenient in (False, True):
-        assert outcome(loads_rs3, text, lenient=lenient) == outcome(previous.loads_rs3, text, lenient=lenient)
+        assert outcome(loads_rs3, text, lenient=lenient) == as_now(outcome(previous.loads_rs3, text, lenient=lenient))
+
+
+_UNDECLARED = re.compile(r"(.*: relname )(.+)( is not declared in <header><relations>.*)", re.DOTALL)
+
+
+def as_now(previous_outcome: tuple) -> tuple:
+    """The previous rs3 reader's outcome with its warnings as the reader words them now: it showed an
+    undeclared relname with repr, the reader now shows names printable in single quotes (see
+    test_rs3_messages_show_unprintable_characters_escaped), which differs for names with quotes."""
+    if previous_outcome[0] != "tree":
+        return previous_outcome
+    messages = [message if (m := _UNDECLARED.fullmatch(message)) is None
+                else f"{m[1]}'{printable(ast.literal_eval(m[2]))}'{m[3]}" for message in previous_outcome[5]]
+    return (*previous_outcome[:5], messages)
 
 
 @st.composite
@@ -247,3 +282,42 @@ def test_xml_errors_name_file_and_line():
     with pytest.raises(RSTKitError, match="malformed XML") as info:
         loads_rs3("<rst>\n<header>\n</rst>\n", "bad.rs3")
     assert (info.value.path, info.value.line) == ("bad.rs3", 3)
+
+
+INTERLEAVED = """<rst>
+<header><relations><rel name="elab" type="rst"/></relations></header>
+<body>
+  <segment id="1" parent="3" relname="span">A</segment>
+  <group id="3" type="span"/>\t
+  <segment id="2" parent="3" relname="elab">B &amp; ]]</segment>
+<secedges>  <secedge id="a" source="2" target="1" relname="elab"/><secedge id="b" source="1" target="2" relname="elab"/>
+</secedges><signals><signal source="2" type="dm" subtype="dm" tokens="1"/>
+
+<signal source="3" type="x" subtype="y" tokens="" status="gold"/></signals>
+</body></rst>"""
+
+
+def test_scanner_takes_interleaved_elements_and_free_spacing_between_rs4_elements():
+    # expected values worked out by hand from the text above: group 3 (line 5) spans EDUs 1-2
+    markup = rs3._scan(INTERLEAVED)
+    assert markup is not None and markup == rs3._parse_xml(INTERLEAVED, "doc.x")
+    assert markup.body[0] == [True, False, True] and markup.body[5] == [4, 5, 6]
+    tree = loads_rs3(INTERLEAVED)
+    assert [(n.start, n.end, n.nuclearity, n.relation, n.line) for n in tree.nodes()] == [
+        (1, 2, "Root", None, 5), (1, 1, "N", "span", 4), (2, 2, "S", "elab", 6)]
+    assert [e.text for e in tree.edus] == ["A", "B & ]]"]
+    assert [(e["source_span"], e["target_span"]) for e in tree.extra["secedges"]] == [((2, 2), (1, 1)),
+                                                                                     ((1, 1), (2, 2))]
+    assert [s["source_span"] for s in tree.extra["signals"]] == [(2, 2), (1, 2)]
+    assert outcome(loads_rs3, INTERLEAVED) == outcome(previous.loads_rs3, INTERLEAVED)
+
+
+@pytest.mark.parametrize("edit", [("<body>\n", "<body>\n\n"), ("\t\n", "\t\n\n"),
+                                  ('\t\n  <segment id="2"', ' <segment id="2"'), ("]]</segment>", "]]></segment>"),
+                                  ('tokens="1"/>', 'tokens="1"/>x'), ("</signals>", "</signals>\r"),
+                                  ('"dm"', '"d\tm"')])
+def test_scanner_leaves_other_layouts_to_the_xml_parser(edit):
+    # a blank or shared line among segments and groups (line numbers), ]]> in a text, stray or rewritten characters
+    text = INTERLEAVED.replace(*edit)
+    assert text != INTERLEAVED and rs3._scan(text) is None
+    assert outcome(loads_rs3, text) == outcome(previous.loads_rs3, text)

@@ -38,8 +38,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
-from itertools import pairwise, repeat
-from operator import attrgetter
+from itertools import compress, pairwise, repeat
+from operator import attrgetter, is_not, itemgetter
 from pathlib import Path
 from typing import Any, NoReturn, TypeGuard
 
@@ -102,62 +102,89 @@ class _Markup:
 
 
 # -- the fast scanner: files laid out as rstWeb and GUM write them -----------------------------
-# One regular expression checks that the whole file has the plain layout (each element on its own
-# line, attributes in rstWeb's order, nothing an XML parser would rewrite); a few more read it.
+# A few regular expressions read the file and check its layout as they go (each segment and group
+# on its own line, attributes in rstWeb's order, nothing an XML parser would rewrite); any other
+# file is left to the XML parser. The reading expressions end in an alternative that catches the
+# first character their elements do not account for, so a file is taken only when they cover it.
 _WS = "[ \t\n]*+"
-_VAL = '"[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]++"'  # non-empty, returned unchanged by an XML parser
-_ANY = '"[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]*+"'  # possibly empty
-_CHARS = "[^<&\x00-\x08\x0a-\x1f\ud800-\udfff\ufffe\uffff]*+"  # text without markup, newlines or entities
-_TEXT = f"{_CHARS}(?:&(?:lt|gt|amp|quot|apos);{_CHARS})*"
+_V = '[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]'  # in an attribute value, returned unchanged by an XML parser
+_VAL = f'"({_V}++)"'  # non-empty
+_ANY = f'"({_V}*+)"'  # possibly empty
+_CHARS = "[^]<&\x00-\x08\x0a-\x1f\ud800-\udfff\ufffe\uffff]*+"  # no markup, newline, entity or ]
+_TEXT = f"{_CHARS}(?:(?:&(?:lt|gt|amp|quot|apos);|](?!]>)){_CHARS})*+"  # nor ]]>, which XML forbids in text
 _REL = f"<rel name={_VAL} type={_VAL} ?/>"
 _SIG = f"<sig type={_ANY} subtypes={_ANY} ?/>"
-_SEGMENT = f"<segment id={_VAL} parent={_VAL} relname={_VAL}>{_TEXT}</segment>"
-_GROUP = f"<group id={_VAL} type={_VAL}(?: parent={_VAL} relname={_VAL})? ?/>"
-_SECEDGE = f"<secedge id={_ANY} source={_ANY} target={_ANY} relname={_ANY} ?/>"
-_SIGNAL = f"<signal source={_ANY} type={_ANY} subtype={_ANY} tokens={_ANY}(?: status={_ANY})? ?/>"
-_PLAIN_LAYOUT = re.compile(
-    f"<rst>{_WS}<header>{_WS}<relations>(?:{_WS}{_REL})*{_WS}</relations>"
-    f"(?:{_WS}<sigtypes>(?:{_WS}{_SIG})*{_WS}</sigtypes>)?{_WS}</header>"
-    f"{_WS}<body>(?:\n[ \t]*+{_SEGMENT})*(?:\n[ \t]*+{_GROUP})*"
-    f"(?:{_WS}<secedges>(?:{_WS}{_SECEDGE})*{_WS}</secedges>)?"
-    f"(?:{_WS}<signals>(?:{_WS}{_SIGNAL})*{_WS}</signals>)?{_WS}</body>{_WS}</rst>{_WS}")
-_READ_REL = re.compile('<rel name="([^"]*)" type="([^"]*)"')
-_READ_SIG = re.compile('<sig type="([^"]*)" subtypes="([^"]*)"')
-_READ_SEGMENT = re.compile('<segment id="([^"]*)" parent="([^"]*)" relname="([^"]*)">([^<]*)</segment>')
-_READ_GROUP = re.compile('<group id="([^"]*)" type="[^"]*"(?: parent="([^"]*)" relname="([^"]*)")?')
-_READ_SECEDGE = re.compile('<secedge id="([^"]*)" source="([^"]*)" target="([^"]*)" relname="([^"]*)"')
-_READ_SIGNAL = re.compile('<signal source="([^"]*)" type="([^"]*)" subtype="([^"]*)" tokens="([^"]*)"'
-                          '( status="([^"]*)")?')
+_HEAD = re.compile(f"<rst>{_WS}<header>{_WS}<relations>(?:{_WS}{_REL})*{_WS}</relations>"
+                   f"(?:{_WS}<sigtypes>(?:{_WS}{_SIG})*{_WS}</sigtypes>)?{_WS}</header>{_WS}<body>")
+_READ_REL = re.compile(_REL)
+_READ_SIG = re.compile(_SIG)
+# a line holding one segment or group: (s), id, parent, relname, text; or (last) the rest of the file,
+# from the first character that starts no such line
+_ITEMS = re.compile(f'\n[ \t]*+<(?:(s)egment|group) id={_VAL}(?(1)| type="{_V}++")'
+                    f"(?: parent={_VAL} relname={_VAL})?(?(1)>({_TEXT})</segment>| ?/>)"
+                    "|([^ \t](?s:.*))")
+# the elements of a secedges or signals section, then (last) the rest of the file after them
+_SECEDGES = re.compile(f"{_WS}<secedge id={_ANY} source={_ANY} target={_ANY} relname={_ANY} ?/>|((?s:.+))")
+_SIGNALS = re.compile(f"{_WS}<signal source={_ANY} type={_ANY} subtype={_ANY} tokens={_ANY}( status={_ANY})? ?/>"
+                      "|((?s:.+))")
+_SPACE = re.compile(_WS)
+_END = re.compile(f"</body>{_WS}</rst>{_WS}")
 
 
 def _scan(text: str) -> _Markup | None:
     """The markup of a plainly laid out file, or None when the XML parser must read it."""
-    if "]]>" in text or not _PLAIN_LAYOUT.fullmatch(text):
+    head = _HEAD.match(text)
+    if head is None:
         return None
-    header_end = text.index("</header>")
-    body_start = text.index("<body>", header_end)
-    items_end = next(end for end in (text.find(tag, body_start) for tag in ("<secedges>", "<signals>", "</body>"))
-                     if end >= 0)  # the layout puts them in this order
-    segments = _READ_SEGMENT.findall(text, body_start, items_end)
-    groups = _READ_GROUP.findall(text, body_start, items_end)
-    ids, parents, relnames, texts = map(list, zip(*segments)) if segments else ([], [], [], [])
+    body_start = head.end()
+    items = _ITEMS.findall(text, body_start)
+    if not items or not items[-1][-1]:
+        return None  # the file ends in a segment or group
+    rest: str = items.pop()[-1]
+    first_line = text.count("\n", 0, body_start) + 2  # each line from there holds one element, up to the rest
+    segment, ids, parents, relnames, texts, _ = [list(column) for column in zip(*items)] or [[] for _ in range(6)]
     if "&" in text:
         texts = [_unescape(t) for t in texts]
-    if groups:
-        group_ids, group_parents, group_relnames = zip(*groups)
-        ids += group_ids
-        parents += [parent or None for parent in group_parents]  # only a top group has neither
-        relnames += group_relnames  # "" where the group has none
-    first_line = text.count("\n", 0, body_start) + 2  # one element per line, from the line after <body>
-    lines: list[int | None] = list(range(first_line, first_line + len(ids)))
-    body = ([True] * len(segments) + [False] * len(groups), ids, parents, relnames, texts + [""] * len(groups), lines)
-    signals = [{"source": source, "type": kind, "subtype": subtype, "tokens": tokens, "status": status}
-               if with_status else {"source": source, "type": kind, "subtype": subtype, "tokens": tokens}
-               for source, kind, subtype, tokens, with_status, status in _READ_SIGNAL.findall(text, items_end)]
-    secedges = [{"id": edge_id, "source": source, "target": target, "relname": relname}
-                for edge_id, source, target, relname in _READ_SECEDGE.findall(text, items_end)]
-    return _Markup(_READ_REL.findall(text, 0, header_end), body, secedges, signals,
-                   _READ_SIG.findall(text, 0, header_end))
+    lines: list[int | None] = list(range(first_line, first_line + len(items)))
+    body = (list(map(bool, segment)), ids, [parent or None for parent in parents], relnames, texts, lines)
+    secedges: list[dict[str, Any]] = []
+    signals: list[dict[str, Any]] = []
+    start = _skip_space(rest, 0)
+    if rest.startswith("<secedges>", start):
+        section = _section(_SECEDGES, rest, start + 10, "</secedges>")
+        if section is None:
+            return None
+        found, rest, start = section
+        secedges = [{"id": edge_id, "source": source, "target": target, "relname": relname}
+                    for edge_id, source, target, relname, _ in found]
+    if rest.startswith("<signals>", start):
+        section = _section(_SIGNALS, rest, start + 9, "</signals>")
+        if section is None:
+            return None
+        found, rest, start = section
+        signals = [{"source": source, "type": kind, "subtype": subtype, "tokens": tokens, "status": status}
+                   if with_status else {"source": source, "type": kind, "subtype": subtype, "tokens": tokens}
+                   for source, kind, subtype, tokens, with_status, status, _ in found]
+    if not _END.fullmatch(rest, start):
+        return None
+    return _Markup(_READ_REL.findall(text, 0, body_start), body, secedges, signals,
+                   _READ_SIG.findall(text, 0, body_start))
+
+
+def _section(elements: re.Pattern[str], text: str, start: int, closing: str) -> tuple[list[Any], str, int] | None:
+    """The elements of a section from ``start`` to its closing tag (as tuples), the rest of the text and where
+    its next tag starts; None when anything else comes before the closing tag."""
+    found = elements.findall(text, start)
+    if not found or not found[-1][-1]:
+        return None
+    rest = found.pop()[-1]
+    end = _skip_space(rest, 0)
+    return (found, rest, _skip_space(rest, end + len(closing))) if rest.startswith(closing, end) else None
+
+
+def _skip_space(text: str, start: int) -> int:
+    """Where the whitespace from ``start`` ends."""
+    return _SPACE.match(text, start).end()  # type: ignore[union-attr]  # it matches anywhere
 
 
 def _unescape(text: str) -> str:
@@ -248,10 +275,10 @@ class _Body:
         self.is_segment, self.parents, self.relnames, self.lines = is_segment, parents, relnames, lines
         self.position: dict[str | None, int] = dict(zip(ids, range(len(ids))))
         if not (_all_named(ids) and len(self.position) == len(ids) and any(is_segment)
-                and all(r for p, r in zip(parents, relnames) if p is not None)):
+                and all(compress(relnames, map(is_not, parents, repeat(None))))):  # a relname where a parent
             self._explain_bad_items(ids)
         self.ids: list[str] = ids
-        self.segment_texts = [text.strip() for text, segment in zip(texts, is_segment) if segment]
+        self.segment_texts = list(map(str.strip, compress(texts, is_segment)))
         self.children: dict[int, list[int]] = {}  # only nodes that have children
         self.order = self._link()
 
@@ -288,7 +315,7 @@ class _Body:
         order = tops[:1]
         for k in order:  # grows while iterating
             order.extend(children.get(k, ()))
-        if len(tops) == 1 and len(order) == len(position):
+        if len(tops) == 1 and len(order) == len(self.position):
             return order  # every node hangs from the one top: no cycle
         self._reject_cycles()
         ids = ", ".join(printable(self.ids[k]) for k in tops[:10])
@@ -342,11 +369,12 @@ def child_roles(parent_is_segment: bool, relnames: list[str], types: dict[str, s
 
 #: a constituent before its parent labels it: (start, end, children, line)
 _Unlabelled = tuple[int, int, tuple[Node, ...], "int | None"]
+_UNBUILT: _Unlabelled = (0, 0, (), None)  # a group before its children are built
+_EXTENT = itemgetter(0, 1)
 
 
-def _label(u: _Unlabelled | None, nuclearity: str, relation: str | None) -> Node:
+def _label(u: _Unlabelled, nuclearity: str, relation: str | None) -> Node:
     """The node ``u`` (start, end, children, line) with a nuclearity and a relation."""
-    assert u is not None  # children are built before their parent (bottom-up order)
     return new_node(u[0], u[1], nuclearity, relation, u[2], u[3])
 
 
@@ -358,16 +386,18 @@ class _TreeBuilder:
         self.types = types
         self.source = body.source
         self.lenient = lenient
-        self.built: list[_Unlabelled | None] = []
+        self.built: list[_Unlabelled] = []
 
     def tree(self) -> Node:
         """The tree of the whole body (the top node labelled ``Root``)."""
         body = self.body
         relnames, lines, is_segment, children = body.relnames, body.lines, body.is_segment, body.children
         index = 0
-        built = self.built = [((index := index + 1), index, (), line) if segment else None
+        built = self.built = [((index := index + 1), index, (), line) if segment else _UNBUILT
                               for segment, line in zip(is_segment, lines)]
         check_each = not set(relnames) <= self.types.keys() | {SPAN, ""}
+        # names that make every child of a group a nucleus of a multinuclear node (see child_roles)
+        multinuclear = {name for name, kinds in self.types.items() if kinds == _ONLY_MULTINUC} - {SPAN}
         # segments without satellites are built already: visit the rest, children before parents
         for k in [k for k in reversed(body.order) if k in children or not is_segment[k]]:
             kids = children.get(k, ())
@@ -381,6 +411,9 @@ class _TreeBuilder:
                 core, satellite = built[k], kids[0]
             elif len(kids) == 2 and not segment and (relnames[kids[0]] == SPAN) != (relnames[kids[1]] == SPAN):
                 core, satellite = (built[kids[0]], kids[1]) if relnames[kids[0]] == SPAN else (built[kids[1]], kids[0])
+            elif len(kids) > 1 and not segment and multinuclear.issuperset([relnames[j] for j in kids]):
+                built[k] = self._in_order([_label(built[j], NUCLEUS, relnames[j]) for j in kids], k)
+                continue  # a multinuclear group without satellites
             else:  # several satellites, multinuclear groups, malformed nodes
                 core, satellites = self._core(k, [relnames[j] for j in kids])
                 if satellites:
@@ -391,26 +424,22 @@ class _TreeBuilder:
                     built[k] = core
                 continue
             other = built[satellite]  # the common case, one nucleus and one satellite
-            nucleus = _label(core, NUCLEUS, SPAN)
-            satellite_node = _label(other, SATELLITE, relnames[satellite])
-            if nucleus.start < satellite_node.start and satellite_node.start == nucleus.end + 1:
-                built[k] = (nucleus.start, satellite_node.end, (nucleus, satellite_node), lines[k])
-            elif satellite_node.start < nucleus.start and nucleus.start == satellite_node.end + 1:
-                built[k] = (satellite_node.start, nucleus.end, (satellite_node, nucleus), lines[k])
+            nucleus = new_node(core[0], core[1], NUCLEUS, SPAN, core[2], core[3])
+            satellite_node = new_node(other[0], other[1], SATELLITE, relnames[satellite], other[2], other[3])
+            if other[0] == core[1] + 1:
+                built[k] = (core[0], other[1], (nucleus, satellite_node), lines[k])
+            elif core[0] == other[1] + 1:
+                built[k] = (other[0], core[1], (satellite_node, nucleus), lines[k])
             else:
                 built[k] = self._in_order([nucleus, satellite_node], k)  # explains the gap
-        top = built[body.order[0]]
-        assert top is not None  # every node is built before its parent, the top last
-        start, end, kids_of_top, line = top
+        start, end, kids_of_top, line = built[body.order[0]]
         return Node(start, end, ROOT, None, kids_of_top, line)
 
-    def span(self, node_id: str) -> tuple[int, int] | None:
-        """The EDU span of a segment or group, or None for an id that names none."""
-        k = self.body.position.get(node_id)
-        built = None if k is None else self.built[k]
-        return None if built is None else built[:2]
+    def spans(self) -> dict[str, tuple[int, int]]:
+        """The EDU span of each segment and group, by id (once the tree is built)."""
+        return dict(zip(self.body.ids, map(_EXTENT, self.built)))
 
-    def _core(self, k: int, names: list[str]) -> tuple[_Unlabelled | None, list[int]]:
+    def _core(self, k: int, names: list[str]) -> tuple[_Unlabelled, list[int]]:
         """The nucleus of node ``k`` (the node itself for a segment) and its satellites."""
         body, built = self.body, self.built
         kids = body.children.get(k, [])
@@ -475,12 +504,13 @@ _start = attrgetter("start")
 def _rs4_extra(markup: _Markup, builder: _TreeBuilder) -> dict[str, Any]:
     """Secondary edges, signals and signal types of an rs4 file (empty for plain rs3)."""
     extra: dict[str, Any] = {}
-    span = builder.span
-    for edge in markup.secedges:
-        edge["source_span"] = span(edge.get("source", ""))
-        edge["target_span"] = span(edge.get("target", ""))
-    for signal in markup.signals:
-        signal["source_span"] = span(signal.get("source", ""))
+    if markup.secedges or markup.signals:
+        span = builder.spans().get  # None for an id that names no segment or group
+        for edge in markup.secedges:
+            edge["source_span"] = span(edge.get("source", ""))
+            edge["target_span"] = span(edge.get("target", ""))
+        for signal in markup.signals:
+            signal["source_span"] = span(signal.get("source", ""))
     sigtypes = {kind: subtypes.split(";") for kind, subtypes in markup.sigtypes}
     for key, value in (("secedges", markup.secedges), ("signals", markup.signals), ("sigtypes", sigtypes)):
         if value:
