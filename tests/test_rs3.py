@@ -297,3 +297,10 @@ def test_reader_options_are_keyword_only():
     with pytest.raises(TypeError):
         read_rs3("d.rs3", False)  # type: ignore[misc]
     assert loads_rs3(RUNNING_RS3, "d.rs3", doc_id="doc").doc_id == "doc"
+
+
+def test_a_lone_surrogate_in_a_string_is_a_format_error():
+    # a str can hold what no file can: the XML parser fails to encode it; the error names the line
+    text = '<rst>\n<body>\n<segment id="1">a\ud800</segment>\n</body>\n</rst>'
+    with pytest.raises(FormatError, match=r"doc\.rs3:3: malformed XML: character \\ud800 \(a lone surrogate\)"):
+        loads_rs3(text, "doc.rs3")

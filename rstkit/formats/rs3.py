@@ -199,6 +199,9 @@ def _unescape(text: str) -> str:
 def _parse_xml(text: str, source: str) -> _Markup:
     try:
         root = ET.fromstring(text)
+    except UnicodeEncodeError as exc:  # a lone surrogate: only a str given to loads_rs3 can hold one
+        raise FormatError(f"malformed XML: character {printable(text[exc.start])} (a lone surrogate) cannot be "
+                          "encoded", source, text.count("\n", 0, exc.start) + 1) from None
     except ET.ParseError as exc:
         line = exc.position[0] if exc.position else None
         message = str(exc).split(": line ")[0]
