@@ -27,7 +27,7 @@ from .errors import RSTKitError, RSTKitWarning
 from .gcpause import no_cyclic_gc
 from .metrics import EvalConfig, EvalResult, evaluate_all
 from .metrics.config import DEFAULT_STATISTICS, Statistics
-from .metrics.prepared import PreparationSpec, PreparedDocument, prepare_document
+from .metrics.prepared import PreparationSpec, PreparedDocument, first_of_each_metric, prepare_document
 from .report import Report, render
 from .tree import RSTTree
 
@@ -198,8 +198,7 @@ def _send_back(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTree],
     base = configs[0]
     if base.edus == "aligned":
         return None
-    by_metric = {config.metric: config for config in reversed(configs)}  # the first of each metric
-    spec = PreparationSpec(tuple(by_metric[m] for m in dict.fromkeys(c.metric for c in configs)),
+    spec = PreparationSpec(tuple(first_of_each_metric(configs)),
                            base.gold_binarization if gold else base.pred_binarization, gold)
     return partial(prepare_document, spec=spec)
 

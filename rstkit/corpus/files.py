@@ -179,12 +179,12 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
     as they are). The outcome, and the warnings (re-emitted here in file order), are otherwise the
     same whatever ``jobs`` is."""
     workers = min(resolve_jobs(jobs, len(files), small_results=send_back is not None), len(files))
+    send_back = send_back if workers > 1 else None
+    tasks = [(Path(f), format, lenient, single, send_back, options) for f in files]
     with no_cyclic_gc():
         if workers <= 1:
-            outcomes: Iterable[Outcome] = map(_read_one, [(Path(f), format, lenient, single, None, options)
-                                                          for f in files])
+            outcomes: Iterable[Outcome] = map(_read_one, tasks)
             return [_replayed(outcome) for outcome in outcomes]
-        tasks = [(Path(f), format, lenient, single, send_back, options) for f in files]
         chunk = max(1, len(tasks) // (16 * workers))
         with ProcessPoolExecutor(workers) as pool:
             return [_replayed(outcome) for outcome in pool.map(_read_one, tasks, chunksize=chunk)]

@@ -21,18 +21,18 @@ from ..jsontext import Table
 from ..labels import get_label_map
 from ..settings import MEASURES, Average, Binarization, Metric
 from ..tree import RSTTree
-from . import aligned, parseval
+from . import aligned, parseval, rst_parseval
 from .average import Scores, aggregate, per_document
 from .config import DEFAULT_STATISTICS, EvalConfig, Statistics
 from .counts import Counts, KeyCodec, TupleArrays, Vocabulary, codec_for, count_matches
 from .edus import check_edus
 from .prepared import (
-    B1_BINARIZATIONS,
     METRIC_MODULES,
     PreparedDocument,
     PreparedTuples,
     arrays_of_prepared,
-    b1_nary_nodes,
+    b1_nary,
+    first_of_each_metric,
 )
 from .relations import Confusion, RelationReport, confusion, relation_report
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
@@ -237,9 +237,7 @@ def evaluate_all(gold: Mapping[str, Scorable], pred: Mapping[str, Scorable] | Se
             return doc.prepared_tuples(config.metric)
         return METRIC_MODULES[config.metric].prepared_tuples(doc, label_map, passthrough, mode, config)
 
-    by_metric: dict[Metric, EvalConfig] = {}  # the first configuration of each metric
-    for config in configs:
-        by_metric.setdefault(config.metric, config)
+    by_metric = {config.metric: config for config in first_of_each_metric(configs)}
     gold_trees = [gold[d] for d in doc_ids]
     n_edus = np.array([t.n_edus for t in gold_trees], dtype=np.int64)
     # tuples become arrays as soon as a side is complete (gold per metric, each system), so that
@@ -352,24 +350,26 @@ def _gold_notes(gold_trees: list[Scorable], gold_tuples: list[Prepared],
         what = ("excluded from the averages" if config.exclude_single_edu
                 else "scored with 0 tuples (F1 = 0 in macro averages, as the reference does)")
         notes.append(f"{len(singles)} one-EDU document(s) {what}: {_some(singles)}")
-    if config.metric == parseval.NAME:
-        if config.attachment_rebinarization:
-            affected = {t.doc_id: d.nary_decisions() if isinstance(d, PreparedTuples) else parseval.nary_decisions(d)
-                        for t, d in zip(gold_trees, gold_tuples)}
-            _note_nary(affected, " after educe's right_mixed pass",
-                       "each gives one original-Parseval tuple with a k-letter nuclearity, so those documents "
-                       "have fewer than n-1 gold tuples", notes)
-    elif config.gold_binarization in B1_BINARIZATIONS:
-        affected = {t.doc_id: _b1_nary_nodes(t, config.gold_binarization) for t in gold_trees}
-        _note_nary(affected, "", "RST-Parseval supports fall below 2n-2", notes)
+    affected = {t.doc_id: n for t, d in zip(gold_trees, gold_tuples) if (n := _b1_nary(t, d, config)) is not None}
+    if affected:
+        _note_nary(affected, *_B1_CONSEQUENCES[config.metric], notes)
     return notes
 
 
-def _b1_nary_nodes(doc: Scorable, binarization: Binarization) -> int:
+#: per metric, when the nodes bug B1 left n-ary are counted and what follows for the scores
+_B1_CONSEQUENCES: dict[Metric, tuple[str, str]] = {
+    parseval.NAME: (" after educe's right_mixed pass",
+                    ("each gives one original-Parseval tuple with a k-letter nuclearity, so those documents "
+                     "have fewer than n-1 gold tuples")),
+    rst_parseval.NAME: ("", "RST-Parseval supports fall below 2n-2"),
+}
+
+
+def _b1_nary(doc: Scorable, tuples: Prepared, config: EvalConfig) -> int | None:
+    """:func:`~rstkit.metrics.prepared.b1_nary` of a tree, or as a prepared gold document holds it."""
     if isinstance(doc, PreparedDocument):
-        assert doc.nary_nodes is not None  # prepared under this very configuration
-        return doc.nary_nodes
-    return b1_nary_nodes(doc, binarization)
+        return doc.nary.get(config.metric)
+    return b1_nary(doc, cast(Tuples, tuples), config)
 
 
 def _note_nary(per_document: dict[str, int], when: str, consequence: str, notes: list[str]) -> None:

@@ -1,10 +1,10 @@
 """Documents prepared for scoring where they are read.
 
 A process that reads files for an evaluation sends back, instead of each tree, what scoring
-needs of it (:class:`PreparedDocument`): its id, source, EDU count and EDU texts, and per metric
-its tuples as one small integer array with the labels it uses. Trees are costly to send between
-processes (unpickling them cost the parent about as much as reading them); these are small, so
-reading with several processes pays even on two cores.
+needs of it (:class:`PreparedDocument`): its id, source, EDU count and EDU texts, per metric its
+tuples as int32 rows in bytes with the labels they use, and for gold what the warnings count of
+it. Trees are costly to send between processes (unpickling them cost the parent about as much as
+reading them); these are small, so reading with several processes pays even on two cores.
 
 Everything is what :func:`rstkit.metrics.evaluate.evaluate_all` computes from the tree: the same
 tuples in the same order, and the same error, kept here and raised when the pipeline asks for
@@ -13,8 +13,8 @@ where a document was prepared.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from itertools import chain
 from typing import Protocol
 
@@ -41,6 +41,26 @@ METRIC_MODULES: dict[Metric, MetricModule] = {rst_parseval.NAME: rst_parseval, p
 
 #: the binarizations of gold trees that bug B1 of the reference can leave n-ary
 B1_BINARIZATIONS = (RST_EVAL, "right_mixed")
+
+
+def first_of_each_metric(configs: Iterable[EvalConfig]) -> list[EvalConfig]:
+    """The first configuration of each metric, in order (what tuples are prepared under)."""
+    firsts: dict[Metric, EvalConfig] = {}
+    for config in configs:
+        firsts.setdefault(config.metric, config)
+    return list(firsts.values())
+
+
+def b1_nary(tree: RSTTree, tuples: list[tuple[int, int, str, str]], config: EvalConfig) -> int | None:
+    """What the warnings count of a gold ``tree`` (with its ``tuples``) that bug B1 of the reference
+    left n-ary: original Parseval after educe's ``right_mixed`` pass, the decisions of a node still
+    n-ary (:func:`~rstkit.metrics.parseval.nary_decisions`); RST-Parseval under a gold binarization
+    of :data:`B1_BINARIZATIONS`, the nodes it leaves n-ary; None where ``config`` has no such warning."""
+    if config.metric == parseval.NAME:
+        return parseval.nary_decisions(tuples) if config.attachment_rebinarization else None
+    if config.gold_binarization in B1_BINARIZATIONS:
+        return len(nary_nodes(binarize(tree, config.gold_binarization)))
+    return None
 
 
 @dataclass(frozen=True)
@@ -84,12 +104,6 @@ class PreparedTuples:
         """The table as an (n, 4) array."""
         return np.frombuffer(self.table, dtype=_CELL).reshape(-1, 4)
 
-    def nary_decisions(self) -> int:
-        """:func:`rstkit.metrics.parseval.nary_decisions` of these tuples."""
-        long_pair = np.fromiter((len(pair) > 2 for pair in self.nuclearities), dtype=bool,
-                                count=len(self.nuclearities))
-        return int(long_pair[self.rows()[:, 2]].sum())
-
 
 _CELL = np.dtype(np.int32)
 _ROW_BYTES = 4 * _CELL.itemsize
@@ -98,15 +112,14 @@ _ROW_BYTES = 4 * _CELL.itemsize
 @dataclass(eq=False)
 class PreparedDocument:
     """What scoring needs of one tree (see the module docstring). ``doc_id`` and ``source`` are
-    the tree's; ``nary_nodes`` counts the gold nodes bug B1 leaves n-ary, where a configuration
-    binarizes gold that way (else None)."""
+    the tree's; ``nary`` holds, for a gold tree, :func:`b1_nary` per metric where it is not None."""
 
     doc_id: str
     source: str | None
     n_edus: int
     edu_texts: tuple[str, ...]
     tuples: dict[Metric, PreparedTuples | RSTKitError]
-    nary_nodes: int | None = None
+    nary: dict[Metric, int] = field(default_factory=dict)
 
     def prepared_tuples(self, metric: Metric) -> PreparedTuples:
         """The tuples of ``metric``, or the error the tree gave for them."""
@@ -116,22 +129,19 @@ class PreparedDocument:
         return outcome
 
 
-def b1_nary_nodes(tree: RSTTree, binarization: Binarization) -> int:
-    """How many nodes of ``tree`` a gold binarization of :data:`B1_BINARIZATIONS` leaves n-ary."""
-    return len(nary_nodes(binarize(tree, binarization)))
-
-
 def prepare_document(tree: RSTTree, spec: PreparationSpec) -> PreparedDocument:
     """``tree`` prepared for scoring under ``spec`` (module docstring)."""
     tuples: dict[Metric, PreparedTuples | RSTKitError] = {}
-    nary = None
+    nary: dict[Metric, int] = {}
     for config in spec.configs:
         label_map = get_label_map(config.labels)
         try:
-            tuples[config.metric] = PreparedTuples.of(METRIC_MODULES[config.metric].prepared_tuples(
-                tree, label_map, config.unknown_labels == "keep", spec.binarization, config))
-            if spec.gold and config.metric == rst_parseval.NAME and config.gold_binarization in B1_BINARIZATIONS:
-                nary = b1_nary_nodes(tree, config.gold_binarization)  # binarizes as the tuples just did
+            listed = METRIC_MODULES[config.metric].prepared_tuples(tree, label_map, config.unknown_labels == "keep",
+                                                                   spec.binarization, config)
+            tuples[config.metric] = PreparedTuples.of(listed)
+            count = b1_nary(tree, listed, config) if spec.gold else None  # binarizes as the tuples just did
+            if count is not None:
+                nary[config.metric] = count
         except RSTKitError as error:
             tuples[config.metric] = error
     return PreparedDocument(tree.doc_id, tree.source, tree.n_edus, tuple(edu.text for edu in tree.edus), tuples,
