@@ -40,20 +40,6 @@ class Table:
         """The records, as dicts."""
         return [_record(self.fields, iter(row)) for row in zip(*self.columns)]
 
-    def _shape(self) -> _Shape:
-        shape: _Shape = []
-
-        def add(fields: tuple[Any, ...]) -> None:
-            for field in fields:
-                if isinstance(field, tuple):
-                    shape.append((field[0],))
-                    add(field[1])
-                    shape.append(None)
-                else:
-                    shape.append(field)
-        add(self.fields)
-        return shape
-
 
 def _record(fields: tuple[Any, ...], values: Any) -> dict[str, Any]:
     return {(field[0] if isinstance(field, tuple) else field):
@@ -133,8 +119,9 @@ def _template(shape: _Shape, newline: str) -> str:
 
 def _write_table(table: Table, out: list[str], newline: str) -> None:
     """``table`` as its list of records, written by :func:`_write`."""
-    if not table.columns[0] or any(not isinstance(f, str) and not f[1] for f in _nested(table.fields)):
-        _write(table.records(), out, newline)  # none, or an empty nested record: the general path
+    shape: _Shape = []
+    if not table.columns[0] or not _layout(_record(table.fields, (c[0] for c in table.columns)), shape, []):
+        _write(table.records(), out, newline)  # none, or a shape without a template: the general path
         return
     inner = newline + "  "
     encoded = []
@@ -144,14 +131,8 @@ def _write_table(table: Table, out: list[str], newline: str) -> None:
             _write(table.records(), out, newline)  # mixed or unusual values: the general path
             return
         encoded.append(map(_SCALARS[kinds.pop()], column))
-    template = _template(table._shape(), inner)
+    template = _template(shape, inner)
     out.append("[" + inner + ("," + inner).join(map(template.format, *encoded)) + newline + "]")
-
-
-def _nested(fields: tuple[Any, ...]) -> list[Any]:
-    """Every nested record's field pair, at any depth."""
-    pairs = [f for f in fields if isinstance(f, tuple)]
-    return pairs + [inner for f in pairs for inner in _nested(f[1])]
 
 
 def _write(value: Any, out: list[str], newline: str) -> None:
