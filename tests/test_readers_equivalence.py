@@ -136,6 +136,81 @@ def test_rs3_reads_generated_and_mutated_files_as_before(text):
         assert outcome(loads_rs3, text, lenient=lenient) == as_now(outcome(previous.loads_rs3, text, lenient=lenient))
 
 
+# names by declared type: rst only, multinuc only, both, none (``span`` is the span child's)
+LINK_NAMES = ["span", "elab", "cause", "list", "joint", "both", "undeclared"]
+LINK_HEADER = ('<rst>\n\t<header>\n\t\t<relations>\n\t\t\t<rel name="elab" type="rst"/>\n'
+               '\t\t\t<rel name="cause" type="rst"/>\n\t\t\t<rel name="list" type="multinuc"/>\n'
+               '\t\t\t<rel name="joint" type="multinuc"/>\n\t\t\t<rel name="both" type="rst"/>\n'
+               '\t\t\t<rel name="both" type="multinuc"/>\n\t\t</relations>\n\t</header>\n\t<body>\n')
+
+
+@st.composite
+def rs3_link_texts(draw) -> str:
+    """An rs3 file of parent links for a random projective structure, GUM's shapes included (satellites of
+    segments, of span groups and, directly, of multinuclear groups; several satellites), then maybe a
+    relname or a parent changed at random (undeclared names, ``span`` misplaced, single nuclei, gaps,
+    forests, cycles), the elements maybe shuffled."""
+    n = draw(st.integers(1, 9))
+    links: dict[str, tuple[str, str] | None] = {}
+    groups: list[tuple[str, str]] = []  # (id, type)
+
+    def group(kind: str) -> str:
+        groups.append((str(n + len(groups) + 1), kind))
+        return groups[-1][0]
+
+    def build(lo: int, hi: int) -> str:
+        """The element standing for EDUs lo..hi (its own link is set by the caller)."""
+        if lo == hi:
+            return str(lo)
+        cuts = sorted(draw(st.sets(st.integers(lo + 1, hi), min_size=1, max_size=min(4, hi - lo))))
+        parts = [build(a, b - 1) for a, b in zip([lo, *cuts], [*cuts, hi + 1])]
+        shape = draw(st.sampled_from(["segment", "span", "multinuc"]))
+        if shape == "segment" and (nuclei := [k for k, part in enumerate(parts) if int(part) <= n]):
+            top = parts[draw(st.sampled_from(nuclei))]  # a segment with satellites
+        elif shape == "span" or len(parts) == 1:
+            top = group("span")
+            links[parts.pop(draw(st.integers(0, len(parts) - 1)))] = (top, "span")
+        else:
+            top = group("multinuc")
+            first = draw(st.integers(0, len(parts) - 2))  # satellites before the nuclei, then after them
+            last = draw(st.integers(0, len(parts) - 2 - first))
+            nuclei = parts[first:len(parts) - last]
+            for part in nuclei:
+                links[part] = (top, draw(st.sampled_from(["list", "joint", "both"])))
+            parts = [part for part in parts if part not in nuclei]
+        for part in parts:
+            if part != top:
+                links[part] = (top, draw(st.sampled_from(["elab", "cause", "both"])))
+        return top
+
+    links[build(1, n)] = None
+    ids = [str(i) for i in range(1, n + len(groups) + 1)]
+    for _ in range(draw(st.integers(0, 2))):  # noise
+        element = draw(st.sampled_from(ids))
+        if links.get(element) is not None and draw(st.booleans()):
+            links[element] = (links[element][0], draw(st.sampled_from(LINK_NAMES)))
+        else:
+            links[element] = (draw(st.sampled_from(ids)), draw(st.sampled_from(LINK_NAMES)))
+    kinds = dict(groups)
+    lines = []
+    for element in ids:
+        link = links.get(element)
+        attributes = "" if link is None else f' parent="{link[0]}" relname="{link[1]}"'
+        lines.append(f'\t\t<segment id="{element}"{attributes}>edu {element}</segment>' if int(element) <= n
+                     else f'\t\t<group id="{element}" type="{kinds[element]}"{attributes}/>')
+    if draw(st.booleans()):
+        lines = draw(st.permutations(lines))
+    return LINK_HEADER + "\n".join(lines) + "\n\t</body>\n</rst>\n"
+
+
+@settings(max_examples=400, deadline=None)
+@given(rs3_link_texts())
+def test_rs3_reads_random_parent_links_as_before(text):
+    assert rs3._scan(text) == rs3._parse_xml(text, "doc.x")
+    for lenient in (False, True):
+        assert outcome(loads_rs3, text, lenient=lenient) == as_now(outcome(previous.loads_rs3, text, lenient=lenient))
+
+
 _UNDECLARED = re.compile(r"(.*: relname )(.+)( is not declared in <header><relations>.*)", re.DOTALL)
 
 

@@ -38,6 +38,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import compress, pairwise, repeat
 from operator import attrgetter, is_not, itemgetter
 from pathlib import Path
@@ -133,10 +134,11 @@ _END = re.compile(f"</body>{_WS}</rst>{_WS}")
 
 def _scan(text: str) -> _Markup | None:
     """The markup of a plainly laid out file, or None when the XML parser must read it."""
-    head = _HEAD.match(text)
-    if head is None:
+    body_start = text.find("<body>") + 6  # the first: no attribute value the header takes holds a "<"
+    header = _header(text[:body_start]) if body_start > 5 else None
+    if header is None:
         return None
-    body_start = head.end()
+    relations, sigtypes = header
     items = _ITEMS.findall(text, body_start)
     if not items or not items[-1][-1]:
         return None  # the file ends in a segment or group
@@ -167,8 +169,15 @@ def _scan(text: str) -> _Markup | None:
                    for source, kind, subtype, tokens, with_status, status, _ in found]
     if not _END.fullmatch(rest, start):
         return None
-    return _Markup(_READ_REL.findall(text, 0, body_start), body, secedges, signals,
-                   _READ_SIG.findall(text, 0, body_start))
+    return _Markup(list(relations), body, secedges, signals, list(sigtypes))
+
+
+@lru_cache(maxsize=64)  # the files of a corpus share a few headers
+def _header(header: str) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] | None:
+    """The relations and signal types a header declares, or None when it is not laid out plainly."""
+    if not _HEAD.fullmatch(header):
+        return None
+    return tuple(_READ_REL.findall(header)), tuple(_READ_SIG.findall(header))
 
 
 def _section(elements: re.Pattern[str], text: str, start: int, closing: str) -> tuple[list[Any], str, int] | None:
@@ -399,8 +408,10 @@ class _TreeBuilder:
         built = self.built = [((index := index + 1), index, (), line) if segment else _UNBUILT
                               for segment, line in zip(is_segment, lines)]
         check_each = not set(relnames) <= self.types.keys() | {SPAN, ""}
-        # names that make every child of a group a nucleus of a multinuclear node (see child_roles)
-        multinuclear = {name for name, kinds in self.types.items() if kinds == _ONLY_MULTINUC} - {SPAN}
+        # the role a child of a group without a span child has by its relname alone, for names declared with one
+        # type (see child_roles); the others are decided by _core
+        role_of = {name: SAT_ROLE if kinds == _ONLY_RST else MULTI_ROLE
+                   for name, kinds in self.types.items() if len(kinds) == 1 and name != SPAN}
         # segments without satellites are built already: visit the rest, children before parents
         for k in [k for k in reversed(body.order) if k in children or not is_segment[k]]:
             kids = children.get(k, ())
@@ -414,10 +425,19 @@ class _TreeBuilder:
                 core, satellite = built[k], kids[0]
             elif len(kids) == 2 and not segment and (relnames[kids[0]] == SPAN) != (relnames[kids[1]] == SPAN):
                 core, satellite = (built[kids[0]], kids[1]) if relnames[kids[0]] == SPAN else (built[kids[1]], kids[0])
-            elif len(kids) > 1 and not segment and multinuclear.issuperset([relnames[j] for j in kids]):
-                built[k] = self._in_order([_label(built[j], NUCLEUS, relnames[j]) for j in kids], k)
-                continue  # a multinuclear group without satellites
-            else:  # several satellites, multinuclear groups, malformed nodes
+            elif (len(kids) > 1 and not segment
+                  and None not in (roles := [role_of.get(relnames[j]) for j in kids])
+                  and roles.count(MULTI_ROLE) > 1):  # a multinuclear group, perhaps with satellites
+                core = self._in_order([_label(built[j], NUCLEUS, relnames[j])
+                                       for j, role in zip(kids, roles) if role is MULTI_ROLE], k)
+                if SAT_ROLE in roles:
+                    nodes = [_label(core, NUCLEUS, SPAN)]
+                    nodes += [_label(built[j], SATELLITE, relnames[j])
+                              for j, role in zip(kids, roles) if role is SAT_ROLE]
+                    core = self._in_order(nodes, k)
+                built[k] = core
+                continue
+            else:  # several satellites, names declared with both types, malformed nodes
                 core, satellites = self._core(k, [relnames[j] for j in kids])
                 if satellites:
                     nodes = [_label(core, NUCLEUS, SPAN)]
@@ -437,10 +457,6 @@ class _TreeBuilder:
                 built[k] = self._in_order([nucleus, satellite_node], k)  # explains the gap
         start, end, kids_of_top, line = built[body.order[0]]
         return Node(start, end, ROOT, None, kids_of_top, line)
-
-    def spans(self) -> dict[str, tuple[int, int]]:
-        """The EDU span of each segment and group, by id (once the tree is built)."""
-        return dict(zip(self.body.ids, map(_EXTENT, self.built)))
 
     def _core(self, k: int, names: list[str]) -> tuple[_Unlabelled, list[int]]:
         """The nucleus of node ``k`` (the node itself for a segment) and its satellites."""
@@ -508,12 +524,15 @@ def _rs4_extra(markup: _Markup, builder: _TreeBuilder) -> dict[str, Any]:
     """Secondary edges, signals and signal types of an rs4 file (empty for plain rs3)."""
     extra: dict[str, Any] = {}
     if markup.secedges or markup.signals:
-        span = builder.spans().get  # None for an id that names no segment or group
+        # the EDU span of each segment and group, by position, then None where an unknown id points (-1)
+        spans: list[tuple[int, int] | None] = list(map(_EXTENT, builder.built))
+        spans.append(None)
+        at = builder.body.position.get
         for edge in markup.secedges:
-            edge["source_span"] = span(edge.get("source", ""))
-            edge["target_span"] = span(edge.get("target", ""))
+            edge["source_span"] = spans[at(edge.get("source"), -1)]
+            edge["target_span"] = spans[at(edge.get("target"), -1)]
         for signal in markup.signals:
-            signal["source_span"] = span(signal.get("source", ""))
+            signal["source_span"] = spans[at(signal.get("source"), -1)]
     sigtypes = {kind: subtypes.split(";") for kind, subtypes in markup.sigtypes}
     for key, value in (("secedges", markup.secedges), ("signals", markup.signals), ("sigtypes", sigtypes)):
         if value:
