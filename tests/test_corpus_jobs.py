@@ -48,3 +48,51 @@ def test_the_collector_is_paused_while_reading_and_restored(enabled, tmp_path):
     finally:
         (gc.enable if was else gc.disable)()
     assert seen == [False]
+
+
+class _Cyclic:
+    """A container that can be weakly referenced, to see when the collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def _in_generation(generation: int, objects: list[object]) -> set[int]:
+    """The ids among ``objects`` that the collector holds in ``generation``."""
+    ids = {id(o) for o in objects}
+    return {id(o) for o in gc.get_objects(generation) if id(o) in ids}
+
+
+def test_what_was_built_during_the_pause_goes_to_the_oldest_generation_and_is_still_collected():
+    import weakref
+
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        with no_cyclic_gc():
+            built = [[i] for i in range(1_000)]  # tracked containers, born in the youngest generation
+            garbage = _Cyclic()
+            freed = weakref.ref(garbage)
+            del garbage  # a cycle: only the collector frees it
+        assert _in_generation(2, built) == {id(o) for o in built} and not _in_generation(0, built)
+        assert freed() is not None
+        gc.collect()
+        assert freed() is None  # moved, not kept alive
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_objects_the_program_froze_stay_frozen_and_then_nothing_is_moved():
+    was = gc.isenabled()
+    gc.collect()
+    try:
+        gc.enable()
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        with no_cyclic_gc():
+            built = [[i] for i in range(1_000)]
+        assert gc.get_freeze_count() == frozen
+        assert not _in_generation(2, built)  # left where the collector put them
+    finally:
+        gc.unfreeze()
+        (gc.enable if was else gc.disable)()
