@@ -291,7 +291,7 @@ class _Body:
             self._explain_bad_items(ids)
         self.ids: list[str] = ids
         self.segment_texts = list(map(str.strip, compress(texts, is_segment)))
-        self.children: dict[int, list[int]] = {}  # only nodes that have children
+        self.children: list[Sequence[int]] = [()] * len(ids)  # by position, in file order
         self.order = self._link()
 
     def _explain_bad_items(self, ids: list[str | None]) -> NoReturn:
@@ -319,14 +319,14 @@ class _Body:
             if j is None:
                 raise FormatError(f"node {printable(self.ids[k])} points to parent {_shown(parent)}, which does not "
                                   "exist", self.source, self.lines[k])
-            kids = children.get(j)
-            if kids is None:
-                children[j] = [k]
+            kids = children[j]
+            if kids:
+                kids.append(k)  # type: ignore[attr-defined]  # a list once a child is linked
             else:
-                kids.append(k)
+                children[j] = [k]
         order = tops[:1]
         for k in order:  # grows while iterating
-            order.extend(children.get(k, ()))
+            order.extend(children[k])
         if len(tops) == 1 and len(order) == len(self.position):
             return order  # every node hangs from the one top: no cycle
         self._reject_cycles()
@@ -413,8 +413,8 @@ class _TreeBuilder:
         role_of = {name: SAT_ROLE if kinds == _ONLY_RST else MULTI_ROLE
                    for name, kinds in self.types.items() if len(kinds) == 1 and name != SPAN}
         # segments without satellites are built already: visit the rest, children before parents
-        for k in [k for k in reversed(body.order) if k in children or not is_segment[k]]:
-            kids = children.get(k, ())
+        for k in [k for k in reversed(body.order) if children[k] or not is_segment[k]]:
+            kids = children[k]
             segment = is_segment[k]
             if check_each:
                 self._check_declared(kids)
@@ -461,7 +461,7 @@ class _TreeBuilder:
     def _core(self, k: int, names: list[str]) -> tuple[_Unlabelled, list[int]]:
         """The nucleus of node ``k`` (the node itself for a segment) and its satellites."""
         body, built = self.body, self.built
-        kids = body.children.get(k, [])
+        kids = body.children[k]
         roles = child_roles(body.is_segment[k], names, self.types)
         spans = [j for j, role in zip(kids, roles) if role == SPAN_ROLE]
         nuclei = [j for j, role in zip(kids, roles) if role == MULTI_ROLE]
