@@ -7,6 +7,8 @@ opened (``git worktree add --detach /tmp/then 0901afd``)::
                      python benchmarks/read_gum_checkout.py . --paused-gc; done
 
 Each version's ``read_rs3`` and ``read_rsd`` read all 281 files of their form, best of 3.
+``--directory`` times instead what ``rstkit stats`` and the library do with a folder of files:
+``rstkit.read_documents(folder)`` (every tree kept, the collector as the version leaves it).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkout", type=Path, help="the root of a checkout of rstkit (holding rstkit/)")
     parser.add_argument("--paused-gc", action="store_true", help="pause the cyclic GC, as corpus reads do now")
+    parser.add_argument("--directory", action="store_true", help="time rstkit.read_documents on each folder")
     args = parser.parse_args()
     sys.path.insert(0, str(args.checkout.resolve()))
     import rstkit
@@ -38,10 +41,14 @@ def main() -> None:
         best = float("inf")
         for _ in range(3):
             started = time.perf_counter()
-            for path in files:
-                read(path)
+            if args.directory:
+                rstkit.read_documents(files[0].parent)
+            else:
+                for path in files:
+                    read(path)
             best = min(best, time.perf_counter() - started)
-        print(f"{Path(rstkit.__file__).parent.parent}: {form} {len(files)} files {best:.3f} s "
+        how = "read_documents(folder)" if args.directory else "reader per file"
+        print(f"{Path(rstkit.__file__).parent.parent}: {form} {len(files)} files, {how}: {best:.3f} s "
               f"(GC {'paused' if args.paused_gc else 'on'}, load {os.getloadavg()[0]:.2f})")
 
 
