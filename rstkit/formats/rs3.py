@@ -425,26 +425,20 @@ class _TreeBuilder:
                 core, satellite = built[k], kids[0]
             elif len(kids) == 2 and not segment and (relnames[kids[0]] == SPAN) != (relnames[kids[1]] == SPAN):
                 core, satellite = (built[kids[0]], kids[1]) if relnames[kids[0]] == SPAN else (built[kids[1]], kids[0])
-            elif (len(kids) > 1 and not segment
-                  and None not in (roles := [role_of.get(relnames[j]) for j in kids])
-                  and roles.count(MULTI_ROLE) > 1):  # a multinuclear group, perhaps with satellites
-                core = self._in_order([_label(built[j], NUCLEUS, relnames[j])
-                                       for j, role in zip(kids, roles) if role is MULTI_ROLE], k)
-                if SAT_ROLE in roles:
-                    nodes = [_label(core, NUCLEUS, SPAN)]
-                    nodes += [_label(built[j], SATELLITE, relnames[j])
-                              for j, role in zip(kids, roles) if role is SAT_ROLE]
-                    core = self._in_order(nodes, k)
-                built[k] = core
-                continue
-            else:  # several satellites, names declared with both types, malformed nodes
-                core, satellites = self._core(k, [relnames[j] for j in kids])
+            else:  # multinuclear groups, several satellites, names declared with both types, malformed nodes
+                if (len(kids) > 1 and not segment
+                        and None not in (roles := [role_of.get(relnames[j]) for j in kids])
+                        and roles.count(MULTI_ROLE) > 1):  # every child's role known from its name alone
+                    core = self._in_order([_label(built[j], NUCLEUS, relnames[j])
+                                           for j, role in zip(kids, roles) if role is MULTI_ROLE], k)
+                    satellites = [j for j, role in zip(kids, roles) if role is SAT_ROLE]
+                else:
+                    core, satellites = self._core(k, [relnames[j] for j in kids])
                 if satellites:
                     nodes = [_label(core, NUCLEUS, SPAN)]
                     nodes += [_label(built[j], SATELLITE, relnames[j]) for j in satellites]
-                    built[k] = self._in_order(nodes, k)
-                else:
-                    built[k] = core
+                    core = self._in_order(nodes, k)
+                built[k] = core
                 continue
             other = built[satellite]  # the common case, one nucleus and one satellite
             nucleus = new_node(core[0], core[1], NUCLEUS, SPAN, core[2], core[3])
