@@ -198,8 +198,7 @@ def _send_back(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTree],
     base = configs[0]
     if base.edus == "aligned":
         return None
-    spec = PreparationSpec(tuple(first_of_each_metric(configs)),
-                           base.gold_binarization if gold else base.pred_binarization, gold)
+    spec = PreparationSpec(tuple(first_of_each_metric(configs)), gold)
     return partial(prepare_document, spec=spec)
 
 

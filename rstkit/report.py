@@ -20,11 +20,9 @@ from typing import Any
 from .errors import RSTKitError
 from .jsontext import dumps_indented
 from .metrics import EvalResult
-from .settings import MEASURES
-from .tables import aligned
+from .tables import aligned, markdown_cell
 
 FORMATS = ("text", "json", "csv", "markdown", "latex")
-_METRIC_TITLES = {"rst-parseval": "RST-Parseval", "parseval": "Original Parseval"}
 
 
 @dataclass
@@ -57,11 +55,20 @@ def render(report: Report, fmt: str = "text", digits: int = 2) -> str:
 
 
 def _title(result: EvalResult) -> str:
-    return f"{_METRIC_TITLES[result.config.metric]}, {result.config.average}-averaged"
+    return f"{result.family.title}, {result.config.average}-averaged"
+
+
+def _columns(results: Sequence[EvalResult]) -> tuple[str, ...]:
+    """The measures a table shows: each family's table measures, in order of first appearance."""
+    return tuple(dict.fromkeys(m for result in results for m in result.family.table_measures))
 
 
 def _cell(report: Report, r: int, s: int, measure: str, digits: int) -> str:
-    value = f"{report.results[r].systems[s].scores.f1[measure]:.{digits}f}"
+    """A score with its interval; empty where the result's family has no such measure."""
+    f1 = report.results[r].systems[s].scores.f1
+    if measure not in f1:
+        return ""
+    value = f"{f1[measure]:.{digits}f}"
     if (r, s) in report.ci:
         lo, hi = report.ci[(r, s)][measure]
         value += f" [{lo:.{digits}f}, {hi:.{digits}f}]"
@@ -73,8 +80,9 @@ def _text(report: Report, digits: int) -> str:
     if len(report.results) > 1:
         return _text_table(report, digits)
     result = report.results[0]
-    header = ["system", *MEASURES]
-    rows = [[system.name, *(_cell(report, 0, s, m, digits) for m in MEASURES)]
+    measures = _columns(report.results)
+    header = ["system", *measures]
+    rows = [[system.name, *(_cell(report, 0, s, m, digits) for m in measures)]
             for s, system in enumerate(result.systems)]
     lines = [f"{_title(result)} F1 (%), {len(result.doc_ids)} documents" + _ci_note(report)]
     lines += aligned([header, *rows, *_paired_rows(report, 0, [])])
@@ -96,24 +104,25 @@ def _paired_rows(report: Report, r: int, lead: Sequence[str]) -> list[list[str]]
     for s, system in enumerate(result.systems[1:], start=1):
         for test, pvalues in report.paired.get((r, s), {}).items():
             rows.append([*lead, f"  {system.name} vs {result.systems[0].name} ({test} p)",
-                         *(f"{pvalues[m]:.4f}" for m in MEASURES)])
+                         *(f"{pvalues[m]:.4f}" if m in pvalues else "" for m in _columns(report.results))])
     return rows
 
 
 def _text_table(report: Report, digits: int) -> str:
     """Several (metric, average) results: one table, rows (metric, average[, system])."""
     several = len(report.results[0].systems) > 1
-    header = ["metric", "average", *(["system"] if several else []), *MEASURES]
+    measures = _columns(report.results)
+    header = ["metric", "average", *(["system"] if several else []), *measures]
     rows = []
     for r, result in enumerate(report.results):
         lead = [result.config.metric, result.config.average]
         for s, system in enumerate(result.systems):
-            cells = [_cell(report, r, s, m, digits) for m in MEASURES]
+            cells = [_cell(report, r, s, m, digits) for m in measures]
             rows.append([*lead, *([system.name] if several else []), *cells])
         rows += _paired_rows(report, r, lead)
     first = report.results[0]
     lines = [f"F1 (%), {len(first.doc_ids)} documents" + _ci_note(report)]
-    lines += aligned([header, *rows], left=len(header) - len(MEASURES))
+    lines += aligned([header, *rows], left=len(header) - len(measures))
     lines += _segmentation_text(first, digits)
     if report.per_relation:
         for result in _first_of_each_metric(report.results):
@@ -212,7 +221,7 @@ def _csv(report: Report, digits: int) -> str:
                      "ci_low", "ci_high", "documents", "signature"])
     for r, result in enumerate(report.results):
         for s, system in enumerate(result.systems):
-            for m in MEASURES:
+            for m in result.measures:
                 lo, hi = report.ci.get((r, s), {}).get(m, ("", ""))
                 writer.writerow([system.name, result.config.metric, result.config.average, m,
                                  system.scores.precision[m], system.scores.recall[m], system.scores.f1[m],
@@ -223,21 +232,23 @@ def _csv(report: Report, digits: int) -> str:
 # -- Markdown -----------------------------------------------------------------------------
 def _markdown(report: Report, digits: int) -> str:
     results = report.results
+    measures = _columns(results)
     if len(results) == 1:
         result = results[0]
         lines = [f"**{_title(result)}** (F1 %, {len(result.doc_ids)} documents)", "",
-                 "| system | " + " | ".join(MEASURES) + " |", "|---|" + "---:|" * len(MEASURES)]
+                 "| system | " + " | ".join(measures) + " |", "|---|" + "---:|" * len(measures)]
         for s, system in enumerate(result.systems):
-            lines.append(f"| {system.name} | " + " | ".join(_cell(report, 0, s, m, digits) for m in MEASURES) + " |")
+            lines.append(f"| {markdown_cell(system.name)} | "
+                         + " | ".join(_cell(report, 0, s, m, digits) for m in measures) + " |")
         return "\n".join([*lines, "", f"`{result.signature}`"])
     several = len(results[0].systems) > 1
     lead = ["metric", "average", *(["system"] if several else [])]
     lines = [f"**F1 (%)**, {len(results[0].doc_ids)} documents", "",
-             "| " + " | ".join([*lead, *MEASURES]) + " |", "|" + "---|" * len(lead) + "---:|" * len(MEASURES)]
+             "| " + " | ".join([*lead, *measures]) + " |", "|" + "---|" * len(lead) + "---:|" * len(measures)]
     for r, result in enumerate(results):
         for s, system in enumerate(result.systems):
-            cells = [result.config.metric, result.config.average, *([system.name] if several else []),
-                     *(_cell(report, r, s, m, digits) for m in MEASURES)]
+            cells = [result.config.metric, result.config.average, *([markdown_cell(system.name)] if several else []),
+                     *(_cell(report, r, s, m, digits) for m in measures)]
             lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     lines += [f"* {result.config.metric}, {result.config.average}: `{result.signature}`" for result in results]
@@ -250,7 +261,8 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_",
 
 
 def _latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
+    """``text`` as LaTeX prints it: special characters escaped, line breaks as spaces (a row is one line)."""
+    return "".join(_LATEX_SPECIAL.get(char, char) for char in " ".join(text.splitlines()))
 
 
 def _latex(report: Report, digits: int) -> str:
@@ -258,23 +270,24 @@ def _latex(report: Report, digits: int) -> str:
     and its average (when there are several)."""
     results = report.results
     names = [system.name for system in results[0].systems]
-    width = len(MEASURES)
-    cols = "l" + "r" * (width * len(results))
+    cols = "l" + "r" * sum(len(res.family.table_measures) for res in results)
     lines = [r"% requires \usepackage{booktabs}", rf"\begin{{tabular}}{{{cols}}}", r"\toprule"]
     if len({res.config.metric for res in results}) > 1:
-        runs: list[tuple[str, int]] = []  # consecutive results of one metric: (metric, how many)
+        runs: list[tuple[str, int]] = []  # consecutive results of one metric: (title, columns)
         for res in results:
-            if runs and runs[-1][0] == res.config.metric:
-                runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+            width = len(res.family.table_measures)
+            if runs and runs[-1][0] == res.family.title:
+                runs[-1] = (runs[-1][0], runs[-1][1] + width)
             else:
-                runs.append((res.config.metric, 1))
-        lines += _latex_groups([(_METRIC_TITLES[metric], n * width) for metric, n in runs])
+                runs.append((res.family.title, width))
+        lines += _latex_groups(runs)
     if len({res.config.average for res in results}) > 1:
-        lines += _latex_groups([(res.config.average, width) for res in results])
-    lines.append("System & " + " & ".join(list(MEASURES) * len(results)) + r" \\")
+        lines += _latex_groups([(res.config.average, len(res.family.table_measures)) for res in results])
+    lines.append("System & " + " & ".join(_latex_escape(m) for res in results for m in res.family.table_measures)
+                 + r" \\")
     lines.append(r"\midrule")
     for s, name in enumerate(names):
-        cells = [f"{res.systems[s].scores.f1[m]:.{digits}f}" for res in results for m in MEASURES]
+        cells = [f"{res.systems[s].scores.f1[m]:.{digits}f}" for res in results for m in res.family.table_measures]
         lines.append(_latex_escape(name) + " & " + " & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     lines += [f"% {res.signature}" for res in results]

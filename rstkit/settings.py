@@ -11,9 +11,9 @@ from typing import Final, Literal, get_args
 #: the reference implementation (educe / rst-eval): a compatibility mode and its binarization
 RST_EVAL: Final = "rst-eval"
 
-Metric = Literal["rst-parseval", "parseval"]
-#: ``rst-parseval``: Marcu's encoding (RST-Parseval); ``parseval``: original Parseval on attachment decisions
-METRICS: tuple[Metric, ...] = get_args(Metric)
+#: a metric family's name (``rst-parseval``, ``parseval``, ``dependency``...): the families and their
+#: names live in :mod:`rstkit.metrics.registry`, which the command line's choices read
+Metric = str
 
 Average = Literal["micro", "macro", "dplp"]
 #: ``micro`` pools tuples; ``macro`` is the mean of per-document scores; ``dplp`` DPLP's per-document P/R
@@ -44,8 +44,13 @@ EduMode = Literal["gold", "aligned"]
 EDU_MODES: tuple[EduMode, ...] = get_args(EduMode)
 
 Measure = Literal["S", "N", "R", "F"]
-#: the measures of both metrics: span, nuclearity, relation, full (Marcu 2000; Morey et al. 2017)
+#: the measures of the constituency metrics: span, nuclearity, relation, full (Marcu 2000; Morey et al. 2017)
 MEASURES: tuple[Measure, ...] = get_args(Measure)
+
+DependencyEncoding = Literal["chain", "tree"]
+#: how n-ary nodes become dependencies (dependency-evaluation.md D3.2): ``chain`` binarizes them
+#: (educe's right_mixed way), ``tree`` keeps them (a star of dependents with one shared rank)
+DEP_ENCODINGS: tuple[DependencyEncoding, ...] = get_args(DependencyEncoding)
 
 LabelMapName = Literal["raw", "rstdt18", "gum"]
 #: the built-in relation label maps (:mod:`rstkit.labels`)

@@ -20,6 +20,12 @@ def aligned(rows: Sequence[Sequence[str]], *, left: int = 1, widths: Sequence[in
 
 
 def markdown_table(rows: Sequence[Sequence[str]]) -> list[str]:
-    """``rows`` (the header first) as the lines of a Markdown table."""
-    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-    return lines + ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    """``rows`` (the header first) as the lines of a Markdown table, every cell escaped."""
+    lines = ["| " + " | ".join(map(markdown_cell, rows[0])) + " |", "|" + "---|" * len(rows[0])]
+    return lines + ["| " + " | ".join(map(markdown_cell, row)) + " |" for row in rows[1:]]
+
+
+def markdown_cell(text: str) -> str:
+    """``text`` as one cell of a Markdown table: backslashes and ``|`` escaped (an unescaped ``|``
+    starts a new column), line breaks as spaces (a table row is one line)."""
+    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").splitlines()) if text else text

@@ -22,7 +22,8 @@ from strategies import rst_trees, tree_pairs
 from rstkit.errors import RSTKitError
 from rstkit.labels import label_map_names
 from rstkit.metrics import EvalConfig, evaluate
-from rstkit.settings import AVERAGES, METRICS
+from rstkit.metrics.registry import METRICS
+from rstkit.settings import AVERAGES
 from rstkit.tree import EDU, Node, RSTTree
 
 WORDS = st.text(alphabet="abcdefgh.,()", min_size=1, max_size=6)  # no quotes: '' is an escape

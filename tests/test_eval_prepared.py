@@ -26,9 +26,18 @@ from rstkit.corpus.files import resolve_jobs
 from rstkit.errors import RSTKitError, RSTKitWarning
 from rstkit.evaluation import Evaluation, _send_back
 from rstkit.metrics import EvalConfig, evaluate_all
-from rstkit.metrics.counts import TupleArrays, Vocabulary
-from rstkit.metrics.prepared import PreparedDocument, PreparedTuples, arrays_of_prepared
-from rstkit.settings import AVERAGES, METRICS
+from rstkit.metrics.counts import Vocabulary
+from rstkit.metrics.parseval import PARSEVAL
+from rstkit.metrics.prepared import (
+    PreparationSpec,
+    PreparedDocument,
+    Rows,
+    arrays_of_prepared,
+    first_of_each_metric,
+    prepare_document,
+)
+from rstkit.metrics.registry import METRICS
+from rstkit.settings import AVERAGES
 from rstkit.tree import EDU, Node, RSTTree
 
 SAMPLE = Path(__file__).resolve().parent.parent / "corpora" / "sample"
@@ -48,9 +57,8 @@ def outcome(gold, preds, configs) -> tuple:
 
 
 def prepared(documents: dict[str, RSTTree], configs: list[EvalConfig], gold: bool) -> dict[str, PreparedDocument]:
-    send_back = _send_back(configs, gold=gold)
-    assert send_back is not None
-    return {doc_id: send_back(tree) for doc_id, tree in documents.items()}
+    spec = PreparationSpec(tuple(first_of_each_metric(configs)), gold)
+    return {doc_id: prepare_document(tree, spec) for doc_id, tree in documents.items()}
 
 
 # -- generated corpora, prepared in this process ----------------------------------------------------
@@ -109,26 +117,25 @@ def test_prepared_documents_score_as_their_trees(corpus, configs):
     assert outcome(prepared(gold, configs, True), [prepared(s, configs, False) for s in systems], configs) == expected
 
 
-def test_a_prepared_side_fills_the_vocabularies_as_tuple_lists_do():
+def test_a_prepared_side_fills_the_vocabularies_in_order_of_first_appearance():
     # by hand: first appearance over the documents in order is "NS", "SN", "NN" and "a", "c", "b"
     per_doc = [[(1, 2, "NS", "a"), (1, 1, "SN", "c")], [], [(2, 3, "NN", "b"), (1, 3, "NS", "c")], [(1, 2, "SN", "b")]]
-    vocabularies = (Vocabulary(), Vocabulary()), (Vocabulary(), Vocabulary())
-    from_lists = TupleArrays.from_tuples(per_doc, *vocabularies[0])
-    from_prepared = arrays_of_prepared([PreparedTuples.of(t) if t else [] for t in per_doc], *vocabularies[1])
-    for column in ("doc", "start", "end", "nuc", "rel"):
-        assert np.array_equal(getattr(from_lists, column), getattr(from_prepared, column)), column
-        assert getattr(from_prepared, column).dtype == np.int64
-    assert vocabularies[1][0].labels() == ["NS", "SN", "NN"] and vocabularies[1][1].labels() == ["a", "c", "b"]
-    assert from_prepared.doc.tolist() == [0, 0, 2, 2, 3] and from_prepared.n_docs == 4
+    vocabularies = {"nuc": Vocabulary(), "rel": Vocabulary()}
+    arrays = arrays_of_prepared([Rows.of(t, PARSEVAL) if t else None for t in per_doc], PARSEVAL, vocabularies)
+    assert vocabularies["nuc"].labels() == ["NS", "SN", "NN"] and vocabularies["rel"].labels() == ["a", "c", "b"]
+    assert arrays.doc.tolist() == [0, 0, 2, 2, 3] and arrays.n_docs == 4
+    assert arrays.start.tolist() == [1, 1, 2, 1, 1] and arrays.end.tolist() == [2, 1, 3, 3, 2]
+    assert arrays.nuc.tolist() == [0, 1, 2, 0, 1] and arrays.rel.tolist() == [0, 1, 2, 1, 2]
+    for column in (arrays.doc, arrays.start, arrays.end, arrays.nuc, arrays.rel):
+        assert column.dtype == np.int64
 
 
-def test_aligned_edus_are_scored_from_trees():
+def test_aligned_edus_score_prepared_documents_as_their_trees():
     gold = read_input(SAMPLE / "gold")
     configs = [EvalConfig(edus="aligned")]
-    assert _send_back(configs, gold=True) is None
-    documents = prepared(gold, [EvalConfig()], True)
-    with pytest.raises(RSTKitError, match="aligned EDUs are scored from trees"):
-        evaluate_all(documents, [documents], configs)
+    assert _send_back(configs, gold=True) is None  # readers send trees: their texts are compared whole
+    documents = prepared(gold, configs, True)
+    assert outcome(documents, [documents], configs) == outcome(gold, [gold], configs)
 
 
 # -- the command line, with worker processes -------------------------------------------------------

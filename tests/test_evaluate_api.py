@@ -25,7 +25,8 @@ from rstkit.metrics import EvalConfig
 from rstkit.metrics import evaluate as evaluate_mappings
 from rstkit.metrics.config import Statistics
 from rstkit.report import FORMATS
-from rstkit.settings import AVERAGES, METRICS
+from rstkit.metrics.registry import METRICS
+from rstkit.settings import AVERAGES
 
 SAMPLE = Path(__file__).resolve().parent.parent / "corpora" / "sample"
 GOLD, PRED = SAMPLE / "gold", SAMPLE / "pred"

@@ -12,6 +12,7 @@ import pytest
 from rstkit import settings
 from rstkit.audit import AUDIT_FORMATS, GOLD_BINARIZATIONS, variants
 from rstkit.cli import build_parser
+from rstkit.metrics.registry import METRICS
 from rstkit.errors import RSTKitError
 from rstkit.labels import RSTDT18_CANONICAL, RSTDT18_CLASSES, get_label_map, label_map_names
 from rstkit.metrics import EvalConfig
@@ -23,6 +24,9 @@ from rstkit.tree import EDU, ROOT, RSTTree, leaf
 
 PROJECT = Path(__file__).resolve().parent.parent
 
+#: the constituency metrics, which the audit's variants cover by default
+CONSTITUENCY = ("rst-parseval", "parseval")
+
 
 def choices(command: str, option: str) -> tuple:
     sub = build_parser()._subparsers._group_actions[0].choices[command]
@@ -31,7 +35,7 @@ def choices(command: str, option: str) -> tuple:
 
 
 @pytest.mark.parametrize("literal, values", [
-    (settings.Metric, settings.METRICS), (settings.Average, settings.AVERAGES),
+    (settings.DependencyEncoding, settings.DEP_ENCODINGS), (settings.Average, settings.AVERAGES),
     (settings.Binarization, settings.BINARIZATIONS), (settings.EvalBinarization, settings.EVAL_BINARIZATIONS),
     (settings.Compat, settings.COMPAT_MODES), (settings.Missing, settings.MISSING_POLICIES),
     (settings.UnknownLabels, settings.UNKNOWN_LABEL_POLICIES), (settings.EduMode, settings.EDU_MODES),
@@ -41,7 +45,7 @@ def test_each_tuple_is_its_literal_type(literal, values):
 
 
 def test_the_choices_of_the_command_line_are_the_settings():
-    assert choices("eval", "--metric") == (*settings.METRICS, "all")
+    assert choices("eval", "--metric") == (*METRICS, "all")
     assert choices("eval", "--average") == (*settings.AVERAGES, "all")
     assert choices("eval", "--binarize") == settings.EVAL_BINARIZATIONS
     assert choices("eval", "--compat") == settings.COMPAT_MODES
@@ -57,13 +61,13 @@ def test_the_choices_of_the_command_line_are_the_settings():
 def test_the_library_accepts_exactly_the_settings():
     assert label_map_names() == sorted(settings.LABEL_MAPS)
     assert tuple(GOLD_BINARIZATIONS) == settings.BINARIZATIONS
-    assert {(v.metric, v.average) for v in variants()} == {(m, a) for m in settings.METRICS for a in settings.AVERAGES}
+    assert {(v.metric, v.average) for v in variants()} == {(m, a) for m in CONSTITUENCY for a in settings.AVERAGES}
     tree = RSTTree(leaf(1, ROOT, None), (EDU(1, "a"),))
     for mode in settings.BINARIZATIONS:
         binarize(tree, mode)
     with pytest.raises(RSTKitError, match="unknown binarization 'left'"):
         binarize(tree, "left")  # type: ignore[arg-type]
-    for name, values in (("metric", settings.METRICS), ("average", settings.AVERAGES),
+    for name, values in (("metric", METRICS), ("average", settings.AVERAGES),
                          ("binarize", settings.EVAL_BINARIZATIONS), ("missing", settings.MISSING_POLICIES),
                          ("unknown_labels", settings.UNKNOWN_LABEL_POLICIES)):
         for value in values:

@@ -13,7 +13,8 @@ from rstkit.errors import RSTKitError, RSTKitWarning
 from rstkit.labels import label_map_names
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.metrics.config import Statistics, parse_signature
-from rstkit.settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, METRICS, MISSING_POLICIES
+from rstkit.metrics.registry import METRICS
+from rstkit.settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, MISSING_POLICIES
 
 SAMPLE = "corpora/sample"
 

@@ -11,7 +11,10 @@ from ..settings import MEASURES
 
 #: a published label column that may be Marcu's R or F
 LABEL_COLUMN = "R/F"
-_KEYS: dict[str, str] = {**{m: m for m in MEASURES}, "R/F": LABEL_COLUMN, "RF": LABEL_COLUMN, "R|F": LABEL_COLUMN}
+#: measures only the dependency family has (a published number with one of them is a dependency score)
+DEPENDENCY_MEASURES = ("U", "O", "O+N", "R+N", "R+O", "tag_R", "tag_N", "tag_O")
+_KEYS: dict[str, str] = {**{m: m for m in MEASURES}, **{m.upper(): m for m in DEPENDENCY_MEASURES},
+                         "R/F": LABEL_COLUMN, "RF": LABEL_COLUMN, "R|F": LABEL_COLUMN}
 _NOT_REPORTED = {"-", "–", "—", "n/a", "na"}
 
 
@@ -37,6 +40,11 @@ class Published:
     def __str__(self) -> str:
         return " ".join(f"{m}={self.text(m)}" for m in self.values)
 
+    @property
+    def dependency(self) -> bool:
+        """Whether the numbers are dependency scores (they name a measure only dependencies have)."""
+        return any(m in DEPENDENCY_MEASURES for m in self.values)
+
     def text(self, measure: str) -> str:
         """The published number as printed (with its number of decimals)."""
         decimals = max(0, round(-math.log10(2 * self.tolerances[measure])))
@@ -61,8 +69,9 @@ def _not_a_percentage(value: object) -> str | None:
 
 def parse_published(text: str) -> Published:
     """Parse ``"S=85.0 N=71.6 F=61.9"`` (commas or semicolons also separate; ``R/F`` is a label
-    column that may be R or F; ``-`` marks a score the paper does not give). Every score is a
-    percentage from 0 to 100.
+    column that may be R or F; ``-`` marks a score the paper does not give). Dependency scores name
+    their measures as ``rstkit eval --metric dependency`` does (``U``, ``O``, ``N``, ``O+N``, ``R``,
+    ``R+N``, ``F``, ``R+O``, ``tag_R``...). Every score is a percentage from 0 to 100.
 
     >>> published = parse_published("S=68.3, N=61.7; R/F=57.5")
     >>> published.values
@@ -73,10 +82,11 @@ def parse_published(text: str) -> Published:
     for item in re.split(r"[\s,;]+", text.strip()):
         if not item:
             continue
-        match = re.fullmatch(r"([A-Za-z/|]+)[=:](.+)", item)
+        match = re.fullmatch(r"([A-Za-z/|+_]+)[=:](.+)", item)
         if not match or match.group(1).upper() not in _KEYS:
             raise RSTKitError(f"published scores: cannot read {item!r}; write MEASURE=VALUE with MEASURE one of "
-                              "S, N, R, F, R/F (e.g. \"S=85.0 N=71.6 F=61.9\")")
+                              f"S, N, R, F, R/F, or of dependencies {', '.join(DEPENDENCY_MEASURES)} "
+                              "(e.g. \"S=85.0 N=71.6 F=61.9\", \"U=61.2 R=46.7\")")
         key, raw = _KEYS[match.group(1).upper()], match.group(2).rstrip("%")
         if key in values or (key == LABEL_COLUMN and {"R", "F"} & set(values)) or (
                 key in ("R", "F") and LABEL_COLUMN in values):

@@ -8,7 +8,7 @@ from ..errors import RSTKitError
 from ..tables import aligned, markdown_table
 from .papers import Paper, PaperAudit, PaperTable, Recomputed
 from .published import LABEL_COLUMN
-from .variants import DISTANCE, GOLD_BINARIZATIONS, Audit, Match
+from .variants import DEPENDENCY_ENCODINGS, DISTANCE, GOLD_BINARIZATIONS, Audit, Match
 
 #: the formats an audit renders to
 AUDIT_FORMATS = ("text", "json", "markdown")
@@ -59,12 +59,13 @@ def _audit_text(result: Audit, fmt: str, digits: int, top: int) -> str:
     measures = list(published.values)
     with_1edu = any(m.scored.variant.exclude_single_edu for m in result.matches) or any(
         n.variant.exclude_single_edu for n in result.not_applicable)
-    header = ["rank", "metric", "average", "labels", "gold bin.", *(["1-EDU docs"] if with_1edu else []),
-              *measures, "dist", "mean", "match"]
+    dependency = any(m.scored.variant.dep_encoding for m in result.matches)
+    header = ["rank", "metric", "average", "labels", "gold bin.", *(["encoding", "compat"] if dependency else []),
+              *(["1-EDU docs"] if with_1edu else []), *measures, "dist", "mean", "match"]
     blank = [""] * (len(header) - len(measures) - 3)
     rows = [["published", *blank[1:], *(published.text(m) for m in measures), "", "", ""]]
     shown = result.matches if top <= 0 else result.matches[:max(top, len(result.exact))]
-    rows += [_match_row(m, measures, with_1edu, digits) for m in shown]
+    rows += [_match_row(m, measures, with_1edu, dependency, digits) for m in shown]
     tolerance = ", ".join(sorted({f"{t:g}" for t in published.tolerances.values()}))
     documents = f"{result.n_documents} document" + ("" if result.n_documents == 1 else "s")
     title = (f"Audit of {published} on {documents}: {len(result.matches)} variants scored, "
@@ -72,11 +73,12 @@ def _audit_text(result: Audit, fmt: str, digits: int, top: int) -> str:
     more = len(result.matches) - len(shown)
     tail = [f"({more} more variants; --top 0 shows all)"] if more else []
     tail += _not_applicable(result)
+    explained = ("encoding", DEPENDENCY_ENCODINGS) if dependency else ("gold bin.", GOLD_BINARIZATIONS)
     if fmt == "markdown":
-        legend = [f"- distance: {DISTANCE}", *(f"- gold bin. `{k}`: {v}" for k, v in GOLD_BINARIZATIONS.items())]
+        legend = [f"- distance: {DISTANCE}", *(f"- {explained[0]} `{k}`: {v}" for k, v in explained[1].items())]
         return "\n".join([f"**{title}**", "", *markdown_table([header, *rows]), "", *tail, "", *legend]).rstrip()
     legend = [f"distance: {DISTANCE}"]
-    legend += [f"{'gold bin.:' if i == 0 else '':10} {k:11} {v}" for i, (k, v) in enumerate(GOLD_BINARIZATIONS.items())]
+    legend += [f"{explained[0] + ':' if i == 0 else '':10} {k:11} {v}" for i, (k, v) in enumerate(explained[1].items())]
     return "\n".join([title, *aligned([header, *rows], left=len(header) - len(measures) - 3), *tail, *legend])
 
 
@@ -93,7 +95,7 @@ def _not_applicable(result: Audit) -> list[str]:
     return lines
 
 
-def _match_row(match: Match, measures: list[str], with_1edu: bool, digits: int) -> list[str]:
+def _match_row(match: Match, measures: list[str], with_1edu: bool, dependency: bool, digits: int) -> list[str]:
     variant = match.scored.variant
     cells = []
     for m in measures:
@@ -103,6 +105,7 @@ def _match_row(match: Match, measures: list[str], with_1edu: bool, digits: int) 
         else:
             cells.append(f"{match.scored.scores[m]:.{digits}f}")
     return [str(match.rank), variant.metric, variant.average, variant.labels, variant.binarization,
+            *([variant.dep_encoding or "", "rst-eval" if variant.compat else "none"] if dependency else []),
             *(["excluded" if variant.exclude_single_edu else "kept"] if with_1edu else []),
             *cells, f"{match.distance:.{digits}f}", f"{match.mean_difference:.{digits}f}",
             "exact" if match.exact else ""]

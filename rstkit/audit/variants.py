@@ -13,7 +13,7 @@ import numpy as np
 from ..errors import RSTKitError, RSTKitWarning
 from ..metrics import EvalConfig, evaluate
 from ..metrics.average import aggregate
-from ..settings import AVERAGES, METRICS, RST_EVAL, Average, Binarization, Metric, Missing, UnknownLabels
+from ..settings import AVERAGES, RST_EVAL, Average, Binarization, Metric, Missing, UnknownLabels
 from ..tree import RSTTree
 from .published import LABEL_COLUMN, Published
 
@@ -25,6 +25,16 @@ GOLD_BINARIZATIONS: dict[Binarization, str] = {
     "none": "gold left n-ary (showdown.py's default); attachment trees re-binarized right_mixed by educe",
 }
 
+#: the constituency metrics, which an audit of S, N, R, F scores ranks
+CONSTITUENCY_METRICS: tuple[Metric, ...] = ("rst-parseval", "parseval")
+
+#: dependency encodings an audit tries (gold,pred), with what each reproduces (dependency-evaluation.md D2)
+DEPENDENCY_ENCODINGS: dict[str, str] = {
+    "chain": "both sides chain (eval_disdep.py's pipeline: dis2disdep.py and eval_disdep.py's default)",
+    "tree": "both sides tree (n-ary nodes as stars)",
+    "tree,chain": "gold tree, predictions chain (showdown.py's default: Morey et al. 2018's tables)",
+}
+
 DISTANCE = ("max |computed - published| over the published measures, ties broken by the mean; "
             "exact when every difference is within half a unit of the published last digit")
 
@@ -32,17 +42,25 @@ DISTANCE = ("max |computed - published| over the published measures, ties broken
 # -- variants -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Variant:
-    """One evaluation procedure; :meth:`config` turns it into an :class:`EvalConfig`."""
+    """One evaluation procedure; :meth:`config` turns it into an :class:`EvalConfig`.
+
+    Dependency variants also name their encoding (``dep_encoding``) and whether the reference's
+    procedure is reproduced (``compat``: bug B1 inside ``chain``); their ``binarization`` is the one
+    before conversion (``none``, or ``right``: showdown.py's ``--binarize_true right``)."""
 
     metric: Metric
     average: Average
     labels: str
     binarization: Binarization
     exclude_single_edu: bool = False
+    dep_encoding: str | None = None
+    compat: bool = False
 
     @property
     def name(self) -> str:
         name = f"{self.metric}/{self.average}/{self.labels}/{self.binarization}"
+        if self.dep_encoding is not None:
+            name += f"/{self.dep_encoding}" + ("/rst-eval" if self.compat else "")
         return name + ("/1edu-excluded" if self.exclude_single_edu else "")
 
     def config(self, *, missing: Missing = "error", lenient: bool = False,
@@ -54,23 +72,38 @@ class Variant:
                                     "exclude_single_edu": self.exclude_single_edu}
         if unknown_labels is not None:
             settings["unknown_labels"] = unknown_labels
+        if self.dep_encoding is not None:
+            make = EvalConfig.rst_eval if self.compat else EvalConfig
+            return make(binarize=self.binarization, dep_encoding=self.dep_encoding, **settings)
         if self.binarization == "right":
             return EvalConfig(binarize="right", **settings)
         binarize = "right" if self.binarization == RST_EVAL else self.binarization
         return EvalConfig.rst_eval(binarize=binarize, **settings)
 
     def as_dict(self) -> dict:
-        return {"variant": self.name, "metric": self.metric, "average": self.average, "labels": self.labels,
-                "binarization": self.binarization, "exclude_single_edu": self.exclude_single_edu}
+        out = {"variant": self.name, "metric": self.metric, "average": self.average, "labels": self.labels,
+               "binarization": self.binarization, "exclude_single_edu": self.exclude_single_edu}
+        if self.dep_encoding is not None:
+            out.update(dep_encoding=self.dep_encoding, compat=RST_EVAL if self.compat else None)
+        return out
 
 
-def variants(label_maps: Sequence[str] = ("rstdt18",), *, single_edu_axis: bool = False) -> list[Variant]:
-    """Every variant: metric x average x labels (``label_maps`` then ``raw``) x gold binarization,
-    doubled by the exclusion of one-EDU documents when ``single_edu_axis``."""
+def variants(label_maps: Sequence[str] = ("rstdt18",), *, single_edu_axis: bool = False,
+             dependency: bool = False) -> list[Variant]:
+    """Every variant of the constituency metrics: metric x average x labels (``label_maps`` then
+    ``raw``) x gold binarization; with ``dependency``, every dependency variant instead: average x
+    labels x encoding (:data:`DEPENDENCY_ENCODINGS`) x the reference's procedure or not (bug B1
+    inside ``chain``), trees converted as they are, plus ``chain`` after a right binarization
+    (showdown.py's ``--binarize_true right``). Doubled by the exclusion of one-EDU documents
+    when ``single_edu_axis``."""
     labels = list(dict.fromkeys([*label_maps, "raw"]))
     exclusions = (False, True) if single_edu_axis else (False,)
-    return [Variant(m, a, lab, b, x) for m, a, lab, b, x in
-            product(METRICS, AVERAGES, labels, GOLD_BINARIZATIONS, exclusions)]
+    if not dependency:
+        return [Variant(m, a, lab, b, x) for m, a, lab, b, x in
+                product(CONSTITUENCY_METRICS, AVERAGES, labels, GOLD_BINARIZATIONS, exclusions)]
+    procedures = [("none", encoding) for encoding in DEPENDENCY_ENCODINGS] + [("right", "chain")]
+    return [Variant("dependency", a, lab, b, x, encoding, compat) for a, lab, (b, encoding), compat, x in
+            product(AVERAGES, labels, procedures, (False, True), exclusions)]
 
 
 # -- scoring the variants -----------------------------------------------------------------------
@@ -99,9 +132,10 @@ def score_variants(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], can
     evaluation (those settings only change how per-document counts are averaged).
     Warnings of the evaluations are appended to ``notes``.
     """
-    groups: dict[tuple[str, str, str], list[Variant]] = {}
+    groups: dict[tuple, list[Variant]] = {}
     for variant in candidates:
-        groups.setdefault((variant.metric, variant.labels, variant.binarization), []).append(variant)
+        key = (variant.metric, variant.labels, variant.binarization, variant.dep_encoding, variant.compat)
+        groups.setdefault(key, []).append(variant)
     scored: dict[Variant, Scored] = {}
     failed: list[NotApplicable] = []
     for group in groups.values():
@@ -222,7 +256,7 @@ def audit(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], published: P
     """
     if candidates is None:
         single_edu = any(t.n_edus == 1 for t in gold.values())
-        candidates = variants(label_maps, single_edu_axis=single_edu)
+        candidates = variants(label_maps, single_edu_axis=single_edu, dependency=published.dependency)
     notes: list[str] = []
     scored, failed = score_variants(gold, pred, candidates, missing=missing, lenient=lenient,
                                     unknown_labels=unknown_labels, notes=notes)

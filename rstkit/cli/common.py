@@ -7,6 +7,7 @@ from typing import Any
 
 from ..corpus import read_input as corpus_input
 from ..labels import label_map_names
+from ..settings import DEP_ENCODINGS
 from ..tree import RSTTree
 
 
@@ -73,6 +74,15 @@ def comma_list(allowed: Sequence[str]) -> dict[str, Any]:
         return list(dict.fromkeys(values))
 
     return {"type": parse, "choices": CommaChoices([*allowed, "all"])}
+
+
+def dep_encoding(text: str) -> str:
+    """A dependency encoding, or ``GOLD,PRED`` (checked as :class:`~rstkit.metrics.EvalConfig` checks it)."""
+    parts = [part.strip() for part in text.split(",")]
+    if not 1 <= len(parts) <= 2 or any(part not in DEP_ENCODINGS for part in parts):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected one of {', '.join(DEP_ENCODINGS)}, or GOLD,PRED "
+                                         "of them (e.g. tree,chain)")
+    return ",".join(parts)
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:

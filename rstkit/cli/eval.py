@@ -10,8 +10,9 @@ from ..evaluation import evaluate
 from ..metrics import EvalConfig
 from ..metrics.config import Statistics
 from ..report import FORMATS
-from ..settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, METRICS, MISSING_POLICIES, RST_EVAL
-from .common import add_label_option, comma_list, nonnegative_int, open_unit_interval, positive_int, seed
+from ..metrics.registry import METRICS
+from ..settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, MISSING_POLICIES, RST_EVAL
+from .common import add_label_option, comma_list, dep_encoding, nonnegative_int, open_unit_interval, positive_int, seed
 
 
 def add_parser(sub) -> None:
@@ -20,13 +21,20 @@ def add_parser(sub) -> None:
     p.add_argument("preds", nargs="+", metavar="PRED",
                    help="prediction file(s) or directories; with several, the first is the baseline")
     p.add_argument("--metric", **comma_list(METRICS), default=["parseval"],
-                   help="rst-parseval (Marcu), parseval (original, on attachment decisions), all, or a comma list")
+                   help="rst-parseval (Marcu), parseval (original, on attachment decisions), dependency (Morey et "
+                        "al. 2018: one head-ordered dependency per EDU), all (every family), or a comma list "
+                        "(default: parseval)")
     p.add_argument("--average", **comma_list(AVERAGES), default=["micro"],
                    help="micro (pooled), macro (mean of per-document F1), dplp (DPLP's per-document P/R), all, "
                         "or a comma list; every metric and average is scored from one read of the files")
     add_label_option(p, default="raw")
-    p.add_argument("--binarize", choices=EVAL_BINARIZATIONS, default="right",
-                   help="binarization of gold and predictions (default: right-heavy)")
+    p.add_argument("--binarize", choices=EVAL_BINARIZATIONS, default=None,
+                   help="binarization of gold and predictions (default: the metric's: right-heavy for rst-parseval "
+                        "and parseval, none for dependency, whose chain encoding binarizes in its own way)")
+    p.add_argument("--dep-encoding", type=dep_encoding, default="chain", metavar="chain|tree|GOLD,PRED",
+                   help="dependency: how n-ary nodes become dependencies, chain (binarized the reference's way, the "
+                        "default) or tree (a star); GOLD,PRED encodes the two sides differently (tree,chain is "
+                        "showdown.py's default)")
     p.add_argument("--compat", choices=COMPAT_MODES, default=None,
                    help="reproduce the reference implementation (educe/rst-eval), quirks included")
     p.add_argument("--missing", choices=MISSING_POLICIES, default="error",
@@ -69,12 +77,14 @@ def run(args: argparse.Namespace) -> int:
     if names is not None and len(names) != len(args.preds):
         raise RSTKitError(f"--names gives {len(names)} names for {len(args.preds)} prediction sets")
     settings = {"labels": args.labels, "binarize": args.binarize, "missing": args.missing, "edus": args.edus,
-                    "lenient": args.lenient, "exclude_single_edu": args.exclude_single_edu,
-                    "statistics": Statistics.used(args.ci, args.n_bootstrap, args.n_trials, args.seed,
-                                               paired=len(args.preds) > 1)}
-    base = (EvalConfig.rst_eval(**settings) if args.compat == RST_EVAL
-            else EvalConfig(unknown_labels="keep" if args.keep_unknown_labels else "error", **settings))
-    configs = [base.with_(metric=metric, average=average) for metric in args.metric for average in args.average]
+                "lenient": args.lenient, "exclude_single_edu": args.exclude_single_edu,
+                "dep_encoding": args.dep_encoding,
+                "statistics": Statistics.used(args.ci, args.n_bootstrap, args.n_trials, args.seed,
+                                              paired=len(args.preds) > 1)}
+    if args.compat != RST_EVAL:
+        settings["unknown_labels"] = "keep" if args.keep_unknown_labels else "error"
+    make = EvalConfig.rst_eval if args.compat == RST_EVAL else EvalConfig
+    configs = [make(metric=metric, average=average, **settings) for metric in args.metric for average in args.average]
     with warnings.catch_warnings(record=True) as caught:  # each printed once, even when shown before
         warnings.simplefilter("always", RSTKitWarning)
         try:

@@ -1,6 +1,7 @@
-"""Scoring: RST-Parseval and original Parseval, micro / macro / DPLP-style averaging.
+"""Scoring: RST-Parseval, original Parseval and dependencies; micro / macro / DPLP-style averaging.
 
-One metric per module (:mod:`.rst_parseval`, :mod:`.parseval`); settings in
+One metric family per module (:mod:`.rst_parseval`, :mod:`.parseval`, :mod:`.dependency`), each a
+:class:`~rstkit.metrics.family.MetricFamily` named in :mod:`.registry`; settings in
 :class:`EvalConfig`; the pipeline in :func:`evaluate` (several metrics and averages at once:
 :func:`evaluate_all`).
 """

@@ -22,17 +22,17 @@ scores run high.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..errors import EDUMismatchError, printable
 from ..settings import ZERO_DIVISION, ZeroDivision
-from ..tree import RSTTree
 from .average import f1_score, percent
 from .counts import TupleArrays
 from .edus import normalise_edu_text
+from .prepared import PreparedDocument
 
 #: characters of context shown on each side of the first difference between two texts
 CONTEXT = 20
@@ -50,10 +50,10 @@ class CharacterMap:
     bounds: np.ndarray
 
     @classmethod
-    def of(cls, tree: RSTTree, side: str) -> CharacterMap:
-        """The map of ``tree`` (``side``: "gold" or "prediction", for messages); EDUMismatchError
-        when an EDU has no text, as aligning needs the text of every EDU."""
-        texts = [normalise_edu_text(edu.text) for edu in tree.edus]
+    def of(cls, tree: PreparedDocument, side: str) -> CharacterMap:
+        """The map of the document ``tree`` (``side``: "gold" or "prediction", for messages);
+        EDUMismatchError when an EDU has no text, as aligning needs the text of every EDU."""
+        texts = [normalise_edu_text(text) for text in tree.edu_texts]
         where = f"{side} {tree.source or '?'}"
         if not any(texts):
             raise EDUMismatchError(f"document {tree.doc_id!r}: the {where} has no EDU text (its format may not "
@@ -80,7 +80,8 @@ class CharacterMap:
         return int(np.searchsorted(self.bounds, offset, side="right"))
 
 
-def check_same_text(gold: RSTTree, pred: RSTTree, gold_map: CharacterMap, pred_map: CharacterMap) -> None:
+def check_same_text(gold: PreparedDocument, pred: PreparedDocument, gold_map: CharacterMap,
+                    pred_map: CharacterMap) -> None:
     """EDUMismatchError naming the document, both files and the first difference when the
     normalised texts of gold and prediction differ."""
     g, p = gold_map.text, pred_map.text
@@ -88,7 +89,7 @@ def check_same_text(gold: RSTTree, pred: RSTTree, gold_map: CharacterMap, pred_m
         return
     k = next((i for i, (a, b) in enumerate(zip(g, p)) if a != b), min(len(g), len(p)))
 
-    def at(text: str, cmap: CharacterMap, side: str, tree: RSTTree) -> str:
+    def at(text: str, cmap: CharacterMap, side: str, tree: PreparedDocument) -> str:
         where = (f"EDU {cmap.edu_at(k)}" if k < len(text) else f"the end of the text, after EDU {cmap.n_edus}")
         shown = f"'{printable(text[max(0, k - CONTEXT):k], None)}|{printable(text[k:k + CONTEXT], None)}'"
         return f"{side} {tree.source or '?'} has {where}: {shown}"
@@ -100,14 +101,24 @@ def check_same_text(gold: RSTTree, pred: RSTTree, gold_map: CharacterMap, pred_m
         f"{at(g, gold_map, 'gold', gold)}; {at(p, pred_map, 'prediction', pred)} ('|' marks the difference)")
 
 
-def to_characters(arrays: TupleArrays, maps: Sequence[CharacterMap | None]) -> TupleArrays:
+def to_characters(arrays: TupleArrays, maps: Sequence[CharacterMap | None], edu_columns: Sequence[str] = ()
+                  ) -> TupleArrays:
     """``arrays`` with each span ``(first EDU, last EDU)`` replaced by ``(first character, last
-    character)`` through the map of its document (``maps[doc]``; None where it has no tuple)."""
+    character)`` through the map of its document (``maps[doc]``; None where it has no row), and each
+    value column of ``edu_columns`` (an EDU number, 0 for none) by one code of its EDU's characters
+    (``first * (length + 1) + last``; -1 for none), equal on two sides exactly when the EDUs are."""
     bounds = [m.bounds if m is not None else np.zeros(1, dtype=np.int64) for m in maps]
     offsets = np.concatenate(([0], np.cumsum([b.size for b in bounds])))[:-1]
     flat = np.concatenate(bounds) if bounds else np.zeros(0, dtype=np.int64)
     base = offsets[arrays.doc] if arrays.doc.size else arrays.doc
-    return replace(arrays, start=flat[base + arrays.start - 1], end=flat[base + arrays.end] - 1)
+    columns = dict(arrays.columns)
+    if edu_columns:
+        radix = (flat.max() + 1) if flat.size else 1
+        for name in edu_columns:
+            edu = columns[name]
+            placed = flat[base + np.maximum(edu, 1) - 1] * radix + flat[base + np.maximum(edu, 1)] - 1
+            columns[name] = np.where(edu > 0, placed, -1)
+    return replace(arrays, start=flat[base + arrays.start - 1], end=flat[base + arrays.end] - 1, columns=columns)
 
 
 def renumber(sides: Sequence[TupleArrays]) -> list[TupleArrays]:
@@ -165,26 +176,26 @@ def segmentation(gold_maps: Sequence[CharacterMap], pred_maps: Sequence[Characte
     return Segmentation(gold, pred, matched)
 
 
-def align(gold: Mapping[str, RSTTree], systems: Sequence[Mapping[str, RSTTree]], doc_ids: Sequence[str],
-          gold_arrays: TupleArrays, pred_arrays: Sequence[TupleArrays]
+def align(gold: Sequence[PreparedDocument], systems: Sequence[Sequence[PreparedDocument | None]],
+          gold_arrays: TupleArrays, pred_arrays: Sequence[TupleArrays], edu_columns: Sequence[str] = ()
           ) -> tuple[TupleArrays, list[TupleArrays], list[Segmentation]]:
-    """Gold and predicted tuples on (renumbered) character spans, and each system's segmentation.
+    """Gold and predicted rows on (renumbered) character spans, and each system's segmentation.
 
-    ``gold_arrays`` and ``pred_arrays`` hold the tuples of ``doc_ids`` over EDU numbers, as
-    extracted from ``gold`` and each of ``systems`` (a document absent from a system has no tuple).
+    ``gold_arrays`` and ``pred_arrays`` hold the rows of the documents ``gold`` (in order) over EDU
+    numbers, and of each of ``systems`` (the same documents, None where a system has none);
+    ``edu_columns`` name the value columns that hold EDU numbers (:func:`to_characters`).
     """
-    gold_maps = [CharacterMap.of(gold[d], "gold") for d in doc_ids]
-    char_sides, segmentations = [to_characters(gold_arrays, gold_maps)], []
-    for system, arrays in zip(systems, pred_arrays):
+    gold_maps = [CharacterMap.of(doc, "gold") for doc in gold]
+    char_sides, segmentations = [to_characters(gold_arrays, gold_maps, edu_columns)], []
+    for docs, arrays in zip(systems, pred_arrays):
         maps = []
-        for doc_id, gold_map in zip(doc_ids, gold_maps):
-            tree = system.get(doc_id)
+        for gold_doc, gold_map, doc in zip(gold, gold_maps, docs):
             pred_map = None
-            if tree is not None:
-                pred_map = CharacterMap.of(tree, "prediction")
-                check_same_text(gold[doc_id], tree, gold_map, pred_map)
+            if doc is not None:
+                pred_map = CharacterMap.of(doc, "prediction")
+                check_same_text(gold_doc, doc, gold_map, pred_map)
             maps.append(pred_map)
-        char_sides.append(to_characters(arrays, maps))
+        char_sides.append(to_characters(arrays, maps, edu_columns))
         segmentations.append(segmentation(gold_maps, maps))
     renumbered = renumber(char_sides)
     return renumbered[0], renumbered[1:], segmentations

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import RSTKitError
-from ..settings import AVERAGES, MEASURES, ZERO_DIVISION, Average, ZeroDivision
+from ..settings import AVERAGES, ZERO_DIVISION, Average, ZeroDivision
 from .counts import Counts
 
 
@@ -53,7 +53,7 @@ def f1_score(p: np.ndarray | float, r: np.ndarray | float) -> np.ndarray:
 
 def per_document(counts: Counts, *, zero_division: ZeroDivision = ZERO_DIVISION
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-document precision, recall and F1 (fractions), each of shape (4, n_docs)."""
+    """Per-document precision, recall and F1 (fractions), each of shape (M, n_docs)."""
     p = divide(counts.matched, counts.pred, zero_division=zero_division)
     r = divide(counts.matched, counts.gold, zero_division=zero_division)
     return p, r, f1_score(p, r)
@@ -61,7 +61,7 @@ def per_document(counts: Counts, *, zero_division: ZeroDivision = ZERO_DIVISION
 
 def document_values(counts: Counts, average: Average, *, zero_division: ZeroDivision = ZERO_DIVISION
                     ) -> np.ndarray:
-    """What an averaging sums over documents, shape (3, 4, n_docs): the counts (matched, gold,
+    """What an averaging sums over documents, shape (3, M, n_docs): the counts (matched, gold,
     predicted) for ``micro``; per-document precision, recall and F1 for ``macro`` and ``dplp``."""
     if average == "micro":
         return np.stack([counts.matched, counts.gold, counts.pred]).astype(np.float64)
@@ -72,8 +72,8 @@ def document_values(counts: Counts, average: Average, *, zero_division: ZeroDivi
 
 def scores_from_sums(sums: np.ndarray, n: np.ndarray, average: Average, *, zero_division: ZeroDivision = ZERO_DIVISION
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Precision, recall and F1 (fractions) of shape (B, 4) from weighted sums of
-    :func:`document_values`, shape (B, 3, 4), and the total document weight ``n``, shape (B, 1)."""
+    """Precision, recall and F1 (fractions) of shape (B, M), M measures, from weighted sums of
+    :func:`document_values`, shape (B, 3, M), and the total document weight ``n``, shape (B, 1)."""
     first, second, third = sums[:, 0], sums[:, 1], sums[:, 2]
     if average == "micro":  # matched, gold, predicted
         p = divide(first, third, zero_division=zero_division)
@@ -85,7 +85,7 @@ def scores_from_sums(sums: np.ndarray, n: np.ndarray, average: Average, *, zero_
 
 def weighted_scores(counts: Counts, weights: np.ndarray, average: Average, *,
                     zero_division: ZeroDivision = ZERO_DIVISION) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Precision, recall and F1 (fractions) of shape (B, 4) for document weights (B, n_docs)."""
+    """Precision, recall and F1 (fractions) of shape (B, M) for document weights (B, n_docs)."""
     weights = np.asarray(weights, dtype=np.float64)
     sums = np.stack([weights @ v.T for v in document_values(counts, average, zero_division=zero_division)], axis=1)
     return scores_from_sums(sums, weights.sum(axis=1, keepdims=True), average, zero_division=zero_division)
@@ -93,7 +93,8 @@ def weighted_scores(counts: Counts, weights: np.ndarray, average: Average, *,
 
 @dataclass(frozen=True)
 class Scores:
-    """Precision, recall and F1 in percent, each a dict over the measures "S", "N", "R", "F"."""
+    """Precision, recall and F1 in percent, each a dict over the measures of the metric family
+    ("S", "N", "R", "F" for the constituency families)."""
 
     precision: dict[str, float]
     recall: dict[str, float]
@@ -105,6 +106,6 @@ def aggregate(counts: Counts, average: Average, *, zero_division: ZeroDivision =
     p, r, f = weighted_scores(counts, np.ones((1, counts.n_docs)), average, zero_division=zero_division)
 
     def as_dict(values: np.ndarray) -> dict[str, float]:
-        return {k: float(100.0 * v) for k, v in zip(MEASURES, values[0])}
+        return {k: float(100.0 * v) for k, v in zip(counts.measures, values[0])}
 
     return Scores(as_dict(p), as_dict(r), as_dict(f))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 from ..errors import RSTKitError
@@ -16,8 +16,8 @@ from ..settings import (
     AVERAGES,
     COMPAT_MODES,
     EDU_MODES,
+    DEP_ENCODINGS,
     EVAL_BINARIZATIONS,
-    METRICS,
     MISSING_POLICIES,
     RST_EVAL,
     UNKNOWN_LABEL_POLICIES,
@@ -31,8 +31,11 @@ from ..settings import (
     UnknownLabels,
 )
 
+if TYPE_CHECKING:
+    from .family import MetricFamily
+
 SIGNATURE_PREFIX = "rstkit:"
-SIGNATURE_KEYS = ("metric", "avg", "tuples", "edus", "labels", "bin", "bin.att", "compat", "missing", "1edu",
+SIGNATURE_KEYS = ("metric", "avg", "tuples", "dep", "edus", "labels", "bin", "bin.att", "compat", "missing", "1edu",
                   "lenient", "ci", "boot", "trials", "seed", "docs", "version")
 
 
@@ -94,9 +97,10 @@ class EvalConfig:
     """Settings of one evaluation.
 
     metric
-        ``rst-parseval``: Marcu's encoding, every node but the root, EDU leaves included
-        (RST-Parseval). ``parseval``: labelled attachment decisions, root included, leaves
-        excluded (original Parseval, Morey et al. 2017).
+        the metric family (:mod:`rstkit.metrics.registry`). ``rst-parseval``: Marcu's encoding,
+        every node but the root, EDU leaves included (RST-Parseval). ``parseval``: labelled
+        attachment decisions, root included, leaves excluded (original Parseval, Morey et al.
+        2017). ``dependency``: one head-ordered dependency per EDU (Morey et al. 2018).
     average
         ``micro`` pools tuples over the corpus; ``macro`` is the mean of per-document
         P, R and F1 (rst-eval's per-document mode); ``dplp`` is the harmonic mean of
@@ -107,7 +111,10 @@ class EvalConfig:
     binarize
         binarization of gold and predicted trees: ``right`` (right-heavy, fully
         recursive), ``right_mixed`` (educe's default: S N S becomes ((S N) S), bug B1
-        included) or ``none``.
+        included) or ``none``. None (the default) is the metric family's default: ``right``
+        for the constituency metrics, ``none`` for dependencies (converted as they are).
+        :meth:`with_` moving to another metric moves a default binarization to the new
+        metric's default and keeps any other.
     compat
         ``rst-eval`` reproduces the reference implementation (educe / rst-eval): its
         right binarization with bug B1, ``right_mixed`` re-binarization for attachment
@@ -131,6 +138,10 @@ class EvalConfig:
     statistics
         the resampling settings of intervals and paired tests printed with the scores
         (:class:`Statistics`; empty by default).
+    dep_encoding
+        dependencies only: how n-ary nodes become dependencies, ``chain`` (the reference's
+        default) or ``tree``, or ``GOLD,PRED`` to encode the two sides differently (``tree,chain``
+        is what showdown.py does by default).
 
     >>> config = EvalConfig(metric="rst-parseval", average="macro", labels="rstdt18")
     >>> config.signature(4)
@@ -145,16 +156,27 @@ class EvalConfig:
     average: Average = "micro"
     labels: str = "raw"
     unknown_labels: UnknownLabels = "error"
-    binarize: EvalBinarization = "right"
+    binarize: EvalBinarization = None  # type: ignore[assignment]  # None: the family's default, set at once
     compat: Compat | None = None
     missing: Missing = "error"
     edus: EduMode = "gold"
     lenient: bool = False
     exclude_single_edu: bool = False
     statistics: Statistics = Statistics()
+    dep_encoding: str = "chain"
 
     def __post_init__(self) -> None:
-        for name, allowed in (("metric", METRICS), ("average", AVERAGES), ("binarize", EVAL_BINARIZATIONS),
+        from .registry import METRICS, family
+
+        if self.metric not in METRICS:
+            raise RSTKitError(f"metric must be one of {', '.join(METRICS)}, not {self.metric!r}")
+        if self.binarize is None:
+            object.__setattr__(self, "binarize", family(self.metric).default_binarization)
+        encodings = self.dep_encoding.split(",") if isinstance(self.dep_encoding, str) else [None]
+        if len(encodings) > 2 or any(e not in DEP_ENCODINGS for e in encodings):
+            raise RSTKitError(f"dep_encoding must be one of {', '.join(DEP_ENCODINGS)} or GOLD,PRED of them, "
+                              f"not {self.dep_encoding!r}")
+        for name, allowed in (("average", AVERAGES), ("binarize", EVAL_BINARIZATIONS),
                               ("missing", MISSING_POLICIES), ("edus", EDU_MODES),
                               ("unknown_labels", UNKNOWN_LABEL_POLICIES)):
             if getattr(self, name) not in allowed:
@@ -174,11 +196,22 @@ class EvalConfig:
         return cls(compat=RST_EVAL, **settings)
 
     def with_(self, **changes: Any) -> EvalConfig:
+        """A copy with ``changes``; a new ``metric`` takes its family's default binarization where
+        this configuration has its own family's default (and ``binarize`` is not changed too)."""
         unknown = sorted(set(changes) - {f.name for f in fields(self)})
         if unknown:
             raise RSTKitError(f"unknown setting(s) {', '.join(unknown)}; settings: "
                               f"{', '.join(f.name for f in fields(self))}")
+        if "metric" in changes and "binarize" not in changes and self.binarize == self.family.default_binarization:
+            changes["binarize"] = None
         return replace(self, **changes)
+
+    @property
+    def family(self) -> MetricFamily:
+        """The metric family this configuration scores."""
+        from .registry import family
+
+        return family(self.metric)
 
     # -- derived settings ------------------------------------------------------------
     @property
@@ -189,37 +222,49 @@ class EvalConfig:
         return self.binarize
 
     @property
-    def pred_binarization(self) -> Binarization:
-        return self.gold_binarization
+    def dep_encodings(self) -> tuple[str, str]:
+        """The dependency encodings of gold and predictions."""
+        gold, _, pred = self.dep_encoding.partition(",")
+        return gold, pred or gold
 
     @property
     def attachment_rebinarization(self) -> Binarization | None:
         """educe builds attachment trees after a ``right_mixed`` pass; rstkit needs binary trees."""
         return "right_mixed" if self.compat == RST_EVAL else None
 
-    @property
-    def tuples(self) -> str:
-        return "nodes-root+leaves" if self.metric == "rst-parseval" else "attachments+root-leaves"
-
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every setting by name, less those of other metric families than this one's."""
+        from .registry import FAMILIES
+
+        others = {name for f in FAMILIES.values() if f is not self.family for name in f.own_settings}
+        return {key: value for key, value in asdict(self).items() if key not in others}
+
+    def shared_settings(self) -> dict[str, Any]:
+        """The settings every metric family reads (those configurations scored together share)."""
+        from .registry import FAMILIES
+
+        own = {name for f in FAMILIES.values() for name in f.own_settings}
+        return {key: value for key, value in asdict(self).items()
+                if key not in own and key not in ("metric", "average", "binarize")}
 
     def signature(self, n_documents: int) -> str:
         """A line that pins every setting that changes a printed number (sacrebleu-style).
 
-        ``bin`` is the binarization of gold and predicted trees alike; ``bin.att`` (original
-        Parseval under rst-eval compatibility only) the re-binarization before attachment trees
-        are built; ``ci``, ``boot``, ``trials`` and ``seed`` appear when statistics are printed.
+        After ``avg`` come the metric family's own items (``tuples`` of the constituency metrics,
+        ``dep`` of dependencies); ``bin`` is the binarization of gold and predicted trees alike;
+        ``bin.att`` (original Parseval under rst-eval compatibility only) the re-binarization
+        before attachment trees are built; ``ci``, ``boot``, ``trials`` and ``seed`` appear when
+        statistics are printed.
         """
+        family = self.family
         parts = [
             ("metric", self.metric),
             ("avg", self.average),
-            ("tuples", self.tuples),
+            *family.signature_items(self),
             ("edus", self.edus),
             ("labels", self.labels + ("" if self.labels == "raw" else f"+unknown:{self.unknown_labels}")),
             ("bin", self.gold_binarization),
-            *([("bin.att", self.attachment_rebinarization)]
-              if self.metric == "parseval" and self.attachment_rebinarization else []),
+            *family.binarization_items(self),
             ("compat", self.compat or "none"),
             ("missing", self.missing),
             ("1edu", "excluded" if self.exclude_single_edu else "included"),
@@ -249,6 +294,9 @@ class EvalConfig:
         try:
             labels, _, unknown = items["labels"].partition("+unknown:")
             compat = None if items["compat"] == "none" else items["compat"]
+            from .registry import FAMILIES
+
+            own = {key: field for f in FAMILIES.values() for key, field in f.signature_settings.items()}
             statistics = Statistics(
                 confidence=float(items["ci"]) if "ci" in items else None,
                 **{name: int(items[key]) for name, key in (("n_bootstrap", "boot"), ("n_trials", "trials"),
@@ -258,7 +306,8 @@ class EvalConfig:
                 "unknown_labels": unknown or ("keep" if compat else "error"),
                 "binarize": "right" if items["bin"] == RST_EVAL else items["bin"], "compat": compat,
                 "missing": items["missing"], "edus": items["edus"], "lenient": _flag(items, "lenient", "yes", "no"),
-                "exclude_single_edu": _flag(items, "1edu", "excluded", "included"), "statistics": statistics}
+                "exclude_single_edu": _flag(items, "1edu", "excluded", "included"), "statistics": statistics,
+                **{field: items[key] for key, field in own.items() if key in items}}
             config = cls(**settings)
             n_documents = int(items["docs"])
         except KeyError as exc:

@@ -1,10 +1,11 @@
-"""The scoring pipeline: pair documents, prepare trees, extract tuples, count, average.
+"""The scoring pipeline: pair documents, prepare them, extract rows, count, average.
 
 ``evaluate(gold, pred, config)`` scores one or several prediction sets against one gold
 set; ``evaluate_all(gold, pred, configs)`` scores them under several metrics and averages at
-once. Trees are prepared exactly once (label map, binarization), turned into integer arrays
-once per metric, and matched corpus-wide (:mod:`rstkit.metrics.counts`); each average
-aggregates the same counts.
+once. Every document is prepared exactly once (:mod:`rstkit.metrics.prepared`: each metric
+family's rows, :mod:`rstkit.metrics.family`), its rows turned into integer arrays once per
+metric, and matched corpus-wide (:mod:`rstkit.metrics.counts`); each average aggregates the
+same counts. The pipeline only asks the metric family what to do.
 """
 from __future__ import annotations
 
@@ -18,31 +19,28 @@ import numpy as np
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..gcpause import no_cyclic_gc
 from ..jsontext import Table
-from ..labels import get_label_map
-from ..settings import MEASURES, Average, Binarization, Metric
+from ..settings import Average
 from ..tree import RSTTree
-from . import aligned, parseval, rst_parseval
+from . import aligned
 from .average import Scores, aggregate, per_document
 from .config import DEFAULT_STATISTICS, EvalConfig, Statistics
 from .counts import Counts, KeyCodec, TupleArrays, Vocabulary, codec_for, count_matches
 from .edus import check_edus
+from .family import MetricFamily
 from .prepared import (
-    METRIC_MODULES,
+    PreparationSpec,
     PreparedDocument,
-    PreparedTuples,
+    Rows,
     arrays_of_prepared,
-    b1_nary,
     first_of_each_metric,
+    prepare_document,
 )
 from .relations import Confusion, RelationReport, confusion, relation_report
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 
 _T = TypeVar("_T")
-#: what the pipeline scores: a tree, or a document prepared where it was read
-Scorable = RSTTree | PreparedDocument
-#: one document's tuples: a list from a tree, or prepared
-Tuples = list[tuple[int, int, str, str]]
-Prepared = Tuples | PreparedTuples
+#: what the pipeline takes: a tree, or a document prepared where it was read
+Document = RSTTree | PreparedDocument
 
 
 def _first(*values: _T | None) -> _T:
@@ -86,10 +84,19 @@ class EvalResult:
     def signature(self) -> str:
         return self.config.signature(len(self.doc_ids))
 
+    @property
+    def family(self) -> MetricFamily:
+        return self.config.family
+
+    @property
+    def measures(self) -> tuple[str, ...]:
+        """The measures of the result's metric family, in the order of the JSON scores."""
+        return self.family.measure_names
+
     # the first (or only) system, for the common one-system case
     @property
     def scores(self) -> dict[str, float]:
-        """F1 in percent for "S", "N", "R", "F" (first system)."""
+        """F1 in percent for each measure ("S", "N", "R", "F" for the constituency metrics; first system)."""
         return self.systems[0].scores.f1
 
     @property
@@ -101,7 +108,7 @@ class EvalResult:
         return self.systems[0].scores.recall
 
     def document_counts(self, system: int = 0) -> list[dict[str, Any]]:
-        """Per document: id, EDUs, and (matched, gold, pred) for S, N, R, F, plus F1 (percent);
+        """Per document: id, EDUs, and (matched, gold, pred) for each measure, plus F1 (percent);
         with ``edus="aligned"``, also the document's EDU boundaries (gold, pred, matched)."""
         return self.document_table(system).records()
 
@@ -112,7 +119,7 @@ class EvalResult:
         f1 = per_document(counts)[2]
         fields: list[Any] = ["doc_id", "edus"]
         columns: list[list[Any]] = [list(self.doc_ids), self.n_edus.tolist()]
-        for i, key in enumerate(MEASURES):
+        for i, key in enumerate(counts.measures):
             fields.append((key, ("matched", "gold", "pred", "f1")))
             columns += [counts.matched[i].tolist(), counts.gold[i].tolist(), counts.pred[i].tolist(),
                         (100.0 * f1[i]).tolist()]
@@ -128,10 +135,13 @@ class EvalResult:
         return None if segmentation is None else segmentation.select(self.included).summary()
 
     def relations(self, system: int = 0) -> RelationReport:
-        return relation_report(self.gold, self.systems[system].arrays, self.codec, self.relation_labels)
+        family = self.family
+        return relation_report(self.gold, self.systems[system].arrays, self.codec, self.relation_labels,
+                               relation=family.relation_column, match=family.measures[family.relation_measure])
 
     def confusion(self, system: int = 0) -> Confusion:
-        return confusion(self.gold, self.systems[system].arrays, self.codec, self.relation_labels)
+        return confusion(self.gold, self.systems[system].arrays, self.codec, self.relation_labels,
+                         relation=self.family.relation_column)
 
     def _scored(self, counts: Counts) -> Counts:
         return counts.select(self.included)
@@ -199,23 +209,27 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
 
 
 @no_cyclic_gc()
-def evaluate_all(gold: Mapping[str, Scorable], pred: Mapping[str, Scorable] | Sequence[Mapping[str, Scorable]],
+def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Sequence[Mapping[str, Document]],
                  configs: Sequence[EvalConfig], names: Sequence[str] | None = None) -> list[EvalResult]:
-    """One result per configuration, as :func:`evaluate` gives it, from one pass over the trees.
+    """One result per configuration, as :func:`evaluate` gives it, from one pass over the documents.
 
-    The configurations may differ in ``metric`` and ``average`` only. Trees are prepared (label
-    map, binarization) and their EDUs checked once; tuples are extracted and matched once per
-    metric; each average is an aggregation of the same counts. Documents may also come prepared
-    already (:class:`~rstkit.metrics.prepared.PreparedDocument`, as processes that read files
-    prepare them), with ``edus="gold"``: the result is the same.
+    Configurations of one metric may differ in ``average`` only; configurations of different
+    metrics may also differ in what belongs to their family (``binarize``, whose default is the
+    family's, and the family's own settings). Every document is prepared once (each family's rows;
+    documents may also come prepared already, :class:`~rstkit.metrics.prepared.PreparedDocument`, as
+    processes that read files prepare them: the result is the same) and its EDUs checked once; rows
+    are matched once per metric; each average is an aggregation of the same counts.
     """
     if not configs:
         raise RSTKitError("no configuration to score")
     base = configs[0]
+    firsts = {config.metric: config for config in first_of_each_metric(configs)}
     for config in configs:
-        if config.with_(metric=base.metric, average=base.average) != base:
-            raise RSTKitError("configurations scored together may differ in metric and average only; "
-                              f"{config} differs from {base} in more")
+        first = firsts[config.metric]
+        if config.with_(average=first.average) != first or config.shared_settings() != base.shared_settings():
+            other = first if config.metric == first.metric and config != first else base
+            raise RSTKitError("configurations scored together may differ in metric and average only (and in "
+                              f"their metric's own settings); {config} differs from {other} in more")
     systems = [pred] if isinstance(pred, Mapping) else list(pred)
     if not systems:
         raise RSTKitError("no prediction set to score")
@@ -226,56 +240,45 @@ def evaluate_all(gold: Mapping[str, Scorable], pred: Mapping[str, Scorable] | Se
     doc_ids = _paired_ids(gold, systems, names, base, paired_notes)
     if not doc_ids:
         raise MissingDocumentError("no document to score")
-    label_map = get_label_map(base.labels)
-    passthrough = base.unknown_labels == "keep"
-    if base.edus == "aligned" and any(isinstance(d, PreparedDocument) for side in (gold, *systems)
-                                      for d in side.values()):
-        raise RSTKitError("aligned EDUs are scored from trees, not from prepared documents")
-
-    def prepared_tuples(doc: Scorable, mode: Binarization, config: EvalConfig) -> Prepared:
-        if isinstance(doc, PreparedDocument):
-            return doc.prepared_tuples(config.metric)
-        return METRIC_MODULES[config.metric].prepared_tuples(doc, label_map, passthrough, mode, config)
-
-    by_metric = {config.metric: config for config in first_of_each_metric(configs)}
-    gold_trees = [gold[d] for d in doc_ids]
-    n_edus = np.array([t.n_edus for t in gold_trees], dtype=np.int64)
-    # tuples become arrays as soon as a side is complete (gold per metric, each system), so that
-    # the tuple lists of one side at most are alive beside the trees; vocabularies fill in the
-    # same order as if all were encoded at the end: gold, then each system
-    vocabularies = {m: (Vocabulary(), Vocabulary()) for m in by_metric}
-    gold_notes: dict[Metric, list[str]] = {}
-    gold_arrays: dict[Metric, TupleArrays] = {}
-    for m, c in by_metric.items():
-        gold_tuples = [prepared_tuples(t, base.gold_binarization, c) for t in gold_trees]
-        gold_notes[m] = _gold_notes(gold_trees, gold_tuples, c)
-        gold_arrays[m] = _arrays(gold_tuples, vocabularies[m])
-    del gold_tuples
+    specs = {side: PreparationSpec(tuple(firsts.values()), side) for side in (True, False)}
+    gold_docs = [_prepared(gold[d], specs[True]) for d in doc_ids]
+    n_edus = np.array([d.n_edus for d in gold_docs], dtype=np.int64)
+    # rows become arrays as soon as a side is complete (gold per metric, then each system), with the
+    # vocabularies filled in that order: gold, then each system
+    vocabularies = {m: {c: Vocabulary() for c in f.family.label_columns} for m, f in firsts.items()}
+    gold_notes: dict[str, list[str]] = {}
+    gold_arrays: dict[str, TupleArrays] = {}
+    for m, c in firsts.items():
+        gold_rows: list[Rows | None] = [d.rows_of(m) for d in gold_docs]
+        gold_notes[m] = _gold_notes(gold_docs, c)
+        gold_arrays[m] = arrays_of_prepared(gold_rows, c.family, vocabularies[m])
     edu_notes: list[str] = []
-    pred_arrays: dict[Metric, list[TupleArrays]] = {m: [] for m in by_metric}
+    pred_docs: list[list[PreparedDocument | None]] = []
+    pred_arrays: dict[str, list[TupleArrays]] = {m: [] for m in firsts}
     for system in systems:
-        per_doc: dict[Metric, list[Prepared]] = {m: [] for m in by_metric}
-        for doc_id in doc_ids:
-            tree = system.get(doc_id)
-            if tree is None:  # missing == "zero": an empty prediction
-                for m in by_metric:
-                    per_doc[m].append([])
+        docs = [None if (doc := system.get(d)) is None else _prepared(doc, specs[False]) for d in doc_ids]
+        per_doc: dict[str, list[Rows | None]] = {m: [] for m in firsts}
+        for gold_doc, doc in zip(gold_docs, docs):
+            if doc is None:  # missing == "zero": an empty prediction
+                for m in firsts:
+                    per_doc[m].append(None)
                 continue
             if base.edus == "gold":
-                check_edus(gold[doc_id], tree, base, edu_notes)
-            for m, c in by_metric.items():
-                per_doc[m].append(prepared_tuples(tree, base.pred_binarization, c))
-        for m in by_metric:
-            pred_arrays[m].append(_arrays(per_doc.pop(m), vocabularies[m]))
+                check_edus(gold_doc, doc, base, edu_notes)
+            for m in firsts:
+                per_doc[m].append(doc.rows_of(m))
+        for m, c in firsts.items():
+            pred_arrays[m].append(arrays_of_prepared(per_doc.pop(m), c.family, vocabularies[m]))
+        pred_docs.append(docs)
     if base.edus == "aligned" and base.lenient:
         edu_notes.append("lenient changes no score with aligned EDUs: EDUs are matched by character, and a "
                          "document whose texts differ is an error")
     included = n_edus > 1 if base.exclude_single_edu else np.ones(len(doc_ids), dtype=bool)
     scored = {}
-    for m, c in by_metric.items():
+    for m, c in firsts.items():
         notes = [*paired_notes, *gold_notes[m], *edu_notes]
-        scored[m] = _score(gold, systems, names, doc_ids, n_edus, gold_arrays[m], pred_arrays[m], vocabularies[m],
-                           included, c, notes)
+        scored[m] = _score(gold_docs, pred_docs, names, doc_ids, n_edus, gold_arrays[m], pred_arrays[m],
+                           vocabularies[m], included, c, notes)
     results: list[EvalResult] = []
     for config in configs:  # each configuration its own result object, even when one is given twice
         first = scored.pop(config.metric, None)  # scored under this very configuration, the metric's first
@@ -286,34 +289,33 @@ def evaluate_all(gold: Mapping[str, Scorable], pred: Mapping[str, Scorable] | Se
     return results
 
 
-def _arrays(per_doc: list[Prepared], vocabularies: tuple[Vocabulary, Vocabulary]) -> TupleArrays:
-    """One side's tuples as arrays (from the trees' tuple lists or from prepared documents)."""
-    if any(isinstance(tuples, PreparedTuples) for tuples in per_doc):
-        return arrays_of_prepared(per_doc, *vocabularies)
-    return TupleArrays.from_tuples(cast(list[Tuples], per_doc), *vocabularies)
+def _prepared(document: Document, spec: PreparationSpec) -> PreparedDocument:
+    """``document`` prepared under ``spec`` (as it is when it comes prepared)."""
+    return document if isinstance(document, PreparedDocument) else prepare_document(document, spec)
 
 
-def _score(gold: Mapping[str, Scorable], systems: list[Mapping[str, Scorable]], names: list[str], doc_ids: list[str],
-           n_edus: np.ndarray, gold_arrays: TupleArrays, pred_arrays: list[TupleArrays],
-           vocabularies: tuple[Vocabulary, Vocabulary], included: np.ndarray, config: EvalConfig,
+def _score(gold: list[PreparedDocument], systems: list[list[PreparedDocument | None]], names: list[str],
+           doc_ids: list[str], n_edus: np.ndarray, gold_arrays: TupleArrays, pred_arrays: list[TupleArrays],
+           vocabularies: dict[str, Vocabulary], included: np.ndarray, config: EvalConfig,
            notes: list[str]) -> EvalResult:
-    """The result of one metric: its tuple arrays (and the vocabularies that encoded them), matched
+    """The result of one metric: its row arrays (and the vocabularies that encoded them), matched
     corpus-wide."""
-    nuc_vocab, rel_vocab = vocabularies
+    family = config.family
     segmentations: Sequence[aligned.Segmentation | None] = [None] * len(systems)
     if config.edus == "aligned":
-        trees = cast(list[Mapping[str, RSTTree]], [gold, *systems])  # evaluate_all takes no prepared ones here
-        gold_arrays, pred_arrays, segmentations = aligned.align(trees[0], trees[1:], doc_ids, gold_arrays, pred_arrays)
-    codec = codec_for([gold_arrays, *pred_arrays], nuc_vocab, rel_vocab)
+        gold_arrays, pred_arrays, segmentations = aligned.align(gold, systems, gold_arrays, pred_arrays,
+                                                                family.edu_columns)
+    codec = codec_for([gold_arrays, *pred_arrays])
     results = []
     for name, arrays, segmentation in zip(names, pred_arrays, segmentations):
-        counts = count_matches(gold_arrays, arrays, codec)
+        counts = count_matches(gold_arrays, arrays, codec, family.measures)
         results.append(SystemResult(name, counts, aggregate(counts.select(included), config.average), arrays,
                                     segmentation))
-    return EvalResult(config, doc_ids, n_edus, results, gold_arrays, codec, rel_vocab.labels(), included, notes)
+    return EvalResult(config, doc_ids, n_edus, results, gold_arrays, codec,
+                      vocabularies[family.relation_column].labels(), included, notes)
 
 
-def _paired_ids(gold: Mapping[str, Scorable], systems: list[Mapping[str, Scorable]], names: list[str],
+def _paired_ids(gold: Mapping[str, Document], systems: list[Mapping[str, Document]], names: list[str],
                 config: EvalConfig, notes: list[str]) -> list[str]:
     """Document ids to score, applying the missing-document policy; extra predictions warn."""
     doc_ids = sorted(gold)
@@ -340,42 +342,19 @@ def _some(ids: Sequence[str], k: int = 10) -> str:
     return ", ".join(ids[:k]) + (f" ... (+{len(ids) - k})" if len(ids) > k else "")
 
 
-def _gold_notes(gold_trees: list[Scorable], gold_tuples: list[Prepared],
-                config: EvalConfig) -> list[str]:
-    """What the warnings say of the gold trees under ``config``: one-EDU documents, and nodes
-    that bug B1 of the reference binarization left n-ary."""
+def _gold_notes(gold: list[PreparedDocument], config: EvalConfig) -> list[str]:
+    """What the warnings say of the gold documents under ``config``: one-EDU documents, and nodes
+    that bug B1 of the reference binarization left n-ary (as the metric family counts them)."""
     notes: list[str] = []
-    singles = [t.doc_id for t in gold_trees if t.n_edus == 1]
-    if singles:
+    singles = [d.doc_id for d in gold if d.n_edus == 1]
+    if singles and (config.exclude_single_edu or not config.family.one_edu_rows):
         what = ("excluded from the averages" if config.exclude_single_edu
                 else "scored with 0 tuples (F1 = 0 in macro averages, as the reference does)")
         notes.append(f"{len(singles)} one-EDU document(s) {what}: {_some(singles)}")
-    affected = {t.doc_id: n for t, d in zip(gold_trees, gold_tuples) if (n := _b1_nary(t, d, config)) is not None}
+    affected = {d.doc_id: n for d in gold if (n := d.nary.get(config.metric))}
     if affected:
-        _note_nary(affected, *_B1_CONSEQUENCES[config.metric], notes)
-    return notes
-
-
-#: per metric, when the nodes bug B1 left n-ary are counted and what follows for the scores
-_B1_CONSEQUENCES: dict[Metric, tuple[str, str]] = {
-    parseval.NAME: (" after educe's right_mixed pass",
-                    ("each gives one original-Parseval tuple with a k-letter nuclearity, so those documents "
-                     "have fewer than n-1 gold tuples")),
-    rst_parseval.NAME: ("", "RST-Parseval supports fall below 2n-2"),
-}
-
-
-def _b1_nary(doc: Scorable, tuples: Prepared, config: EvalConfig) -> int | None:
-    """:func:`~rstkit.metrics.prepared.b1_nary` of a tree, or as a prepared gold document holds it."""
-    if isinstance(doc, PreparedDocument):
-        return doc.nary.get(config.metric)
-    return b1_nary(doc, cast(Tuples, tuples), config)
-
-
-def _note_nary(per_document: dict[str, int], when: str, consequence: str, notes: list[str]) -> None:
-    """The warning on gold nodes that bug B1 left n-ary, with their count per document."""
-    affected = {d: n for d, n in per_document.items() if n}
-    if affected:
+        when, consequence = config.family.b1_note
         counts = _some([f"{d}: {n}" for d, n in affected.items()])
         notes.append(f"bug B1 of the reference binarization left {sum(affected.values())} gold node(s) n-ary"
                      f"{when} in {len(affected)} document(s) ({counts}); {consequence}")
+    return notes

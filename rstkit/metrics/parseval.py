@@ -6,14 +6,13 @@ gives n - 1 tuples.
 """
 from __future__ import annotations
 
-from ..labels import LabelMap
-from ..settings import Binarization, Metric
+from ..labels import get_label_map
 from ..transform import attachment_decisions, binarize
 from ..transform import prepared_tuples as walk
 from ..tree import RSTTree
 from .config import EvalConfig
-
-NAME: Metric = "parseval"
+from .family import MetricFamily, Row
+from .rst_parseval import CONSTITUENCY_MEASURES
 
 
 def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]:
@@ -31,20 +30,47 @@ def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]
     return attachment_decisions(tree)
 
 
-def prepared_tuples(tree: RSTTree, label_map: LabelMap, passthrough: bool, mode: Binarization,
-                    config: EvalConfig) -> list[tuple[int, int, str, str]]:
-    """``tuples(binarize(label_map.apply(tree, passthrough), mode), config)``, the same list and
-    the same errors, mostly without building the prepared tree (:func:`rstkit.transform.prepared_tuples`).
-
-    The walk gives a binary tree's decisions; the ``right_mixed`` pass of compatibility mode
-    changes no binary tree, and the walk declines any tree it would leave n-ary.
-    """
-    fast = walk(tree, mode, label_map.relabeller(passthrough), marcu=False)
-    if fast is not None:
-        return fast[1]
-    return tuples(binarize(label_map.apply(tree, passthrough), mode), config)
-
-
 def nary_decisions(decisions: list[tuple[int, int, str, str]]) -> int:
     """How many decisions come from a node that was still n-ary (a pair of more than two letters)."""
     return sum(len(pair) > 2 for _, _, pair, _ in decisions)
+
+
+class Parseval(MetricFamily):
+    """Labelled attachment decisions, root included, leaves excluded."""
+
+    name = "parseval"
+    title = "Original Parseval"
+    columns = ("nuc", "rel")
+    label_columns = frozenset(columns)
+    measures = CONSTITUENCY_MEASURES
+    table_measures = tuple(CONSTITUENCY_MEASURES)
+    relation_column = "rel"
+    default_binarization = "right"
+    b1_note = (" after educe's right_mixed pass",
+               "each gives one original-Parseval tuple with a k-letter nuclearity, so those documents have "
+               "fewer than n-1 gold tuples")
+
+    def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
+        """``tuples(binarize(relabelled tree), config)``, the same list and the same errors, mostly
+        without building the prepared tree (:func:`rstkit.transform.prepared_tuples`); under
+        compatibility mode, the decisions of a gold tree's nodes still n-ary after educe's
+        ``right_mixed`` pass.
+
+        The walk gives a binary tree's decisions; the ``right_mixed`` pass of compatibility mode
+        changes no binary tree, and the walk declines any tree it would leave n-ary.
+        """
+        label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
+        mode = config.gold_binarization
+        fast = walk(tree, mode, label_map.relabeller(passthrough), marcu=False)
+        rows = fast[1] if fast is not None else tuples(binarize(label_map.apply(tree, passthrough), mode), config)
+        return rows, (nary_decisions(rows) if gold and config.attachment_rebinarization else None)
+
+    def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
+        return [("tuples", "attachments+root-leaves")]
+
+    def binarization_items(self, config: EvalConfig) -> list[tuple[str, str]]:
+        rebinarization = config.attachment_rebinarization
+        return [("bin.att", rebinarization)] if rebinarization else []
+
+
+PARSEVAL = Parseval()

@@ -1,129 +1,103 @@
-"""Documents prepared for scoring where they are read.
+"""Documents prepared for scoring: what the pipeline scores, wherever the tree was read.
 
-A process that reads files for an evaluation sends back, instead of each tree, what scoring
-needs of it (:class:`PreparedDocument`): its id, source, EDU count and EDU texts, per metric its
-tuples as int32 rows in bytes with the labels they use, and for gold what the warnings count of
-it. Trees are costly to send between processes (unpickling them cost the parent about as much as
-reading them); these are small, so reading with several processes pays even on two cores.
+Every tree is reduced, once, to what scoring needs of it (:class:`PreparedDocument`): its id,
+source, EDU count and EDU texts, per metric family its rows (:class:`Rows`: int32 values in
+bytes, with the labels they use), and for gold what the warnings count of it. The pipeline
+(:func:`rstkit.metrics.evaluate.evaluate_all`) scores prepared documents only: trees given to it
+are prepared there, and processes that read an evaluation's files prepare them where they read
+them (trees are costly to send between processes; these are small, so reading with several
+processes pays even on two cores).
 
-Everything is what :func:`rstkit.metrics.evaluate.evaluate_all` computes from the tree: the same
-tuples in the same order, and the same error, kept here and raised when the pipeline asks for
-the tuples (so that errors come in the order they would from trees). Nothing scored depends on
-where a document was prepared.
+A tree's error under a family (an unknown label, a pattern a binarization rejects) is kept and
+raised when the pipeline asks for the rows, so that errors come in the same order wherever the
+documents were prepared.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Protocol
 
 import numpy as np
 
 from ..errors import RSTKitError
-from ..labels import LabelMap, get_label_map
-from ..settings import RST_EVAL, Binarization, Metric
-from ..transform import binarize, nary_nodes
 from ..tree import RSTTree
-from . import parseval, rst_parseval
 from .config import EvalConfig
 from .counts import TupleArrays, Vocabulary
-
-
-class MetricModule(Protocol):
-    """What the pipeline needs of a metric's module (:mod:`.rst_parseval`, :mod:`.parseval`)."""
-
-    def prepared_tuples(self, tree: RSTTree, label_map: LabelMap, passthrough: bool, mode: Binarization,
-                        config: EvalConfig) -> list[tuple[int, int, str, str]]: ...
-
-
-METRIC_MODULES: dict[Metric, MetricModule] = {rst_parseval.NAME: rst_parseval, parseval.NAME: parseval}
-
-#: the binarizations of gold trees that bug B1 of the reference can leave n-ary
-B1_BINARIZATIONS = (RST_EVAL, "right_mixed")
+from .family import MetricFamily, Row
 
 
 def first_of_each_metric(configs: Iterable[EvalConfig]) -> list[EvalConfig]:
-    """The first configuration of each metric, in order (what tuples are prepared under)."""
-    firsts: dict[Metric, EvalConfig] = {}
+    """The first configuration of each metric, in order (what rows are prepared under)."""
+    firsts: dict[str, EvalConfig] = {}
     for config in configs:
         firsts.setdefault(config.metric, config)
     return list(firsts.values())
 
 
-def b1_nary(tree: RSTTree, tuples: list[tuple[int, int, str, str]], config: EvalConfig) -> int | None:
-    """What the warnings count of a gold ``tree`` (with its ``tuples``) that bug B1 of the reference
-    left n-ary: original Parseval after educe's ``right_mixed`` pass, the decisions of a node still
-    n-ary (:func:`~rstkit.metrics.parseval.nary_decisions`); RST-Parseval under a gold binarization
-    of :data:`B1_BINARIZATIONS`, the nodes it leaves n-ary; None where ``config`` has no such warning."""
-    if config.metric == parseval.NAME:
-        return parseval.nary_decisions(tuples) if config.attachment_rebinarization else None
-    if config.gold_binarization in B1_BINARIZATIONS:
-        return len(nary_nodes(binarize(tree, config.gold_binarization)))
-    return None
-
-
 @dataclass(frozen=True)
 class PreparationSpec:
-    """How the documents of one side are prepared: the first configuration of each metric (they
-    differ in metric only), the side's binarization, and whether it is the gold side (whose
-    nodes left n-ary by bug B1 the warnings count)."""
+    """How the documents of one side are prepared: the first configuration of each metric, and
+    whether it is the gold side (whose nodes left n-ary by bug B1 the warnings count)."""
 
     configs: tuple[EvalConfig, ...]
-    binarization: Binarization
     gold: bool
 
 
 @dataclass(eq=False)
-class PreparedTuples:
-    """One document's tuples under one metric. ``table`` holds one row of four int32 per tuple, in
-    the pipeline's order: start, end, nuclearity code, relation code (as bytes: cheap to pickle
-    and to join); the codes index ``nuclearities`` and ``relations``, which list the labels in
-    order of first appearance."""
+class Rows:
+    """One document's rows under one metric family. ``table`` holds one row of int32 per scored
+    item, in the family's order: start, end, then the family's value columns (as bytes: cheap to
+    pickle and to join); a label column holds codes into its entry of ``labels``, which lists the
+    column's labels in order of first appearance."""
 
     table: bytes
-    nuclearities: tuple[str, ...]
-    relations: tuple[str, ...]
+    width: int
+    labels: dict[str, tuple[str, ...]]
 
     @classmethod
-    def of(cls, tuples: Sequence[tuple[int, int, str, str]]) -> PreparedTuples:
-        if not tuples:
-            return cls(b"", (), ())
-        starts, ends, nucs, rels = zip(*tuples)
-        nuclearities, relations = tuple(dict.fromkeys(nucs)), tuple(dict.fromkeys(rels))
-        nuc_code = {label: code for code, label in enumerate(nuclearities)}
-        rel_code = {label: code for code, label in enumerate(relations)}
-        columns = np.array([starts, ends, list(map(nuc_code.__getitem__, nucs)),
-                            list(map(rel_code.__getitem__, rels))], dtype=_CELL)
-        return cls(columns.T.tobytes(), nuclearities, relations)
+    def of(cls, rows: Sequence[Row], family: MetricFamily) -> Rows:
+        width = 2 + len(family.columns)
+        if not rows:
+            return cls(b"", width, {name: () for name in family.columns if name in family.label_columns})
+        columns = list(zip(*rows))
+        labels: dict[str, tuple[str, ...]] = {}
+        for i, name in enumerate(family.columns, start=2):
+            if name in family.label_columns:
+                labels[name] = tuple(dict.fromkeys(columns[i]))
+                code = {label: c for c, label in enumerate(labels[name])}
+                columns[i] = tuple(map(code.__getitem__, columns[i]))
+        return cls(np.array(columns, dtype=_CELL).T.tobytes(), width, labels)
 
     def __len__(self) -> int:
-        return len(self.table) // _ROW_BYTES
+        return len(self.table) // (self.width * _CELL.itemsize)
 
-    def rows(self) -> np.ndarray:
-        """The table as an (n, 4) array."""
-        return np.frombuffer(self.table, dtype=_CELL).reshape(-1, 4)
+    def array(self) -> np.ndarray:
+        """The table as an (n, width) array."""
+        return np.frombuffer(self.table, dtype=_CELL).reshape(-1, self.width)
 
 
 _CELL = np.dtype(np.int32)
-_ROW_BYTES = 4 * _CELL.itemsize
 
 
 @dataclass(eq=False)
 class PreparedDocument:
     """What scoring needs of one tree (see the module docstring). ``doc_id`` and ``source`` are
-    the tree's; ``nary`` holds, for a gold tree, :func:`b1_nary` per metric where it is not None."""
+    the tree's; ``nary`` holds, for a gold tree, the family's B1 count per metric where it has one."""
 
     doc_id: str
     source: str | None
     n_edus: int
     edu_texts: tuple[str, ...]
-    tuples: dict[Metric, PreparedTuples | RSTKitError]
-    nary: dict[Metric, int] = field(default_factory=dict)
+    rows: dict[str, Rows | RSTKitError]
+    nary: dict[str, int] = field(default_factory=dict)
 
-    def prepared_tuples(self, metric: Metric) -> PreparedTuples:
-        """The tuples of ``metric``, or the error the tree gave for them."""
-        outcome = self.tuples[metric]
+    def rows_of(self, metric: str) -> Rows:
+        """The rows of ``metric``, or the error the tree gave for them."""
+        try:
+            outcome = self.rows[metric]
+        except KeyError:
+            raise RSTKitError(f"document {self.doc_id!r} was prepared without the metric {metric!r}") from None
         if isinstance(outcome, RSTKitError):
             raise outcome
         return outcome
@@ -131,42 +105,42 @@ class PreparedDocument:
 
 def prepare_document(tree: RSTTree, spec: PreparationSpec) -> PreparedDocument:
     """``tree`` prepared for scoring under ``spec`` (module docstring)."""
-    tuples: dict[Metric, PreparedTuples | RSTKitError] = {}
-    nary: dict[Metric, int] = {}
+    prepared: dict[str, Rows | RSTKitError] = {}
+    nary: dict[str, int] = {}
     for config in spec.configs:
-        label_map = get_label_map(config.labels)
+        family = config.family
         try:
-            listed = METRIC_MODULES[config.metric].prepared_tuples(tree, label_map, config.unknown_labels == "keep",
-                                                                   spec.binarization, config)
-            tuples[config.metric] = PreparedTuples.of(listed)
-            count = b1_nary(tree, listed, config) if spec.gold else None  # binarizes as the tuples just did
+            rows, count = family.rows(tree, config, gold=spec.gold)
+            prepared[config.metric] = Rows.of(rows, family)
             if count is not None:
                 nary[config.metric] = count
         except RSTKitError as error:
-            tuples[config.metric] = error
-    return PreparedDocument(tree.doc_id, tree.source, tree.n_edus, tuple(edu.text for edu in tree.edus), tuples,
+            prepared[config.metric] = error
+    return PreparedDocument(tree.doc_id, tree.source, tree.n_edus, tuple(edu.text for edu in tree.edus), prepared,
                             nary)
 
 
-def arrays_of_prepared(per_doc: Sequence[PreparedTuples | list[tuple[int, int, str, str]]], nuc_vocab: Vocabulary,
-                       rel_vocab: Vocabulary) -> TupleArrays:
-    """:meth:`TupleArrays.from_tuples` of prepared documents (an empty list: a document without
-    tuples): the same arrays, and the vocabularies filled in the same order (each document's
-    labels in order of first appearance, documents in order, is the order of first appearance
-    over the whole side)."""
-    prepared = [p for p in per_doc if isinstance(p, PreparedTuples)]
-    lengths = np.fromiter((len(p) if isinstance(p, PreparedTuples) else 0 for p in per_doc),
-                          dtype=np.int64, count=len(per_doc))
+def arrays_of_prepared(per_doc: Sequence[Rows | None], family: MetricFamily,
+                       vocabularies: dict[str, Vocabulary]) -> TupleArrays:
+    """One side's rows as arrays (None: a document without rows), each label column encoded with
+    its vocabulary in ``vocabularies`` (filled as it goes: each document's labels in order of first
+    appearance, documents in order, is the order of first appearance over the whole side)."""
+    prepared = [rows for rows in per_doc if rows is not None]
+    lengths = np.fromiter((len(rows) if rows is not None else 0 for rows in per_doc), dtype=np.int64,
+                          count=len(per_doc))
     row_lengths = np.fromiter(map(len, prepared), dtype=np.int64, count=len(prepared))
-    rows = np.frombuffer(b"".join(p.table for p in prepared), dtype=_CELL).reshape(-1, 4)
-    return TupleArrays(
-        doc=np.repeat(np.arange(len(per_doc), dtype=np.int64), lengths),
-        start=rows[:, 0].astype(np.int64),
-        end=rows[:, 1].astype(np.int64),
-        nuc=_global_codes(rows[:, 2], [p.nuclearities for p in prepared], row_lengths, nuc_vocab),
-        rel=_global_codes(rows[:, 3], [p.relations for p in prepared], row_lengths, rel_vocab),
-        n_docs=len(per_doc),
-    )
+    width = 2 + len(family.columns)
+    table = np.frombuffer(b"".join(rows.table for rows in prepared), dtype=_CELL).reshape(-1, width)
+    columns: dict[str, np.ndarray] = {}
+    for i, name in enumerate(family.columns, start=2):
+        if name in family.label_columns:
+            columns[name] = _global_codes(table[:, i], [rows.labels[name] for rows in prepared], row_lengths,
+                                          vocabularies[name])
+        else:
+            columns[name] = table[:, i].astype(np.int64)
+    return TupleArrays(doc=np.repeat(np.arange(len(per_doc), dtype=np.int64), lengths),
+                       start=table[:, 0].astype(np.int64), end=table[:, 1].astype(np.int64), columns=columns,
+                       n_docs=len(per_doc))
 
 
 def _global_codes(local: np.ndarray, labels: list[tuple[str, ...]], row_lengths: np.ndarray,

@@ -1,4 +1,8 @@
-"""Per-relation precision / recall / F1 and a relation confusion table over matched spans."""
+"""Per-relation precision / recall / F1 and a relation confusion table over matched spans.
+
+Both work on any metric family's rows: ``relation`` names the column holding the relation label
+(``rel`` for the constituency families, ``label`` for dependencies), ``match`` the columns that must
+be equal for a row to count as matched under the family's relation measure (R)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,7 +12,9 @@ import numpy as np
 
 from ..settings import ZERO_DIVISION, ZeroDivision
 from .average import f1_score, percent
-from .counts import KeyCodec, TupleArrays, align_spans, sorted_unique
+from collections.abc import Sequence
+
+from .counts import KeyCodec, TupleArrays, align_spans
 
 
 @dataclass(frozen=True)
@@ -38,17 +44,18 @@ class RelationReport:
         return sorted(rows, key=lambda r: (-r["gold"], r["label"]))
 
 
-def relation_report(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str]) -> RelationReport:
-    """Counts per relation label of gold, predicted and matched ``(span, relation)`` tuples."""
+def relation_report(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str], *,
+                    relation: str = "rel", match: Sequence[str] = ("rel",)) -> RelationReport:
+    """Counts per relation label of gold, predicted and matched rows (span and the ``match`` columns
+    equal); each span occurs once per side and document, so these are educe's set counts."""
     n = len(labels)
-    gold_keys = sorted_unique(codec.keys(gold, "R"))
-    pred_keys = sorted_unique(codec.keys(pred, "R"))
-    common = np.intersect1d(gold_keys, pred_keys, assume_unique=True)
+    gi, pi = align_spans(gold, pred, codec)
+    same = np.logical_and.reduce([gold.columns[c][gi] == pred.columns[c][pi] for c in match])
     return RelationReport(
         labels,
-        np.bincount(gold_keys % codec.n_rel, minlength=n)[:n],
-        np.bincount(pred_keys % codec.n_rel, minlength=n)[:n],
-        np.bincount(common % codec.n_rel, minlength=n)[:n],
+        np.bincount(gold.columns[relation], minlength=n)[:n],
+        np.bincount(pred.columns[relation], minlength=n)[:n],
+        np.bincount(gold.columns[relation][gi][same], minlength=n)[:n],
     )
 
 
@@ -67,9 +74,10 @@ class Confusion:
         return [(self.labels[g], self.labels[p], int(off[g, p])) for g, p in pairs if off[g, p] > 0]
 
 
-def confusion(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str]) -> Confusion:
+def confusion(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str], *,
+              relation: str = "rel") -> Confusion:
     """Relation confusion over the spans found in both gold and prediction."""
     n = len(labels)
     gi, pi = align_spans(gold, pred, codec)
-    flat = np.bincount(gold.rel[gi] * n + pred.rel[pi], minlength=n * n)
+    flat = np.bincount(gold.columns[relation][gi] * n + pred.columns[relation][pi], minlength=n * n)
     return Confusion(labels, flat.reshape(n, n))

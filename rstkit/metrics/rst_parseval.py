@@ -6,14 +6,19 @@ relations counts as a label). A binary tree over n >= 2 EDUs gives 2n - 2 tuples
 """
 from __future__ import annotations
 
-from ..labels import LabelMap
-from ..settings import Binarization, Metric
-from ..transform import binarize, marcu_tuples
+from ..labels import get_label_map
+from ..settings import RST_EVAL
+from ..transform import binarize, marcu_tuples, nary_nodes
 from ..transform import prepared_tuples as walk
 from ..tree import RSTTree
 from .config import EvalConfig
+from .family import MetricFamily, Row
 
-NAME: Metric = "rst-parseval"
+#: the binarizations of gold trees that bug B1 of the reference can leave n-ary
+B1_BINARIZATIONS = (RST_EVAL, "right_mixed")
+
+#: the measures of the constituency families: span, nuclearity, relation, full (Marcu 2000; Morey et al. 2017)
+CONSTITUENCY_MEASURES = {"S": (), "N": ("nuc",), "R": ("rel",), "F": ("nuc", "rel")}
 
 
 def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]:
@@ -21,11 +26,33 @@ def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]
     return marcu_tuples(tree)
 
 
-def prepared_tuples(tree: RSTTree, label_map: LabelMap, passthrough: bool, mode: Binarization,
-                    config: EvalConfig) -> list[tuple[int, int, str, str]]:
-    """``tuples(binarize(label_map.apply(tree, passthrough), mode), config)``, the same list and
-    the same errors, mostly without building the prepared tree (:func:`rstkit.transform.prepared_tuples`)."""
-    fast = walk(tree, mode, label_map.relabeller(passthrough), decisions=False)
-    if fast is not None:
-        return fast[0]
-    return tuples(binarize(label_map.apply(tree, passthrough), mode), config)
+class RSTParseval(MetricFamily):
+    """Marcu's nodes, root excluded, leaves included."""
+
+    name = "rst-parseval"
+    title = "RST-Parseval"
+    columns = ("nuc", "rel")
+    label_columns = frozenset(columns)
+    measures = CONSTITUENCY_MEASURES
+    table_measures = tuple(CONSTITUENCY_MEASURES)
+    relation_column = "rel"
+    default_binarization = "right"
+    b1_note = ("", "RST-Parseval supports fall below 2n-2")
+
+    def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
+        """``tuples(binarize(relabelled tree), config)``, the same list and the same errors, mostly
+        without building the prepared tree (:func:`rstkit.transform.prepared_tuples`); under a gold
+        binarization of :data:`B1_BINARIZATIONS`, the nodes it leaves n-ary in a gold tree."""
+        label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
+        mode = config.gold_binarization
+        fast = walk(tree, mode, label_map.relabeller(passthrough), decisions=False)
+        rows = fast[0] if fast is not None else tuples(binarize(label_map.apply(tree, passthrough), mode), config)
+        if gold and mode in B1_BINARIZATIONS:
+            return rows, len(nary_nodes(binarize(tree, mode)))
+        return rows, None
+
+    def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
+        return [("tuples", "nodes-root+leaves")]
+
+
+RST_PARSEVAL = RSTParseval()

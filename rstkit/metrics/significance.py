@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import RSTKitError
-from ..settings import MEASURES, Average
+from ..settings import Average
 from .average import document_values, scores_from_sums, weighted_scores
 from .config import Statistics
 from .counts import Counts
@@ -27,13 +27,13 @@ def resample_weights(n_docs: int, n_samples: int, rng: np.random.Generator) -> n
 
 def bootstrap_ci(counts: Counts, average: Average, *, confidence: float = 0.95, n_samples: int = 1000,
                  seed: int = 12345) -> dict[str, tuple[float, float]]:
-    """Percentile bootstrap interval of F1 (percent) for S, N, R, F."""
+    """Percentile bootstrap interval of F1 (percent) for each measure of ``counts``."""
     _check(counts, Statistics(confidence, n_samples, None, seed))
     rng = np.random.default_rng(seed)
     _, _, f1 = weighted_scores(counts, resample_weights(counts.n_docs, n_samples, rng), average)
     alpha = (1.0 - confidence) / 2
     low, high = np.quantile(f1, [alpha, 1 - alpha], axis=0)
-    return {k: (100.0 * float(lo), 100.0 * float(hi)) for k, lo, hi in zip(MEASURES, low, high)}
+    return {k: (100.0 * float(lo), 100.0 * float(hi)) for k, lo, hi in zip(counts.measures, low, high)}
 
 
 def paired_bootstrap(baseline: Counts, system: Counts, average: Average, *, n_samples: int = 1000,
@@ -50,7 +50,7 @@ def paired_bootstrap(baseline: Counts, system: Counts, average: Average, *, n_sa
     weights = resample_weights(baseline.n_docs, n_samples, np.random.default_rng(seed))
     deltas = weighted_scores(system, weights, average)[2] - weighted_scores(baseline, weights, average)[2]
     extreme = np.abs(deltas - observed) >= np.abs(observed) - 1e-12
-    return {k: float(v) for k, v in zip(MEASURES, extreme.mean(axis=0))}
+    return {k: float(v) for k, v in zip(baseline.measures, extreme.mean(axis=0))}
 
 
 def approximate_randomization(baseline: Counts, system: Counts, average: Average, *, n_trials: int = 10000,
@@ -72,10 +72,10 @@ def approximate_randomization(baseline: Counts, system: Counts, average: Average
     ones = np.ones((1, n))
     observed = np.abs(weighted_scores(system, ones, average)[2][0] - weighted_scores(baseline, ones, average)[2][0])
     base, other = document_values(baseline, average), document_values(system, average)
-    base_sums = np.stack([ones @ v.T for v in base], axis=1)  # (1, 3, 4)
+    base_sums = np.stack([ones @ v.T for v in base], axis=1)  # (1, 3, measures)
     other_sums = np.stack([ones @ v.T for v in other], axis=1)
-    difference = (other - base).reshape(-1, n).T  # (n, 12): what swapping each document adds to the baseline
-    hits = np.zeros(len(MEASURES), dtype=np.int64)
+    difference = (other - base).reshape(-1, n).T  # (n, 3 * measures): what swapping each document adds to the baseline
+    hits = np.zeros(len(baseline.measures), dtype=np.int64)
     batch = max(1, MAX_BATCH_ENTRIES // n)
     for done in range(0, n_trials, batch):
         size = min(batch, n_trials - done)
@@ -84,7 +84,7 @@ def approximate_randomization(baseline: Counts, system: Counts, average: Average
         swapped_baseline = scores_from_sums(base_sums + shift, total, average)[2]
         swapped_system = scores_from_sums(other_sums - shift, total, average)[2]
         hits += (np.abs(swapped_system - swapped_baseline) >= observed - 1e-12).sum(axis=0)
-    return {k: float((h + 1) / (n_trials + 1)) for k, h in zip(MEASURES, hits)}
+    return {k: float((h + 1) / (n_trials + 1)) for k, h in zip(baseline.measures, hits)}
 
 
 def _check(counts: Counts, statistics: Statistics) -> None:

@@ -11,11 +11,11 @@ from typing import Any
 
 from ..errors import RSTKitError
 from ..labels import label_map_names
-from ..settings import AVERAGES, METRICS, Average, Metric
+from ..metrics.registry import FAMILIES, METRICS
+from ..settings import AVERAGES, Average, Metric
 from .encoder_names import check_encoder, needs_vocabulary, pretrained_part
 
 SCHEDULES = ("constant", "cosine", "linear")
-SCORE_KEYS = ("S", "N", "R", "F")
 #: options of the parser network (:class:`.model.ParserModel`) and of each encoder
 MODEL_OPTIONS = ("hidden", "span_dim", "mlp_dim", "dropout", "span_diff", "relation_given_pair", "context")
 SCRATCH_OPTIONS = ("embedding_dim", "hidden", "dropout")
@@ -25,7 +25,7 @@ PRETRAINED_OPTIONS = ("dim", "dropout", "fine_tune", "window", "overlap")
 #: every model-selection metric by its name
 _SELECT_BY: dict[str, tuple[Metric, Average, str]] = {
     f"{metric}-{average}-{key}": (metric, average, key)
-    for metric in METRICS for average in AVERAGES for key in SCORE_KEYS}
+    for metric, family in FAMILIES.items() for average in AVERAGES for key in family.measures}
 
 
 def parse_select_by(name: str) -> tuple[Metric, Average, str]:
@@ -33,7 +33,7 @@ def parse_select_by(name: str) -> tuple[Metric, Average, str]:
     or ``rst-parseval-macro-N``."""
     if name not in _SELECT_BY:
         raise RSTKitError(f"unknown model-selection metric {name!r}; use METRIC-AVERAGE-KEY with METRIC in "
-                          f"{', '.join(METRICS)}, AVERAGE in {', '.join(AVERAGES)}, KEY in {', '.join(SCORE_KEYS)} "
+                          f"{', '.join(METRICS)}, AVERAGE in {', '.join(AVERAGES)}, KEY a measure of the metric "
                           "(e.g. parseval-micro-F)")
     return _SELECT_BY[name]
 

@@ -1,0 +1,67 @@
+"""RST dependency evaluation (Morey, Muller & Asher 2018; dependency-evaluation.md D1-D6).
+
+Each tree becomes a head-ordered dependency tree over its EDUs (:func:`rstkit.dependency.
+dependency_records`: ``chain`` or ``tree`` encoding of n-ary nodes, after the configuration's
+binarization, ``none`` by default); every EDU gives one row ``(edu, edu, head, label, nuclearity,
+rank)``, the real root included (head 0, label ``ROOT``). Rows of the same EDU are compared:
+``U`` the head, ``R`` head and label, ``N`` head and nuclearity, ``O`` head and rank, their
+conjunctions ``R+N``, ``R+O``, ``O+N`` and ``F`` (all four), and ``tag_R``, ``tag_N``, ``tag_O``
+the label, nuclearity or rank alone (``compute_uas_las``'s names; ``eval_disdep.py``'s a, al, an,
+ar, aln, alr, alnr are U, R, N, O, R+N, R+O, F on mapped labels).
+
+With aligned EDUs (``edus="aligned"``) a row's key is its EDU's characters and its head is the
+head EDU's characters: a dependency counts only when its dependent's EDU is predicted exactly,
+and, for the measures that compare heads (all but ``tag_*``), its head's EDU too (the same EDU on
+both sides). Precision divides by the predicted EDUs, recall by the gold EDUs; with the same EDUs
+on both sides the three are equal.
+"""
+from __future__ import annotations
+
+from .. import dependency as conversion
+from ..labels import get_label_map
+from ..settings import RST_EVAL
+from ..transform import binarize
+from ..tree import RSTTree
+from .config import EvalConfig
+from .family import MetricFamily, Row
+
+
+class Dependency(MetricFamily):
+    """One head-ordered dependency per EDU (see the module docstring)."""
+
+    name = "dependency"
+    title = "RST dependencies"
+    columns = ("head", "label", "nuc", "rank")
+    label_columns = frozenset({"label", "nuc"})
+    edu_columns = ("head",)
+    measures = {"U": ("head",), "R": ("head", "label"), "N": ("head", "nuc"), "O": ("head", "rank"),
+                "R+N": ("head", "label", "nuc"), "R+O": ("head", "label", "rank"), "O+N": ("head", "rank", "nuc"),
+                "F": ("head", "label", "nuc", "rank"), "tag_R": ("label",), "tag_N": ("nuc",), "tag_O": ("rank",)}
+    table_measures = ("U", "O", "N", "O+N", "R", "R+N", "F")
+    relation_column = "label"
+    default_binarization = "none"
+    own_settings = ("dep_encoding",)
+    signature_settings = {"dep": "dep_encoding"}
+    b1_note = (" inside chain's right_mixed pass",
+               "each is encoded as a star whose dependents share one rank (dependency-evaluation.md D6.1)")
+    one_edu_rows = True
+
+    def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
+        """One row per EDU of ``tree`` binarized as ``config`` says and converted with the side's
+        encoding; under compatibility mode, bug B1 inside ``chain`` and, for gold, its count."""
+        label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
+        mode = config.gold_binarization
+        if mode != "none":
+            tree = binarize(tree, mode)
+        encoding = config.dep_encodings[0 if gold else 1]
+        compat = config.compat == RST_EVAL
+        records = conversion.dependency_records(tree, encoding, b1=compat, relabel=label_map.relabeller(passthrough))
+        rows: list[Row] = [(edu, edu, head, label, nuc, rank) for edu, (head, label, nuc, rank)
+                           in enumerate(zip(records.head, records.label, records.nuclearity, records.rank), start=1)]
+        return rows, (records.b1_nary if gold and compat and encoding == "chain" else None)
+
+    def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
+        return [("dep", config.dep_encoding)]
+
+
+DEPENDENCY = Dependency()

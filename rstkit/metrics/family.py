@@ -1,0 +1,78 @@
+"""What a metric family is: the one object the scoring pipeline asks about a metric.
+
+A family (RST-Parseval, original Parseval, dependency) says, in one place: its name and title;
+the rows it scores per document (a key ``(start, end)`` and named value columns, some of them
+labels); its measures, each the value columns that must be equal on rows of the same key; its
+default binarization and the settings of its own (which the signature and the JSON settings
+show for it alone); and what the warnings say of gold trees that bug B1 of the reference left
+n-ary. The pipeline (:mod:`rstkit.metrics.evaluate`) only calls these; a new family is one
+module with a :class:`MetricFamily` and one line in :mod:`rstkit.metrics.registry`.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
+
+from ..settings import EvalBinarization
+from ..tree import RSTTree
+
+if TYPE_CHECKING:
+    from .config import EvalConfig
+
+#: one scored row of a document: ``(start, end, *values)``, values in the family's column order
+Row = tuple
+
+
+class MetricFamily(ABC):
+    """One family of metrics (see the module docstring). Instances are stateless singletons."""
+
+    #: the ``metric`` setting that selects the family
+    name: ClassVar[str]
+    #: its name in report titles
+    title: ClassVar[str]
+    #: value columns of a row, after the key ``(start, end)``
+    columns: ClassVar[tuple[str, ...]]
+    #: those of :attr:`columns` that hold strings (encoded with vocabularies for matching)
+    label_columns: ClassVar[frozenset[str]]
+    #: those of :attr:`columns` that hold an EDU number (0: none), placed on characters with aligned EDUs
+    edu_columns: ClassVar[tuple[str, ...]] = ()
+    #: every measure, in the order of the JSON scores, with the value columns equal in a match
+    measures: ClassVar[Mapping[str, tuple[str, ...]]]
+    #: the measures text, Markdown and LaTeX tables show, in their order
+    table_measures: ClassVar[tuple[str, ...]]
+    #: the column per-relation reports and the confusion table count, and the measure they match under
+    relation_column: ClassVar[str]
+    relation_measure: ClassVar[str] = "R"
+    #: the binarization before rows are extracted when the configuration names none
+    default_binarization: ClassVar[EvalBinarization]
+    #: EvalConfig fields that only this family reads (shown in its JSON settings, hidden in others')
+    own_settings: ClassVar[tuple[str, ...]] = ()
+    #: signature keys of the family's own settings, each with the EvalConfig field it pins
+    signature_settings: ClassVar[Mapping[str, str]] = {}
+    #: what the warning on gold nodes left n-ary by bug B1 adds: when they are counted, what follows
+    b1_note: ClassVar[tuple[str, str]] = ("", "")
+    #: whether a one-EDU document has rows (else it is scored with none, and the warnings say so)
+    one_edu_rows: ClassVar[bool] = False
+
+    @abstractmethod
+    def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
+        """The rows of ``tree`` (a gold tree when ``gold``) under ``config`` (its label map and
+        binarization), in one walk where possible, and for a gold tree how many of its nodes bug B1
+        of the reference left n-ary (None where the configuration has no such warning, and for
+        predictions); raises what the tree deserves (unknown label, unsupported pattern...)."""
+
+    def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
+        """The family's items of the signature, after ``avg``."""
+        return []
+
+    def binarization_items(self, config: EvalConfig) -> list[tuple[str, str]]:
+        """The family's items of the signature after ``bin``."""
+        return []
+
+    @property
+    def measure_names(self) -> tuple[str, ...]:
+        return tuple(self.measures)
+
+    def __repr__(self) -> str:
+        return f"<metric family {self.name}>"
