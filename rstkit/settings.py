@@ -47,6 +47,11 @@ Measure = Literal["S", "N", "R", "F"]
 #: the measures of both metrics: span, nuclearity, relation, full (Marcu 2000; Morey et al. 2017)
 MEASURES: tuple[Measure, ...] = get_args(Measure)
 
+DependencyEncoding = Literal["chain", "tree"]
+#: how a dependency conversion encodes n-ary nodes (dependency-evaluation.md D3.2): ``chain`` binarizes them
+#: the ``right_mixed`` way first (multinuclear nodes become chains), ``tree`` keeps them (stars, shared ranks)
+DEP_ENCODINGS: tuple[DependencyEncoding, ...] = get_args(DependencyEncoding)
+
 LabelMapName = Literal["raw", "rstdt18", "gum"]
 #: the built-in relation label maps (:mod:`rstkit.labels`)
 LABEL_MAPS: tuple[LabelMapName, ...] = get_args(LabelMapName)
