@@ -1,8 +1,11 @@
-"""The dependency view of an RST tree: EDU heads and labelled arcs (Li et al. 2014).
+"""Dependency views of an RST tree: EDU heads and labelled arcs.
 
-The head of a constituent is the head of its leftmost nucleus (an EDU heads itself).
-At each internal node with leftmost nucleus ``F``, every other child ``C`` gives an arc
-from ``head(F)`` to ``head(C)``: a satellite arc (nuclearity ``S``) labelled with the
+Two views live here.
+
+**The .rsd view** (Li et al. 2014; :func:`to_dependencies` without an encoding, and
+:func:`from_dependencies`). The head of a constituent is the head of its leftmost nucleus (an
+EDU heads itself). At each internal node with leftmost nucleus ``F``, every other child ``C``
+gives an arc from ``head(F)`` to ``head(C)``: a satellite arc (nuclearity ``S``) labelled with the
 satellite's relation, or a multinuclear arc (``N``) labelled with the nucleus's relation.
 The arc's *height* is the number of constituents from ``head(F)`` (excluded) up to ``F``
 (included), so that all dependents of one EDU with the same height were children of the
@@ -20,27 +23,87 @@ The graph is a :class:`networkx.DiGraph` over nodes ``0..n`` (``0`` = virtual ro
 edges go from head to dependent with attributes ``relation``, ``nuclearity`` and
 ``height``; the edge from ``0`` has nuclearity and relation None. Node attributes
 ``line`` (optional) locate EDUs in a source file for error messages.
+
+**The scored view** of Morey, Muller & Asher (2018), educe's ``RstDepTree.from_rst_tree``
+exactly (dependency-evaluation.md D1, D3; :func:`dependency_records`). Each EDU gets one
+record: its head (``0`` for the fake root), the relation label, the nuclearity as a word
+(``Nucleus``/``Satellite``) and a rank, the order in which its head took its dependents (1 at
+the lowest node the head heads, 2 at the next one up, ...; all dependents attached at one node
+share one rank). The real root's record is ``(0, "ROOT", "Nucleus", 1)``. The ``tree`` encoding
+converts the tree as it is: an n-ary node gives a star with one shared rank. The ``chain``
+encoding first binarizes n-ary nodes the ``right_mixed`` way (multinuclear ``c1..ck`` as the
+cascade ``(c1, M(c2, M(... ck)))`` whose new nodes take ``c1``'s relation; ``S N S`` as ``(M(S, N),
+S)``); the binarization happens inside the walk, on virtual nodes, without building a tree.
+``b1=True`` reproduces the reference's bug B1 (``c1`` and ``c2`` of an ``S N S`` node are not
+binarized, so n-ary nodes below them stay stars) and counts the nodes it leaves n-ary.
+
+A worked example, a list of four ``Sequence`` nuclei under a ``background`` satellite: under
+``chain`` the list is a chain (the middle link carries the first nucleus's relation), under
+``tree`` a star whose dependents share rank 1.
+
+>>> from rstkit import read_tree
+>>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
+>>> print(dependency_records(tree, "chain"))
+sample_bread: 6 EDUs
+EDU  head  label       nuclearity  rank
+  1     2  background  Satellite      2
+  2     0  ROOT        Nucleus        1
+  3     2  Sequence    Nucleus        1
+  4     3  purpose     Satellite      1
+  5     3  Sequence    Nucleus        2
+  6     5  Sequence    Nucleus        1
+>>> dependency_records(tree, "tree").rows()[4:]
+[(5, 2, 'Sequence', 'Nucleus', 1), (6, 2, 'Sequence', 'Nucleus', 1)]
+>>> graph = to_dependencies(tree, "chain")
+>>> graph.edges[3, 5]
+{'relation': 'Sequence', 'nuclearity': 'Nucleus', 'rank': 2}
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from itertools import pairwise
+from typing import cast
 
 import networkx as nx
 
-from .errors import TreeStructureError
+from .errors import BinarizationError, LabelError, RSTKitError, TreeStructureError
+from .settings import DEP_ENCODINGS, DependencyEncoding
 from .tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf, validate
 
 VIRTUAL_ROOT = 0
+#: the label and nuclearity of the real root's record (and of EDUs never attached, D3.6)
+ROOT_LABEL = "ROOT"
+NUCLEUS_WORD = "Nucleus"
+SATELLITE_WORD = "Satellite"
 
 
-def to_dependencies(tree: RSTTree) -> nx.DiGraph:
+def to_dependencies(tree: RSTTree, encoding: DependencyEncoding | None = None) -> nx.DiGraph:
     """The dependency graph of a tree (see the module docstring).
+
+    Without ``encoding``, the .rsd view (edge attributes ``relation``, ``nuclearity`` as ``N``/``S``,
+    ``height``). With ``encoding`` ``"chain"`` or ``"tree"``, the records of
+    :func:`dependency_records` as a graph: one edge per EDU, from its head to it, with attributes
+    ``relation``, ``nuclearity`` (``Nucleus``/``Satellite``) and ``rank``; the edge from ``0`` carries
+    the real root's record (``ROOT``, ``Nucleus``, 1). EDUs that the ``tree`` quirk of D3.6 leaves
+    unattached hang from ``0`` with rank 0, as their records say. The graph's attribute ``b1_nary``
+    is the records' count (0 unless bug B1 is asked for, which only :func:`dependency_records` does).
 
     >>> from rstkit import read_tree
     >>> graph = to_dependencies(read_tree("corpora/sample/gold/sample_bread.dis"))
     >>> graph.edges[2, 1]["relation"], graph.edges[0, 2]["relation"]
     ('background', None)
+    >>> star = to_dependencies(read_tree("corpora/sample/gold/sample_bread.dis"), "tree")
+    >>> sorted(star.successors(2)), star.edges[0, 2]
+    ([1, 3, 5, 6], {'relation': 'ROOT', 'nuclearity': 'Nucleus', 'rank': 1})
     """
+    if encoding is not None:
+        records = dependency_records(tree, encoding)
+        scored = nx.DiGraph(doc_id=tree.doc_id, b1_nary=records.b1_nary)
+        scored.add_nodes_from(range(len(records) + 1))
+        for edu, parent, label, nuclearity, rank in records.rows():
+            scored.add_edge(parent, edu, relation=label, nuclearity=nuclearity, rank=rank)
+        return scored
     graph = nx.DiGraph(doc_id=tree.doc_id)
     graph.add_nodes_from(range(tree.n_edus + 1))
     head: dict[int, int] = {}  # id(node) -> head EDU
@@ -160,3 +223,262 @@ def _levels(graph: nx.DiGraph, h: int) -> list[list[int]]:
         else:
             levels.append([d])
     return levels
+
+
+# -- the scored view (Morey, Muller & Asher 2018; dependency-evaluation.md D1, D3) ------------------
+
+@dataclass(frozen=True)
+class DependencyRecords:
+    """One document's head-ordered dependency tree (D1): one record per EDU, in EDU order.
+
+    ``head[i - 1]`` is the head of EDU ``i`` (0 = the fake root, else a 1-based EDU number);
+    ``label`` its relation (after any relabelling; the real root's is ``ROOT``); ``nuclearity``
+    ``Nucleus`` or ``Satellite``; ``rank`` the order of attachment to its head (D3.4; the real
+    root's is 1, an EDU never attached, the ``tree`` quirk of D3.6, has head 0, ``ROOT``, ``Nucleus``
+    and rank 0). ``b1_nary`` counts the nodes that bug B1 left n-ary in ``chain``'s ``right_mixed``
+    pass (0 unless asked for with ``b1=True``).
+
+    >>> records = DependencyRecords("d", (2, 0), ("attribution", "ROOT"), ("Satellite", "Nucleus"), (1, 1), 0)
+    >>> len(records), records.rows()[0]
+    (2, (1, 2, 'attribution', 'Satellite', 1))
+    """
+
+    doc_id: str
+    head: tuple[int, ...]
+    label: tuple[str, ...]
+    nuclearity: tuple[str, ...]
+    rank: tuple[int, ...]
+    b1_nary: int = 0
+
+    def __len__(self) -> int:
+        """The number of EDUs (of records)."""
+        return len(self.head)
+
+    def rows(self) -> list[tuple[int, int, str, str, int]]:
+        """The records as ``(edu, head, label, nuclearity, rank)``, EDUs numbered from 1."""
+        return list(zip(range(1, len(self.head) + 1), self.head, self.label, self.nuclearity, self.rank))
+
+    def __str__(self) -> str:
+        """A title line (document, EDUs, B1 count when there is one), then one aligned row per EDU."""
+        title = f"{self.doc_id or 'document'}: {len(self)} EDUs"
+        if self.b1_nary:
+            title += f", {self.b1_nary} node(s) left n-ary by B1"
+        rows: list[tuple[str, ...]] = [("EDU", "head", "label", "nuclearity", "rank")]
+        rows += [tuple(map(str, row)) for row in self.rows()]
+        widths = [max(len(row[i]) for row in rows) for i in range(5)]
+        numeric = (True, True, False, False, True)
+        lines = ["  ".join(cell.rjust(w) if right and r else cell.ljust(w)
+                           for cell, w, right in zip(row, widths, numeric)).rstrip()
+                 for r, row in enumerate(rows)]
+        return "\n".join([title, *lines])
+
+
+# what the walk does at a node: an EDU (or a one-child node read as one, D3.1), a star of
+# dependents with one shared rank, chain's multinuclear cascade, chain's S N S split
+_LEAF, _STAR, _CASCADE, _SPLIT = range(4)
+# how a subtree is encoded: as it is (``tree``), binarized (``chain``), or left as it is by bug B1
+_AS_IS, _CHAINED, _B1 = range(3)
+
+
+def dependency_records(tree: RSTTree, encoding: DependencyEncoding = "chain", *, b1: bool = False,
+                       relabel: Mapping[str | None, str] | None = None) -> DependencyRecords:
+    """The head-ordered dependency tree of ``tree`` (dependency-evaluation.md D3), as educe's
+    ``RstDepTree.from_rst_tree`` builds it.
+
+    ``tree`` is converted as it is (binarize it first if that is wanted). ``encoding`` ``"tree"``
+    keeps n-ary nodes (a star of dependents with one shared rank); ``"chain"`` binarizes them the
+    ``right_mixed`` way first (D3.2), recursively everywhere, or with bug B1 exactly when ``b1``
+    (rst-eval compatibility: the first two children of an ``S N S`` node and all below them are left
+    as they are and converted as under ``tree``; the n-ary nodes there, stars, are counted in
+    ``b1_nary``). ``relabel[label]`` gives the
+    scored label of each relation (a ``LabelMap.relabeller``; None keeps them as written); every
+    node's label is looked up.
+
+    Errors, naming the file, line and node: a node without a nucleus (TreeStructureError, either
+    encoding); under ``chain``, an n-ary pattern other than all nuclei and ``S N S`` and a node with
+    a single child (BinarizationError; under ``tree`` such a node is read as the first EDU of its
+    span and the EDUs below it stay unattached, D3.6); a label ``relabel`` does not know (LabelError).
+
+    >>> from rstkit import loads_dis
+    >>> tree = loads_dis("( Root (span 1 3) ( Satellite (leaf 1) (rel2par attribution) (text _!a_!) )"
+    ...                  " ( Nucleus (leaf 2) (rel2par span) (text _!b_!) )"
+    ...                  " ( Satellite (leaf 3) (rel2par elaboration) (text _!c_!) ) )")
+    >>> dependency_records(tree, "chain").rows()  # S N S: the left satellite first
+    [(1, 2, 'attribution', 'Satellite', 1), (2, 0, 'ROOT', 'Nucleus', 1), (3, 2, 'elaboration', 'Satellite', 2)]
+    >>> dependency_records(tree, "tree").rank
+    (1, 1, 1)
+    """
+    if encoding not in DEP_ENCODINGS:
+        raise RSTKitError(f"unknown dependency encoding {encoding!r}; choose from {', '.join(DEP_ENCODINGS)}",
+                          tree.source)
+    label = relabel if relabel is not None else _IDENTITY
+    try:
+        return _convert(tree, encoding == "chain", b1, label)
+    except KeyError:
+        if relabel is None:
+            raise
+        raise _unknown_label(tree, relabel) from None
+
+
+def _convert(tree: RSTTree, chain: bool, b1: bool, label: Mapping[str | None, str]) -> DependencyRecords:
+    """One walk without recursion: a pre-order pass over the internal nodes in file order (checks,
+    and what the walk does at each), then those nodes in reverse, each after everything below it,
+    attaching dependents as D3.3 says. EDUs are handled at their parent (an EDU heads itself)."""
+    source = tree.source
+    root = tree.root
+    n = len(tree.edus)
+    if root.start != 1 or root.end != n:
+        raise TreeStructureError(f"the tree spans EDUs {root.start}-{root.end} but the document has {n}",
+                                 source, root.line)
+    order: list[tuple[Node, int, int]] = []  # (internal node, what the walk does there, its head child)
+    add = order.append
+    stack = [(root, _CHAINED if chain else _AS_IS)] if root.children else []
+    pop, push = stack.pop, stack.append
+    b1_nary = 0
+    while stack:
+        node, mode = pop()
+        kids = node.children
+        k = len(kids)
+        if k == 2:  # most nodes (the same as the general case below, faster)
+            c0, c1 = kids
+            if c0.nuclearity == NUCLEUS:
+                add((node, _STAR, 0))
+            elif c1.nuclearity == NUCLEUS:
+                add((node, _STAR, 1))
+            else:
+                raise _no_nucleus(node, source)
+            if c1.children:
+                push((c1, mode))
+            if c0.children:
+                push((c0, mode))
+            continue
+        if k == 1:
+            if mode == _CHAINED:
+                raise BinarizationError(f"node {node.start}-{node.end} has a single child (unary node): "
+                                        "chain's binarization does not define it", source, node.line)
+            add((node, _LEAF, 0))
+            continue
+        first = 0
+        while kids[first].nuclearity != NUCLEUS:
+            first += 1
+            if first == k:
+                raise _no_nucleus(node, source)
+        if mode != _CHAINED:  # kept as it is: a star (counted where only bug B1 kept it)
+            if mode == _B1:
+                b1_nary += 1
+            add((node, _STAR, first))
+            for i in range(k - 1, -1, -1):
+                if kids[i].children:
+                    push((kids[i], mode))
+            continue
+        pattern = node.pattern()
+        if pattern == NUCLEUS * k:
+            add((node, _CASCADE, 0))
+            for i in range(k - 1, -1, -1):
+                if kids[i].children:
+                    push((kids[i], _CHAINED))
+        elif pattern == "SNS":
+            add((node, _SPLIT, 1))
+            grouped = _B1 if b1 else _CHAINED  # bug B1: c1 and c2 are not binarized
+            for child, child_mode in ((kids[2], _CHAINED), (kids[1], grouped), (kids[0], grouped)):
+                if child.children:
+                    push((child, child_mode))
+        else:
+            kind = "a multinuclear node with satellites" if pattern.count(NUCLEUS) > 1 else f"{pattern} nodes"
+            raise BinarizationError(f"node {node.start}-{node.end} ({pattern}): chain's right_mixed binarization "
+                                    f"does not define {kind} (only all nuclei and S N S)", source, node.line)
+
+    head = [VIRTUAL_ROOT] * (n + 1)
+    relation = [ROOT_LABEL] * (n + 1)
+    nuclearity = [NUCLEUS_WORD] * (n + 1)
+    rank = [0] * (n + 1)
+    top = [0] * (n + 1)  # the largest rank each EDU has given so far (D3.4)
+    heads: list[int] = []  # heads of the finished internal subtrees, the leftmost one's on top
+    pop_head, push_head = heads.pop, heads.append
+    for node, what, first in reversed(order):
+        if what == _LEAF:  # a one-child node read as an EDU (D3.1); its labels still checked
+            for below in node.children[0].nodes():
+                label[below.relation]
+            push_head(node.start)
+            continue
+        kids = node.children
+        if len(kids) == 2:  # most nodes: one dependent (the same as the general case below, faster)
+            c0, c1 = kids
+            h0 = pop_head() if c0.children else c0.start
+            h1 = pop_head() if c1.children else c1.start
+            l0, l1 = label[c0.relation], label[c1.relation]
+            if first:  # S N: the right child heads
+                h, d, dependent, dependent_label = h1, h0, c0, l0
+            else:
+                h, d, dependent, dependent_label = h0, h1, c1, l1
+            r = top[h] = top[h] + 1
+            head[d], relation[d], rank[d] = h, dependent_label, r
+            nuclearity[d] = NUCLEUS_WORD if dependent.nuclearity == NUCLEUS else SATELLITE_WORD
+            push_head(h)
+            continue
+        hs = [pop_head() if child.children else child.start for child in kids]
+        labels = [label[child.relation] for child in kids]  # every label checked, used or not
+        h = hs[first]
+        if what == _STAR:  # every other child at once, one rank
+            r = top[h] = top[h] + 1
+            for i, child in enumerate(kids):
+                if i != first:
+                    d = hs[i]
+                    head[d], relation[d], rank[d] = h, labels[i], r
+                    nuclearity[d] = NUCLEUS_WORD if child.nuclearity == NUCLEUS else SATELLITE_WORD
+        elif what == _CASCADE:  # (c1, M2(c2, ... M(ck-1, ck))): ci -> ci+1, new nodes with c1's relation
+            last = len(kids) - 2
+            for i in range(last + 1):
+                hi, d = hs[i], hs[i + 1]
+                top[hi] += 1
+                head[d], rank[d], nuclearity[d] = hi, top[hi], NUCLEUS_WORD
+                relation[d] = labels[i + 1] if i == last else labels[0]
+        else:  # S N S as (M(c1, c2), c3): the left satellite at rank r, the right one at r + 1
+            r = top[h] + 1
+            top[h] = r + 1
+            left, right = hs[0], hs[2]
+            head[left], relation[left], nuclearity[left], rank[left] = h, labels[0], SATELLITE_WORD, r
+            head[right], relation[right], nuclearity[right], rank[right] = h, labels[2], SATELLITE_WORD, r + 1
+        push_head(h)
+    real_root = heads[0] if heads else root.start
+    head[real_root], relation[real_root], nuclearity[real_root], rank[real_root] = (
+        VIRTUAL_ROOT, ROOT_LABEL, NUCLEUS_WORD, 1)
+    return DependencyRecords(tree.doc_id, tuple(head[1:]), tuple(relation[1:]), tuple(nuclearity[1:]),
+                             tuple(rank[1:]), b1_nary)
+
+
+def _no_nucleus(node: Node, source: str | None) -> TreeStructureError:
+    return TreeStructureError(f"node {node.start}-{node.end} has no nucleus among its children ({node.pattern()}): "
+                              "no head for the dependency conversion", source, node.line)
+
+
+def _unknown_label(tree: RSTTree, relabel: Mapping[str | None, str]) -> LabelError:
+    """The error for the first node in the file whose label ``relabel`` does not know, worded by its
+    label map (``LabelMap.map``) when ``relabel`` is a map's relabeller."""
+    for node in tree.root.nodes():
+        if node.relation is None:
+            continue
+        try:
+            relabel[node.relation]
+        except KeyError:
+            label_map = getattr(relabel, "label_map", None)
+            if label_map is not None:
+                try:
+                    label_map.map(node.relation, getattr(relabel, "passthrough", False), tree.source, node.line)
+                except LabelError as error:
+                    return error
+            return LabelError(f"relation label {node.relation!r} is unknown to the label map", tree.source,
+                              node.line, fixes=("keep_unknown_labels", "labels"))
+    raise AssertionError("a label lookup failed once but not again")  # pragma: no cover
+
+
+class _Identity(dict[str | None, str | None]):
+    """Every label maps to itself (each distinct label stored once met)."""
+
+    def __missing__(self, key: str | None) -> str | None:
+        self[key] = key
+        return key
+
+
+#: typed as relabellers are: only the root's label is None, and no record takes the root's
+_IDENTITY = cast("Mapping[str | None, str]", _Identity())

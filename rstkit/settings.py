@@ -48,8 +48,8 @@ Measure = Literal["S", "N", "R", "F"]
 MEASURES: tuple[Measure, ...] = get_args(Measure)
 
 DependencyEncoding = Literal["chain", "tree"]
-#: how n-ary nodes become dependencies (dependency-evaluation.md D3.2): ``chain`` binarizes them
-#: (educe's right_mixed way), ``tree`` keeps them (a star of dependents with one shared rank)
+#: how a dependency conversion encodes n-ary nodes (dependency-evaluation.md D3.2): ``chain`` binarizes them
+#: the ``right_mixed`` way first (multinuclear nodes become chains), ``tree`` keeps them (stars, shared ranks)
 DEP_ENCODINGS: tuple[DependencyEncoding, ...] = get_args(DependencyEncoding)
 
 LabelMapName = Literal["raw", "rstdt18", "gum"]

@@ -35,11 +35,12 @@ def choices(command: str, option: str) -> tuple:
 
 
 @pytest.mark.parametrize("literal, values", [
-    (settings.DependencyEncoding, settings.DEP_ENCODINGS), (settings.Average, settings.AVERAGES),
+    (settings.Average, settings.AVERAGES),
     (settings.Binarization, settings.BINARIZATIONS), (settings.EvalBinarization, settings.EVAL_BINARIZATIONS),
     (settings.Compat, settings.COMPAT_MODES), (settings.Missing, settings.MISSING_POLICIES),
     (settings.UnknownLabels, settings.UNKNOWN_LABEL_POLICIES), (settings.EduMode, settings.EDU_MODES),
-    (settings.Measure, settings.MEASURES), (settings.LabelMapName, settings.LABEL_MAPS)])
+    (settings.Measure, settings.MEASURES), (settings.LabelMapName, settings.LABEL_MAPS),
+    (settings.DependencyEncoding, settings.DEP_ENCODINGS)])
 def test_each_tuple_is_its_literal_type(literal, values):
     assert get_args(literal) == values and len(set(values)) == len(values)
 

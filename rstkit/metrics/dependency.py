@@ -17,7 +17,7 @@ on both sides the three are equal.
 """
 from __future__ import annotations
 
-from .. import dependency as conversion
+from ..dependency import dependency_records
 from ..labels import get_label_map
 from ..settings import RST_EVAL
 from ..transform import binarize
@@ -55,7 +55,7 @@ class Dependency(MetricFamily):
             tree = binarize(tree, mode)
         encoding = config.dep_encodings[0 if gold else 1]
         compat = config.compat == RST_EVAL
-        records = conversion.dependency_records(tree, encoding, b1=compat, relabel=label_map.relabeller(passthrough))
+        records = dependency_records(tree, encoding, b1=compat, relabel=label_map.relabeller(passthrough))
         rows: list[Row] = [(edu, edu, head, label, nuc, rank) for edu, (head, label, nuc, rank)
                            in enumerate(zip(records.head, records.label, records.nuclearity, records.rank), start=1)]
         return rows, (records.b1_nary if gold and compat and encoding == "chain" else None)
