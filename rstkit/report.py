@@ -58,17 +58,17 @@ def _title(result: EvalResult) -> str:
     return f"{result.family.title}, {result.config.average}-averaged"
 
 
-def _columns(results: Sequence[EvalResult]) -> tuple[str, ...]:
-    """The measures a table shows: each family's table measures, in order of first appearance."""
-    return tuple(dict.fromkeys(m for result in results for m in result.family.table_measures))
+def _groups(results: Sequence[EvalResult]) -> list[tuple[tuple[str, ...], list[int]]]:
+    """The results a table shows together, by the measures their families show (constituency
+    metrics share S N R F; dependencies have their own): ``(measures, indices)`` in order."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for r, result in enumerate(results):
+        groups.setdefault(result.family.table_measures, []).append(r)
+    return list(groups.items())
 
 
 def _cell(report: Report, r: int, s: int, measure: str, digits: int) -> str:
-    """A score with its interval; empty where the result's family has no such measure."""
-    f1 = report.results[r].systems[s].scores.f1
-    if measure not in f1:
-        return ""
-    value = f"{f1[measure]:.{digits}f}"
+    value = f"{report.results[r].systems[s].scores.f1[measure]:.{digits}f}"
     if (r, s) in report.ci:
         lo, hi = report.ci[(r, s)][measure]
         value += f" [{lo:.{digits}f}, {hi:.{digits}f}]"
@@ -80,12 +80,12 @@ def _text(report: Report, digits: int) -> str:
     if len(report.results) > 1:
         return _text_table(report, digits)
     result = report.results[0]
-    measures = _columns(report.results)
+    measures = result.family.table_measures
     header = ["system", *measures]
     rows = [[system.name, *(_cell(report, 0, s, m, digits) for m in measures)]
             for s, system in enumerate(result.systems)]
     lines = [f"{_title(result)} F1 (%), {len(result.doc_ids)} documents" + _ci_note(report)]
-    lines += aligned([header, *rows, *_paired_rows(report, 0, [])])
+    lines += aligned([header, *rows, *_paired_rows(report, 0, [], measures)])
     lines += _segmentation_text(result, digits)
     if report.per_relation:
         lines += ["", *_relation_text(result, digits)]
@@ -97,32 +97,34 @@ def _ci_note(report: Report) -> str:
     return f", {report.confidence:.0%} bootstrap CI" if report.ci else ""
 
 
-def _paired_rows(report: Report, r: int, lead: Sequence[str]) -> list[list[str]]:
+def _paired_rows(report: Report, r: int, lead: Sequence[str], measures: Sequence[str]) -> list[list[str]]:
     """Rows of p-values of each system against the first, after ``lead`` cells."""
     result = report.results[r]
     rows = []
     for s, system in enumerate(result.systems[1:], start=1):
         for test, pvalues in report.paired.get((r, s), {}).items():
             rows.append([*lead, f"  {system.name} vs {result.systems[0].name} ({test} p)",
-                         *(f"{pvalues[m]:.4f}" if m in pvalues else "" for m in _columns(report.results))])
+                         *(f"{pvalues[m]:.4f}" for m in measures)])
     return rows
 
 
 def _text_table(report: Report, digits: int) -> str:
-    """Several (metric, average) results: one table, rows (metric, average[, system])."""
+    """Several (metric, average) results: one table per family's measures (constituency metrics
+    share one), rows (metric, average[, system])."""
     several = len(report.results[0].systems) > 1
-    measures = _columns(report.results)
-    header = ["metric", "average", *(["system"] if several else []), *measures]
-    rows = []
-    for r, result in enumerate(report.results):
-        lead = [result.config.metric, result.config.average]
-        for s, system in enumerate(result.systems):
-            cells = [_cell(report, r, s, m, digits) for m in measures]
-            rows.append([*lead, *([system.name] if several else []), *cells])
-        rows += _paired_rows(report, r, lead)
     first = report.results[0]
     lines = [f"F1 (%), {len(first.doc_ids)} documents" + _ci_note(report)]
-    lines += aligned([header, *rows], left=len(header) - len(measures))
+    for g, (measures, indices) in enumerate(_groups(report.results)):
+        header = ["metric", "average", *(["system"] if several else []), *measures]
+        rows = []
+        for r in indices:
+            result = report.results[r]
+            lead = [result.config.metric, result.config.average]
+            for s, system in enumerate(result.systems):
+                cells = [_cell(report, r, s, m, digits) for m in measures]
+                rows.append([*lead, *([system.name] if several else []), *cells])
+            rows += _paired_rows(report, r, lead, measures)
+        lines += ([""] if g else []) + aligned([header, *rows], left=len(header) - len(measures))
     lines += _segmentation_text(first, digits)
     if report.per_relation:
         for result in _first_of_each_metric(report.results):
@@ -232,9 +234,9 @@ def _csv(report: Report, digits: int) -> str:
 # -- Markdown -----------------------------------------------------------------------------
 def _markdown(report: Report, digits: int) -> str:
     results = report.results
-    measures = _columns(results)
     if len(results) == 1:
         result = results[0]
+        measures = result.family.table_measures
         lines = [f"**{_title(result)}** (F1 %, {len(result.doc_ids)} documents)", "",
                  "| system | " + " | ".join(measures) + " |", "|---|" + "---:|" * len(measures)]
         for s, system in enumerate(result.systems):
@@ -243,13 +245,16 @@ def _markdown(report: Report, digits: int) -> str:
         return "\n".join([*lines, "", f"`{result.signature}`"])
     several = len(results[0].systems) > 1
     lead = ["metric", "average", *(["system"] if several else [])]
-    lines = [f"**F1 (%)**, {len(results[0].doc_ids)} documents", "",
-             "| " + " | ".join([*lead, *measures]) + " |", "|" + "---|" * len(lead) + "---:|" * len(measures)]
-    for r, result in enumerate(results):
-        for s, system in enumerate(result.systems):
-            cells = [result.config.metric, result.config.average, *([markdown_cell(system.name)] if several else []),
-                     *(_cell(report, r, s, m, digits) for m in measures)]
-            lines.append("| " + " | ".join(cells) + " |")
+    lines = [f"**F1 (%)**, {len(results[0].doc_ids)} documents"]
+    for measures, indices in _groups(results):
+        lines += ["", "| " + " | ".join([*lead, *measures]) + " |", "|" + "---|" * len(lead) + "---:|" * len(measures)]
+        for r in indices:
+            result = results[r]
+            for s, system in enumerate(result.systems):
+                cells = [result.config.metric, result.config.average,
+                         *([markdown_cell(system.name)] if several else []),
+                         *(_cell(report, r, s, m, digits) for m in measures)]
+                lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     lines += [f"* {result.config.metric}, {result.config.average}: `{result.signature}`" for result in results]
     return "\n".join(lines)
