@@ -294,8 +294,8 @@ def test_several_systems_each_get_a_segmentation():
 def test_key_codec_fails_clearly_past_64_bits():
     """Renumbered spans keep the radix at the number of EDU boundaries, so real corpora never get here;
     the codec still refuses rather than overflow."""
-    with pytest.raises(RSTKitError, match="too large to encode tuples as 64-bit keys"):
-        KeyCodec(n_docs=10**6, max_edu=10**6, n_nuc=2, n_rel=20)
+    with pytest.raises(RSTKitError, match="too large to encode spans as 64-bit keys"):
+        KeyCodec(n_docs=10**7, max_edu=10**6)  # 10**7 * (10**6 + 1)**2 > 2**62
 
 
 # -- the command line ---------------------------------------------------------------------------------------

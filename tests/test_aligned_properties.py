@@ -131,7 +131,7 @@ def character_tuples(tree: RSTTree, metric: str) -> list[tuple]:
 def test_aligned_agrees_with_an_independent_computation(documents):
     gold = {g.doc_id: g for g, _ in documents}
     pred = {p.doc_id: p for _, p in documents}
-    for metric in METRICS:
+    for metric in ("rst-parseval", "parseval"):  # the oracle's metrics (dependencies: test_dependency_scores.py)
         g = [character_tuples(t, metric) for t in gold.values()]
         p = [character_tuples(t, metric) for t in pred.values()]
         for average in AVERAGES:

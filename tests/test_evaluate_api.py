@@ -25,7 +25,7 @@ from rstkit.metrics import EvalConfig
 from rstkit.metrics import evaluate as evaluate_mappings
 from rstkit.metrics.config import Statistics
 from rstkit.report import FORMATS
-from rstkit.metrics.registry import METRICS
+from rstkit.metrics.registry import FAMILIES, METRICS
 from rstkit.settings import AVERAGES
 
 SAMPLE = Path(__file__).resolve().parent.parent / "corpora" / "sample"
@@ -128,23 +128,24 @@ def test_every_metric_and_average_equals_its_own_run():
         configs = [base.with_(metric=m, average=a) for m in METRICS for a in AVERAGES]
         together = quiet(gold, pred, configs).results
         for config, result in zip(configs, together):
-            with warns_exactly({ONE_EDU: 1}):
+            # a one-EDU document has one dependency (its root) but no constituency tuple
+            noted = config.exclude_single_edu or config.metric != "dependency"
+            with warns_exactly({ONE_EDU: 1} if noted else {}):
                 alone = evaluate_mappings(gold, pred, config)
             assert (result.config, result.scores, result.precision, result.recall, result.signature) == (
                 alone.config, alone.scores, alone.precision, alone.recall, alone.signature)
 
 
 def test_trees_are_prepared_once_per_metric_whatever_the_number_of_averages(monkeypatch):
-    pipeline = importlib.import_module("rstkit.metrics.evaluate")  # the module, not the function it exports
     calls = []
-    for module in pipeline.METRIC_MODULES.values():
-        real = module.prepared_tuples
+    for family in FAMILIES.values():
+        real = type(family).rows
 
-        def counted(tree, *args, _real=real, _name=module.NAME):
-            calls.append((_name, id(tree)))
-            return _real(tree, *args)
+        def counted(self, tree, *args, _real=real, **kwargs):
+            calls.append((self.name, id(tree)))
+            return _real(self, tree, *args, **kwargs)
 
-        monkeypatch.setattr(module, "prepared_tuples", counted)
+        monkeypatch.setattr(type(family), "rows", counted)
     gold, pred = read_documents(GOLD), read_documents(PRED)
     quiet(gold, pred, [EvalConfig(metric=m, average=a) for m in METRICS for a in AVERAGES])
     # each tree's tuples once per metric: (4 + 4) x 2 metrics, not x 6 (metric, average) combinations
@@ -171,7 +172,11 @@ def test_json_of_several_results_is_a_list_of_objects(capsys):
                  "--per-relation")
     objects = json.loads(out)
     assert [(o["metric"], o["average"]) for o in objects] == [
-        ("rst-parseval", "micro"), ("rst-parseval", "macro"), ("parseval", "micro"), ("parseval", "macro")]
+        ("rst-parseval", "micro"), ("rst-parseval", "macro"), ("parseval", "micro"), ("parseval", "macro"),
+        ("dependency", "micro"), ("dependency", "macro")]  # --metric all: every family
+    # the contract: the dependency measures under these keys, in this order
+    assert list(objects[4]["scores"]) == ["U", "R", "N", "O", "R+N", "R+O", "O+N", "F", "tag_R", "tag_N", "tag_O"]
+    assert objects[4]["settings"]["dep_encoding"] == "chain" and "dep_encoding" not in objects[0]["settings"]
     single, _ = cli(capsys, GOLD, PRED, "--metric", "parseval", "--average", "macro", "--format", "json",
                     "--per-relation")
     alone = json.loads(single)
@@ -192,12 +197,14 @@ def test_text_of_several_results_is_one_table(capsys):
     rows = [line.split()[:4] for line in lines[3:] if line.split()[:1] in (["rst-parseval"], ["parseval"])]
     assert [r[:3] for r in rows if r[3] != "vs"] == [
         [m, a, s] for m in ("rst-parseval", "parseval") for a in ("macro", "micro") for s in ("a", "b")]
-    assert sum(line.startswith("signature (") for line in lines) == 4
-    assert sum("b vs a (bootstrap p)" in line for line in lines) == 4
+    assert sum(line.startswith("signature (") for line in lines) == 6  # with dependency's two
+    assert sum("b vs a (bootstrap p)" in line for line in lines) == 6
+    dependency = lines.index(next(line for line in lines[3:] if line.startswith("metric")))  # its own table
+    assert lines[dependency].split() == ["metric", "average", "system", "U", "O", "N", "O+N", "R", "R+N", "F"]
 
 
 def test_latex_has_a_column_group_per_metric_and_average(capsys):
-    out, _ = cli(capsys, GOLD, PRED, "--metric", "all", "--average", "all", "--format", "latex")
+    out, _ = cli(capsys, GOLD, PRED, "--metric", "rst-parseval,parseval", "--average", "all", "--format", "latex")
     lines = out.splitlines()
     assert lines[1] == r"\begin{tabular}{l" + "r" * 24 + "}"
     # 2 metrics x 3 averages x 4 measures: metric groups of 12 columns (2-13, 14-25), average groups of 4
@@ -207,6 +214,15 @@ def test_latex_has_a_column_group_per_metric_and_average(capsys):
                                             r"\multicolumn{4}{c}{dplp}"] * 2) + r" \\"
     assert lines[6] == " ".join(rf"\cmidrule(lr){{{2 + 4 * i}-{5 + 4 * i}}}" for i in range(6))
     assert sum(line.startswith("% rstkit:") for line in lines) == 6
+
+
+def test_latex_gives_dependencies_their_own_columns(capsys):
+    out, _ = cli(capsys, GOLD, PRED, "--metric", "parseval,dependency", "--format", "latex")
+    lines = out.splitlines()
+    # 4 constituency measures, then the 7 of the dependency table (the paper's columns)
+    assert lines[1] == r"\begin{tabular}{l" + "r" * 11 + "}"
+    assert lines[3] == r" & \multicolumn{4}{c}{Original Parseval} & \multicolumn{7}{c}{RST dependencies} \\"
+    assert lines[5] == r"System & S & N & R & F & U & O & N & O+N & R & R+N & F \\"
 
 
 def usage_error(capsys, *args: str) -> str:

@@ -5,6 +5,7 @@ import json
 import textwrap
 
 from ..errors import RSTKitError
+from ..settings import RST_EVAL
 from ..tables import aligned, markdown_table
 from .papers import Paper, PaperAudit, PaperTable, Recomputed
 from .published import LABEL_COLUMN
@@ -105,7 +106,7 @@ def _match_row(match: Match, measures: list[str], with_1edu: bool, dependency: b
         else:
             cells.append(f"{match.scored.scores[m]:.{digits}f}")
     return [str(match.rank), variant.metric, variant.average, variant.labels, variant.binarization,
-            *([variant.dep_encoding or "", "rst-eval" if variant.compat else "none"] if dependency else []),
+            *([variant.dep_encoding or "", RST_EVAL if variant.compat else "none"] if dependency else []),
             *(["excluded" if variant.exclude_single_edu else "kept"] if with_1edu else []),
             *cells, f"{match.distance:.{digits}f}", f"{match.mean_difference:.{digits}f}",
             "exact" if match.exact else ""]

@@ -52,13 +52,6 @@ class TupleArrays:
     columns: Mapping[str, np.ndarray]
     n_docs: int
 
-    def __getattr__(self, name: str) -> np.ndarray:
-        """A value column by name (``arrays.nuc``, ``arrays.rel``, ``arrays.head``...)."""
-        try:
-            return self.__dict__["columns"][name]
-        except KeyError:
-            raise AttributeError(name) from None
-
 
 @dataclass(frozen=True)
 class Counts:
