@@ -22,7 +22,8 @@ import rstkit
 from rstkit.metrics import EvalConfig
 
 N_DOCS = 1000
-CONFIGS = [EvalConfig(labels="rstdt18", metric=m, average=a) for m in ("rst-parseval", "parseval") for a in ("micro", "macro")]
+CONFIGS = [EvalConfig(labels="rstdt18", metric=m, average=a)
+           for m in ("rst-parseval", "parseval") for a in ("micro", "macro")]
 
 
 @pytest.fixture(scope="module")

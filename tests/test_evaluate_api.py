@@ -7,7 +7,6 @@ scored one by one, and, for the LaTeX header, from booktabs column arithmetic do
 """
 from __future__ import annotations
 
-import importlib
 import json
 import pickle
 import shutil
@@ -24,8 +23,8 @@ from rstkit.errors import CorpusError, FormatError, ManyErrors, RSTKitError, RST
 from rstkit.metrics import EvalConfig
 from rstkit.metrics import evaluate as evaluate_mappings
 from rstkit.metrics.config import Statistics
-from rstkit.report import FORMATS
 from rstkit.metrics.registry import FAMILIES, METRICS
+from rstkit.report import FORMATS
 from rstkit.settings import AVERAGES
 
 SAMPLE = Path(__file__).resolve().parent.parent / "corpora" / "sample"

@@ -12,12 +12,12 @@ import pytest
 from rstkit import settings
 from rstkit.audit import AUDIT_FORMATS, GOLD_BINARIZATIONS, variants
 from rstkit.cli import build_parser
-from rstkit.metrics.registry import METRICS
 from rstkit.errors import RSTKitError
 from rstkit.labels import RSTDT18_CANONICAL, RSTDT18_CLASSES, get_label_map, label_map_names
 from rstkit.metrics import EvalConfig
 from rstkit.metrics.average import aggregate, divide, percent
 from rstkit.metrics.counts import Counts
+from rstkit.metrics.registry import METRICS
 from rstkit.metrics.relations import RelationReport
 from rstkit.transform import binarize
 from rstkit.tree import EDU, ROOT, RSTTree, leaf

@@ -6,14 +6,14 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ..errors import RSTKitError, RSTKitWarning
 from ..metrics import EvalConfig, evaluate
 from ..metrics.average import aggregate
-from ..settings import AVERAGES, RST_EVAL, Average, Binarization, Metric, Missing, UnknownLabels
+from ..settings import AVERAGES, RST_EVAL, Average, Binarization, EvalBinarization, Metric, Missing, UnknownLabels
 from ..tree import RSTTree
 from .published import LABEL_COLUMN, Published
 
@@ -74,7 +74,8 @@ class Variant:
             settings["unknown_labels"] = unknown_labels
         if self.dep_encoding is not None:
             make = EvalConfig.rst_eval if self.compat else EvalConfig
-            return make(binarize=self.binarization, dep_encoding=self.dep_encoding, **settings)
+            return make(binarize=cast(EvalBinarization, self.binarization), dep_encoding=self.dep_encoding,
+                        **settings)
         if self.binarization == "right":
             return EvalConfig(binarize="right", **settings)
         binarize = "right" if self.binarization == RST_EVAL else self.binarization
@@ -101,7 +102,8 @@ def variants(label_maps: Sequence[str] = ("rstdt18",), *, single_edu_axis: bool 
     if not dependency:
         return [Variant(m, a, lab, b, x) for m, a, lab, b, x in
                 product(CONSTITUENCY_METRICS, AVERAGES, labels, GOLD_BINARIZATIONS, exclusions)]
-    procedures = [("none", encoding) for encoding in DEPENDENCY_ENCODINGS] + [("right", "chain")]
+    procedures: list[tuple[Binarization, str]] = [("none", encoding) for encoding in DEPENDENCY_ENCODINGS]
+    procedures.append(("right", "chain"))
     return [Variant("dependency", a, lab, b, x, encoding, compat) for a, lab, (b, encoding), compat, x in
             product(AVERAGES, labels, procedures, (False, True), exclusions)]
 

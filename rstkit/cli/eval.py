@@ -9,8 +9,8 @@ from ..errors import RSTKitError, RSTKitWarning
 from ..evaluation import evaluate
 from ..metrics import EvalConfig
 from ..metrics.config import Statistics
-from ..report import FORMATS
 from ..metrics.registry import METRICS
+from ..report import FORMATS
 from ..settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, MISSING_POLICIES, RST_EVAL
 from .common import add_label_option, comma_list, dep_encoding, nonnegative_int, open_unit_interval, positive_int, seed
 

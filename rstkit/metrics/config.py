@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .._version import __version__
 from ..errors import RSTKitError
 from ..settings import (
     AVERAGES,
     COMPAT_MODES,
-    EDU_MODES,
     DEP_ENCODINGS,
+    EDU_MODES,
     EVAL_BINARIZATIONS,
     MISSING_POLICIES,
     RST_EVAL,
@@ -24,6 +24,7 @@ from ..settings import (
     Average,
     Binarization,
     Compat,
+    DependencyEncoding,
     EduMode,
     EvalBinarization,
     Metric,
@@ -222,10 +223,10 @@ class EvalConfig:
         return self.binarize
 
     @property
-    def dep_encodings(self) -> tuple[str, str]:
-        """The dependency encodings of gold and predictions."""
+    def dep_encodings(self) -> tuple[DependencyEncoding, DependencyEncoding]:
+        """The dependency encodings of gold and predictions (checked by ``__post_init__``)."""
         gold, _, pred = self.dep_encoding.partition(",")
-        return gold, pred or gold
+        return cast(DependencyEncoding, gold), cast(DependencyEncoding, pred or gold)
 
     @property
     def attachment_rebinarization(self) -> Binarization | None:

@@ -17,6 +17,8 @@ on both sides the three are equal.
 """
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from ..dependency import dependency_records
 from ..labels import get_label_map
 from ..settings import RST_EVAL
@@ -34,14 +36,15 @@ class Dependency(MetricFamily):
     columns = ("head", "label", "nuc", "rank")
     label_columns = frozenset({"label", "nuc"})
     edu_columns = ("head",)
-    measures = {"U": ("head",), "R": ("head", "label"), "N": ("head", "nuc"), "O": ("head", "rank"),
-                "R+N": ("head", "label", "nuc"), "R+O": ("head", "label", "rank"), "O+N": ("head", "rank", "nuc"),
-                "F": ("head", "label", "nuc", "rank"), "tag_R": ("label",), "tag_N": ("nuc",), "tag_O": ("rank",)}
+    measures = MappingProxyType({
+        "U": ("head",), "R": ("head", "label"), "N": ("head", "nuc"), "O": ("head", "rank"),
+        "R+N": ("head", "label", "nuc"), "R+O": ("head", "label", "rank"), "O+N": ("head", "rank", "nuc"),
+        "F": ("head", "label", "nuc", "rank"), "tag_R": ("label",), "tag_N": ("nuc",), "tag_O": ("rank",)})
     table_measures = ("U", "O", "N", "O+N", "R", "R+N", "F")
     relation_column = "label"
     default_binarization = "none"
     own_settings = ("dep_encoding",)
-    signature_settings = {"dep": "dep_encoding"}
+    signature_settings = MappingProxyType({"dep": "dep_encoding"})
     b1_note = (" inside chain's right_mixed pass",
                "each is encoded as a star whose dependents share one rank (dependency-evaluation.md D6.1)")
     one_edu_rows = True

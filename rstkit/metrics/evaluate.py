@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -225,9 +225,9 @@ def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Se
     base = configs[0]
     firsts = {config.metric: config for config in first_of_each_metric(configs)}
     for config in configs:
-        first = firsts[config.metric]
-        if config.with_(average=first.average) != first or config.shared_settings() != base.shared_settings():
-            other = first if config.metric == first.metric and config != first else base
+        leading = firsts[config.metric]
+        if config.with_(average=leading.average) != leading or config.shared_settings() != base.shared_settings():
+            other = leading if config.with_(average=leading.average) != leading else base
             raise RSTKitError("configurations scored together may differ in metric and average only (and in "
                               f"their metric's own settings); {config} differs from {other} in more")
     systems = [pred] if isinstance(pred, Mapping) else list(pred)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..settings import EvalBinarization
 from ..tree import RSTTree
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from .config import EvalConfig
 
 #: one scored row of a document: ``(start, end, *values)``, values in the family's column order
-Row = tuple
+Row = tuple[Any, ...]
 
 
 class MetricFamily(ABC):
@@ -49,7 +50,7 @@ class MetricFamily(ABC):
     #: EvalConfig fields that only this family reads (shown in its JSON settings, hidden in others')
     own_settings: ClassVar[tuple[str, ...]] = ()
     #: signature keys of the family's own settings, each with the EvalConfig field it pins
-    signature_settings: ClassVar[Mapping[str, str]] = {}
+    signature_settings: ClassVar[Mapping[str, str]] = MappingProxyType({})
     #: what the warning on gold nodes left n-ary by bug B1 adds: when they are counted, what follows
     b1_note: ClassVar[tuple[str, str]] = ("", "")
     #: whether a one-EDU document has rows (else it is scored with none, and the warnings say so)

@@ -47,8 +47,8 @@ class Parseval(MetricFamily):
     relation_column = "rel"
     default_binarization = "right"
     b1_note = (" after educe's right_mixed pass",
-               "each gives one original-Parseval tuple with a k-letter nuclearity, so those documents have "
-               "fewer than n-1 gold tuples")
+               ("each gives one original-Parseval tuple with a k-letter nuclearity, so those documents have "
+                "fewer than n-1 gold tuples"))
 
     def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
         """``tuples(binarize(relabelled tree), config)``, the same list and the same errors, mostly

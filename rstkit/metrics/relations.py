@@ -5,6 +5,7 @@ Both work on any metric family's rows: ``relation`` names the column holding the
 be equal for a row to count as matched under the family's relation measure (R)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,8 +13,6 @@ import numpy as np
 
 from ..settings import ZERO_DIVISION, ZeroDivision
 from .average import f1_score, percent
-from collections.abc import Sequence
-
 from .counts import KeyCodec, TupleArrays, align_spans
 
 

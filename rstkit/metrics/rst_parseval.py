@@ -6,6 +6,8 @@ relations counts as a label). A binary tree over n >= 2 EDUs gives 2n - 2 tuples
 """
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from ..labels import get_label_map
 from ..settings import RST_EVAL
 from ..transform import binarize, marcu_tuples, nary_nodes
@@ -18,7 +20,7 @@ from .family import MetricFamily, Row
 B1_BINARIZATIONS = (RST_EVAL, "right_mixed")
 
 #: the measures of the constituency families: span, nuclearity, relation, full (Marcu 2000; Morey et al. 2017)
-CONSTITUENCY_MEASURES = {"S": (), "N": ("nuc",), "R": ("rel",), "F": ("nuc", "rel")}
+CONSTITUENCY_MEASURES = MappingProxyType({"S": (), "N": ("nuc",), "R": ("rel",), "F": ("nuc", "rel")})
 
 
 def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]:
