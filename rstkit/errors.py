@@ -71,6 +71,12 @@ class FormatError(RSTKitError):
     """A file is not well-formed in the format it claims (brackets, tokens, tags)."""
 
 
+class WriteError(FormatError):
+    """A tree holds something its output format cannot represent (a character of an EDU text, a
+    relation label): the writer refuses it, naming the document, the EDU and the character, before it
+    returns any text."""
+
+
 class TreeStructureError(RSTKitError):
     """A tree is syntactically fine but violates RST well-formedness
     (extents, EDU numbering, nodes without a nucleus, unary chains)."""

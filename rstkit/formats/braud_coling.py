@@ -23,6 +23,7 @@ from . import Format, read_text, register
 from .brackets import Bracket, fold, one_line_brackets, parse_one
 from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label
 from .docmap import DocMap, DocMapSpec, load_doc_map, warn_unnamed
+from .writable import writer
 
 KEY = "braud_coling"
 EXTENSION = ".mrg.pred"
@@ -77,6 +78,7 @@ def read_braud_coling(path: str | Path, *, lenient: bool = False, doc_map: DocMa
     return [replace(tree, doc_id=load_doc_map(doc_map, BUILTIN_MAPS).resolve((name, index), position, name))]
 
 
+@writer(KEY, None)
 def dumps_braud_coling(tree: RSTTree) -> str:
     """One line, ``(NS-Rel (1) (2))`` (file name: ``<k>.mrg.pred``)."""
     def label(node: Node) -> str:

@@ -24,6 +24,7 @@ from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_wo
 from . import Format, doc_id_from_path, read_text, register, split_lines
 from .build import Spelling, finish
 from .docmap import DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
+from .writable import writer
 
 KEY = "dmrst"
 EXTENSION = ".dmrst"
@@ -111,6 +112,7 @@ def read_dmrst(path: str | Path, *, lenient: bool = False, doc_map: DocMapSpec |
     return [replace(tree, doc_id=doc_id) for tree, doc_id in zip(trees, ids)]
 
 
+@writer(KEY, None)
 def dumps_dmrst(tree: RSTTree) -> str:
     """One line: the pre-order descriptors (``NONE`` for a one-EDU document)."""
     parts = []

@@ -48,6 +48,7 @@ from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, new_edu, new_node
 from . import Format, doc_id_from_path, read_text, register
 from .walk import bottom_up
+from .writable import NOT_XML, writer
 
 RST = "rst"
 MULTINUC = "multinuc"
@@ -562,18 +563,24 @@ def rs3_normal_form(tree: RSTTree) -> RSTTree:
     return replace(tree, root=bottom_up(tree.root, normal), edus=edus)
 
 
+@writer("rs3", (NOT_XML,), (NOT_XML,))
 def dumps_rs3(tree: RSTTree) -> str:
     """Write a tree as rstWeb XML (tab-indented, like GUM's files).
 
     Segments come first (ids 1..n), then groups (ids n+1.. in pre-order; the top group
     first). Satellites point to their span group. ``tree.extra`` is not written.
 
+    Text and relation names are escaped (``&lt;``, ``&amp;``; a carriage return as ``&#13;``, which
+    XML would otherwise read as a line break) and read back as written, but for leading and trailing
+    whitespace of EDU text, which the reader strips. Characters XML cannot hold at all (NUL and
+    most other control characters) are refused (:class:`~rstkit.errors.WriteError`).
+
     >>> from rstkit import read_tree
     >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
     >>> print(dumps_rs3(tree).splitlines()[9].strip())
     <segment id="1" parent="7" relname="background">Making bread at home is simpler than it looks.</segment>
     """
-    from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib, which reading does not need
+    from xml.sax.saxutils import quoteattr  # here: it imports urllib, which reading does not need
 
     tree = rs3_normal_form(tree)
     n = tree.n_edus
@@ -616,25 +623,25 @@ def dumps_rs3(tree: RSTTree) -> str:
         parent, relname = links[eid]
         return f" parent=\"{parent}\" relname={quoteattr(relname)}"
 
-    for edu in tree.edus:
-        bad = _NOT_XML.search(edu.text)
-        if bad:
-            raise FormatError(f"cannot write as rs3: EDU {edu.index} contains U+{ord(bad.group()):04X}, which XML "
-                              "cannot hold", tree.source)
-        out.append(f"\t\t<segment id=\"{edu.index}\"{attrs(edu.index)}>{escape(edu.text)}</segment>")
+    out.extend(f"\t\t<segment id=\"{edu.index}\"{attrs(edu.index)}>{xml_text(edu.text)}</segment>"
+               for edu in tree.edus)
     for gid, kind in groups:
         out.append(f"\t\t<group id=\"{gid}\" type=\"{kind}\"{attrs(gid)}/>")
     out += ["\t</body>", "</rst>"]
     return "\n".join(out) + "\n"
 
 
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+def xml_text(text: str) -> str:
+    """``text`` as XML character data that reads back as ``text``: ``&``, ``<`` and ``>`` escaped, and a
+    carriage return as ``&#13;`` (a parser turns a literal one into a line break)."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return escaped.replace("\r", "&#13;") if "\r" in escaped else escaped
 
 
 def _writable(relation: str | None, role: str, node: Node, tree: RSTTree) -> str:
     """``relation`` as the relname of a ``role`` element; an error if it has none or is ``span``."""
     if not relation or relation == SPAN:
-        raise TreeStructureError(f"cannot write as rs3: {role} ({node.start}-{node.end}) is labelled "
+        raise TreeStructureError(f"{role} ({node.start}-{node.end}) is labelled "
                                  f"{relation!r}, which rs3 reserves for nuclei of span groups",
                                  tree.source, node.line)
     return relation
@@ -652,7 +659,7 @@ def _check_unambiguous(tree: RSTTree, links: dict[int, tuple[int, str]], declare
             continue  # a span group: every other child reads as a satellite
         if any(role != MULTI_ROLE for role in child_roles(False, relnames, declared)):
             both = sorted(name for name in set(relnames) if len(declared.get(name, ())) == 2)
-            raise TreeStructureError(f"cannot write as rs3 unambiguously: relation(s) {', '.join(both)} are used "
+            raise TreeStructureError(f"it would not read back unambiguously: relation(s) {', '.join(both)} are used "
                                      "both as satellite and as multinuclear relations, and a multinuclear node "
                                      "mixes them with other relations", tree.source)
 
