@@ -22,6 +22,11 @@ rs4 secondary edges, signals and signal types are not part of the tree; they are
 EDU spans (``source_span``, ``target_span``) of the nodes it names. rs3 carries no
 sentence or paragraph information.
 
+A segment's text is its element's text content, markup stripped: ``<segment>Making <i>bread</i> at
+home</segment>`` is the EDU ``Making bread at home`` (the text of the inner elements is kept, their
+tags are not); leading and trailing whitespace is stripped. The fast scanner reads only segments
+without markup and leaves the others to the XML parser, so both give this text.
+
 Groups' ``type`` attributes are not trusted (some producers get them wrong): roles are
 decided from the children's relnames. A name declared with both types is a satellite
 of a segment or of a group that has a ``span`` child, a nucleus when at least two
@@ -226,7 +231,8 @@ def _parse_xml(text: str, source: str) -> _Markup:
     items = [node for node in body if node.tag in ("segment", "group")]
     ids = [node.get("id") for node in items]
     columns = ([node.tag == "segment" for node in items], ids, [node.get("parent") for node in items],
-               [node.get("relname", "") for node in items], [node.text or "" for node in items],
+               [node.get("relname", "") for node in items],
+               ["".join(node.itertext()) if node.tag == "segment" else "" for node in items],
                [lines.take(node_id) if node_id else None for node_id in ids])
     return _Markup([(rel.get("name"), rel.get("type")) for rel in root.iterfind("header/relations/rel")],
                    columns,

@@ -1,0 +1,80 @@
+"""Text is never silently changed on the way in or out (issue 26, findings 8, 9 and 10): hostile EDU
+text is refused by writers that cannot hold it, rs3 segments keep their whole text, and a file that is
+not UTF-8 is an error naming the byte unless an encoding is given.
+
+Expected texts are written by hand from the examples of the issue, or built alongside the generated
+input (the text a segment's pieces spell), never taken from rstkit's output.
+"""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rstkit.errors import WriteError
+from rstkit.formats.dis import dumps_dis, loads_dis
+from rstkit.formats.rs3 import _parse_xml, _scan, loads_rs3
+from rstkit.formats.surdeanu_native import dumps_surdeanu_native
+
+INJECTION = "_!) ) ( Satellite (leaf 3) (rel2par elaboration) (text _!INJECTED"
+
+
+def rs3(*segments: str) -> str:
+    """An rstWeb file whose segments (XML content as given) hang under the first one as elaborations."""
+    body = "\n".join(f'\t\t<segment id="{i}"' + (' parent="1" relname="elaboration"' if i > 1 else "")
+                     + f">{content}</segment>" for i, content in enumerate(segments, 1))
+    return ("<rst>\n\t<header>\n\t\t<relations>\n\t\t\t<rel name=\"elaboration\" type=\"rst\"/>\n\t\t</relations>\n"
+            f"\t</header>\n\t<body>\n{body}\n\t</body>\n</rst>\n")
+
+
+# -- finding 8: text that would close the tree ----------------------------------------------------
+def test_rs3_text_that_closes_a_dis_tree_is_refused_naming_document_and_edu():
+    tree = loads_rs3(rs3("Bread is simple.", INJECTION), "in/story.rs3")
+    with pytest.raises(WriteError) as info:
+        dumps_dis(tree)
+    error = info.value
+    assert error.path == "in/story.rs3"
+    assert "'story'" in error.message and "EDU 2 " in error.message and "'_!)'" in error.message
+
+
+def test_dis_text_with_a_newline_is_refused_by_surdeanu_native():
+    tree = loads_dis("( Root (span 1 2)\n  ( Nucleus (leaf 1) (rel2par span) (text _!one\ntwo_!) )\n"
+                     "  ( Satellite (leaf 2) (rel2par elaboration) (text _!three_!) )\n)\n", "d/x.dis")
+    assert tree.edus[0].text == "one\ntwo"  # .dis holds it
+    with pytest.raises(WriteError, match=r"'x'.*EDU 1 holds '\\n' \(U\+000A\)"):
+        dumps_surdeanu_native(tree)
+
+
+# -- finding 9: rs3 segment text is the element's text content ---------------------------------------
+@pytest.mark.parametrize("content, text", [
+    ("Making <i>bread</i> at home", "Making bread at home"),
+    ("<b>All of it wrapped</b>", "All of it wrapped"),
+    ("a <i>b <b>c</b> d</i> e", "a b c d e"),
+    ("<i>x &amp; y</i> &lt;z&gt;", "x & y <z>"),
+    ("  <i> padded </i>  ", "padded"),
+    ("<br/>after an empty element", "after an empty element"),
+])
+def test_rs3_segment_text_is_the_text_content_markup_stripped(content, text):
+    tree = loads_rs3(rs3("First.", content))
+    assert tree.edu_texts() == ["First.", text]
+
+
+_PLAIN = st.text(st.sampled_from("ab \t.,;&<>\"'é"), max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.tuples(_PLAIN, st.sampled_from(["", "i", "b"])), max_size=4), min_size=1, max_size=4))
+def test_scanner_and_xml_parser_give_the_same_text(segments):
+    """Each segment is pieces of text, some wrapped in <i>/<b>: its text is the pieces' text, whichever
+    front end reads the file (the scanner takes files without markup, the XML parser any file)."""
+    def xml(piece: str) -> str:
+        return piece.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+    contents = ["".join(f"<{tag}>{xml(t)}</{tag}>" if tag else xml(t) for t, tag in pieces) for pieces in segments]
+    expected = ["".join(t for t, _ in pieces).strip() for pieces in segments]
+    text = rs3(*contents)
+    assert loads_rs3(text).edu_texts() == expected
+    scanned, parsed = _scan(text), _parse_xml(text, "<string>")
+    if scanned is not None:  # no markup (and no tab in the text, which it leaves to the parser)
+        assert scanned.body[4] == parsed.body[4]
+    assert [t.strip() for t, seg in zip(parsed.body[4], parsed.body[0]) if seg] == expected
