@@ -21,6 +21,7 @@ FIXES = {
     "format": "name the format of the input explicitly (format=KEY)",
     "force": "overwrite existing output files",
     "edus_aligned": "score predictions whose EDUs differ from the gold by aligning characters",
+    "encoding": "name the encoding of the input files (encoding='latin-1', ...)",
     "no_segmenter": "read .txt files as one EDU per line, not as plain text to segment (segmenter=None)",
 }
 

@@ -7,11 +7,16 @@ input (the text a segment's pieces spell), never taken from rstkit's output.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from expected_warnings import warns_exactly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rstkit.errors import WriteError
+from rstkit.cli import main
+from rstkit.corpus import read_documents, read_file, read_tree
+from rstkit.errors import FormatError, WriteError
 from rstkit.formats.dis import dumps_dis, loads_dis
 from rstkit.formats.rs3 import _parse_xml, _scan, loads_rs3
 from rstkit.formats.surdeanu_native import dumps_surdeanu_native
@@ -78,3 +83,66 @@ def test_scanner_and_xml_parser_give_the_same_text(segments):
     if scanned is not None:  # no markup (and no tab in the text, which it leaves to the parser)
         assert scanned.body[4] == parsed.body[4]
     assert [t.strip() for t, seg in zip(parsed.body[4], parsed.body[0]) if seg] == expected
+
+
+# -- finding 10: bytes that are not UTF-8 --------------------------------------------------------------
+DIS = "( Root (span 1 2)\n  ( Nucleus (leaf 1) (rel2par span) (text _!{}_!) )\n" \
+      "  ( Satellite (leaf 2) (rel2par elaboration) (text _!{}_!) )\n)\n"
+
+
+def stray_byte_file(tmp_path) -> tuple[Path, int]:
+    """A UTF-8 .dis ('fléur' on line 2) with one stray 0xff on line 3; the byte's offset."""
+    data = DIS.format("fléur", "bad \xff here").encode("utf-8").replace(b"\xc3\xbf", b"\xff")
+    path = tmp_path / "stray.dis"
+    path.write_bytes(data)
+    return path, data.index(b"\xff")
+
+
+def test_a_stray_byte_in_utf8_is_an_error_naming_file_line_and_offset(tmp_path):
+    path, offset = stray_byte_file(tmp_path)
+    with pytest.raises(FormatError) as info:
+        read_file(path)
+    error = info.value
+    assert (error.path, error.line) == (str(path), 3)
+    assert f"byte 0xff at offset {offset}" in error.message and set(error.fixes) == {"encoding", "lenient"}
+
+
+def test_a_named_encoding_reads_the_file_as_asked(tmp_path):
+    path, _ = stray_byte_file(tmp_path)
+    tree = read_tree(path, encoding="latin-1")
+    assert tree.edu_texts() == ["flÃ©ur", "bad ÿ here"]  # what those bytes are in Latin-1, asked for
+
+
+def test_lenient_replaces_the_stray_byte_with_a_warning(tmp_path):
+    path, offset = stray_byte_file(tmp_path)
+    with warns_exactly({rf"stray\.dis:3: .*offset {offset}.*replaced by U\+FFFD": 1}):
+        tree = read_tree(path, lenient=True)
+    assert tree.edu_texts() == ["fléur", "bad \ufffd here"]
+
+
+def test_a_file_without_any_utf8_sequence_is_read_as_latin1(tmp_path):
+    """RST-DT's rule: an 8-bit file with no UTF-8 in it is Latin-1 (and isanlp's cp1251 export)."""
+    path = tmp_path / "old.dis"
+    path.write_bytes(DIS.format("caf\xe9", "na\xefve").encode("latin-1"))
+    with warns_exactly({}):
+        assert read_tree(path).edu_texts() == ["café", "naïve"]
+
+
+def test_every_reader_takes_the_encoding_option(tmp_path):
+    path = tmp_path / "x.rs3"
+    path.write_bytes(rs3("Caf\xe9.", "Thé").encode("cp1252"))
+    assert read_tree(path, encoding="cp1252").edu_texts() == ["Café.", "Thé"]
+    assert read_tree(path, "isanlp", encoding="cp1252").edu_texts() == ["Café.", "Thé"]
+    with pytest.raises(FormatError, match="unknown encoding 'klingon'"):
+        read_tree(path, encoding="klingon")
+    assert set(read_documents(tmp_path, encoding="cp1252")) == {"x"}
+
+
+def test_the_command_line_names_the_byte_and_the_option(tmp_path, capsys):
+    path, offset = stray_byte_file(tmp_path)
+    assert main(["stats", str(path)]) != 0
+    err = capsys.readouterr().err
+    assert f"{path}:3: not UTF-8 text: byte 0xff at offset {offset}" in err and "--encoding NAME" in err
+    assert "Traceback" not in err
+    assert main(["stats", str(path), "--encoding", "latin-1"]) == 0
+    capsys.readouterr()

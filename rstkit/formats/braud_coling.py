@@ -67,10 +67,11 @@ def loads_braud_coling(text: str, path: str | Path | None = None, *, doc_id: str
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_braud_coling(path: str | Path, *, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
+def read_braud_coling(path: str | Path, *, lenient: bool = False,
+                      encoding: str | None = None, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
     name = Path(path).name
     index = name[:-len(EXTENSION)] if name.lower().endswith(EXTENSION) else Path(path).stem
-    tree = loads_braud_coling(read_text(path), path, doc_id=index, lenient=lenient)
+    tree = loads_braud_coling(read_text(path, encoding=encoding, lenient=lenient), path, doc_id=index, lenient=lenient)
     if doc_map is None:
         warn_unnamed(KEY, "the file indices k of k.mrg.pred")
         return [tree]

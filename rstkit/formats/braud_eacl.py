@@ -62,10 +62,11 @@ def loads_braud_eacl_line(text: str, source: str = "<string>", *, line: int = 1,
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_braud_eacl(path: str | Path, *, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
+def read_braud_eacl(path: str | Path, *, lenient: bool = False,
+                    encoding: str | None = None, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
     """All documents of a run file, named from ``doc_map``."""
     source, name = str(path), Path(path).name
-    lines = split_lines(read_text(path))
+    lines = split_lines(read_text(path, encoding=encoding, lenient=lenient))
     while lines and not lines[-1].strip():
         lines.pop()
     if not lines:

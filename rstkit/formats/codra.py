@@ -40,8 +40,8 @@ def loads_codra(text: str, path: str | Path | None = None, *, doc_id: str | None
     return loads_dis_syntax(KEY, text, path, doc_id=doc_id, lenient=lenient)
 
 
-def read_codra(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_codra(read_text(path), path, lenient=lenient)]
+def read_codra(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_codra(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 def _sentence_ids(tree: RSTTree) -> list[int]:

@@ -84,9 +84,9 @@ def loads_dis(text: str, path: str | Path | None = None, *, doc_id: str | None =
     return tree
 
 
-def read_dis(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
+def read_dis(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
     """Read one ``.dis`` file (a list of one tree, as every format reader returns)."""
-    return [loads_dis(read_text(path), path, lenient=lenient)]
+    return [loads_dis(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 # -- the fast scanner -----------------------------------------------------------------------

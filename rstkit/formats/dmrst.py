@@ -95,9 +95,11 @@ def loads_dmrst_line(text: str, source: str = "<string>", *, line: int = 1, doc_
     return finish(root, [EDU(i, "") for i in range(1, n + 1)], doc_id, source)
 
 
-def read_dmrst(path: str | Path, *, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
+def read_dmrst(path: str | Path, *, lenient: bool = False,
+               encoding: str | None = None, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
     source = str(path)
-    lines = [(n, text) for n, text in enumerate(split_lines(read_text(path)), 1) if text.strip()]
+    content = read_text(path, encoding=encoding, lenient=lenient)
+    lines = [(n, text) for n, text in enumerate(split_lines(content), 1) if text.strip()]
     if not lines:
         raise FormatError(f"malformed {KEY} file: empty file", source, 1)
     name = Path(path).name

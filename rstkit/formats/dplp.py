@@ -99,8 +99,8 @@ class _Rebuilder:
         return node
 
 
-def read_dplp(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_dplp(read_text(path), path, lenient=lenient)]
+def read_dplp(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_dplp(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 @writer(KEY, None)

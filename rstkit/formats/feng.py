@@ -113,8 +113,8 @@ def loads_feng(text: str, path: str | Path | None = None, *, doc_id: str | None 
     return finish(root, leaves.edus(), doc_id, source)
 
 
-def read_feng(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_feng(read_text(path), path, lenient=lenient)]
+def read_feng(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_feng(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 #: EDU text a ``_!...!_`` leaf cannot hold (it has no escape)

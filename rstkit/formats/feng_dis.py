@@ -27,8 +27,8 @@ def loads_feng_dis(text: str, path: str | Path | None = None, *, doc_id: str | N
     return loads_dis_syntax(KEY, text, path, doc_id=doc_id, lenient=lenient)
 
 
-def read_feng_dis(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_feng_dis(read_text(path), path, lenient=lenient)]
+def read_feng_dis(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_feng_dis(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 @writer(KEY, TEXT_RULES)

@@ -72,8 +72,8 @@ def loads_hilda(text: str, path: str | Path | None = None, *, doc_id: str | None
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_hilda(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_hilda(read_text(path), path, lenient=lenient)]
+def read_hilda(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_hilda(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 @writer(KEY, None)

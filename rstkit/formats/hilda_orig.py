@@ -116,8 +116,8 @@ def loads_hilda_orig(text: str, path: str | Path | None = None, *, doc_id: str |
     return finish(node, counter.edus, doc_id, source)
 
 
-def read_hilda_orig(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_hilda_orig(read_text(path), path, lenient=lenient)]
+def read_hilda_orig(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_hilda_orig(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 @writer(KEY)

@@ -68,8 +68,9 @@ def _warn_ambiguous(text: str, source: str) -> None:
                           f"{count} nuclei", RSTKitWarning, stacklevel=3)
 
 
-def read_isanlp(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_isanlp(read_text(path, fallback="cp1251"), path, lenient=lenient)]  # the Exporter's default
+def read_isanlp(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    text = read_text(path, fallback="cp1251", encoding=encoding, lenient=lenient)  # the Exporter's default
+    return [loads_isanlp(text, path, lenient=lenient)]
 
 
 @writer(KEY, (NOT_XML,))

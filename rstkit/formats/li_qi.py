@@ -29,8 +29,8 @@ def loads_li_qi(text: str, path: str | Path | None = None, *, doc_id: str | None
     return loads_dis_syntax(KEY, text, path, doc_id=doc_id, lenient=lenient)
 
 
-def read_li_qi(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_li_qi(read_text(path), path, lenient=lenient)]
+def read_li_qi(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_li_qi(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 @writer(KEY, TEXT_RULES)

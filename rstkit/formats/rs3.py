@@ -87,9 +87,9 @@ def loads_rs3(text: str, path: str | Path | None = None, *, doc_id: str | None =
     return RSTTree(tree_root, edus, doc_id, source, extra)
 
 
-def read_rs3(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
+def read_rs3(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
     """Read one rs3/rs4 file (a list of one tree, as every format reader returns)."""
-    return [loads_rs3(read_text(path), path, lenient=lenient)]
+    return [loads_rs3(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 @dataclass

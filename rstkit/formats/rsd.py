@@ -66,9 +66,10 @@ def loads_rsd(text: str, path: str | Path | None = None, *, doc_id: str | None =
     return tree if tree is not None else _read_with_graph(text, source, doc_id, heights)
 
 
-def read_rsd(path: str | Path, *, lenient: bool = False, heights: bool = True) -> list[RSTTree]:
+def read_rsd(path: str | Path, *, lenient: bool = False,
+             encoding: str | None = None, heights: bool = True) -> list[RSTTree]:
     """Read one ``.rsd`` file (a list of one tree, as every format reader returns)."""
-    return [loads_rsd(read_text(path), path, lenient=lenient, heights=heights)]
+    return [loads_rsd(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient, heights=heights)]
 
 
 # -- the plain path: the file split at once, each constituent built once --------------------------

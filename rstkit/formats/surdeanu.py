@@ -72,10 +72,10 @@ def loads_surdeanu_tree(text: str, source: str = "<string>", *, first_line: int 
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_surdeanu(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
+def read_surdeanu(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
     """The documents of one log, gold-EDU trees only."""
     source = str(path)
-    lines = split_lines(read_text(path))
+    lines = split_lines(read_text(path, encoding=encoding, lenient=lenient))
     names, after = _document_list(lines, source)
     blocks = _tree_blocks(lines, after)
     trees = blocks[0::2]

@@ -97,8 +97,8 @@ def loads_surdeanu_native(text: str, path: str | Path | None = None, *, doc_id: 
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_surdeanu_native(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_surdeanu_native(read_text(path), path, lenient=lenient)]
+def read_surdeanu_native(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_surdeanu_native(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 def internal_label(node: Node, tree: RSTTree, fmt: str = KEY) -> str:
