@@ -146,3 +146,21 @@ def test_the_command_line_names_the_byte_and_the_option(tmp_path, capsys):
     assert "Traceback" not in err
     assert main(["stats", str(path), "--encoding", "latin-1"]) == 0
     capsys.readouterr()
+
+
+# -- finding 13, the writer's side: a refusal names the file and the document, before the work ---------
+def test_parse_refuses_text_its_output_cannot_hold_before_parsing(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("torch")
+    from rstkit.parser.api import Parser
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("the parser was loaded: the refusal came after the work")
+
+    monkeypatch.setattr(Parser, "load", no_parsing)
+    source = tmp_path / "u.edus"
+    source.write_text("The cat sat\x00 on the mat.\nIt was warm.\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["parse", str(source), str(out), "--model", "scratch", "--to", "rs3"]) == 2
+    err = capsys.readouterr().err
+    assert f"{source}: cannot write document 'u' as rs3: EDU 1 holds '\\x00' (U+0000)" in err
+    assert not out.exists()

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import ManyErrors, RSTKitError, WriteError, printable
-from ..tree import RSTTree
+from ..tree import EDU, RSTTree
 
 
 @dataclass(frozen=True)
@@ -51,14 +51,23 @@ def _source(tree: RSTTree) -> str | None:
     return tree.source if tree.source and tree.source != "<string>" else None
 
 
-def check_texts(tree: RSTTree, fmt: str, rules: Sequence[Unwritable]) -> None:
+def check_texts(edus: Iterable[EDU], doc_id: str, source: str | None, fmt: str, rules: Sequence[Unwritable]) -> None:
     """A :class:`WriteError` for the first EDU text that one of ``rules`` (or :data:`SURROGATE`) finds."""
-    for edu in tree.edus:
+    for edu in edus:
         for rule in (SURROGATE, *rules):
             found = rule.pattern.search(edu.text)
             if found:
-                raise WriteError(f"cannot write document '{printable(tree.doc_id)}' as {fmt}: EDU {edu.index} "
-                                 f"holds {shown(found.group())}, {rule.why}", _source(tree))
+                raise WriteError(f"cannot write document '{printable(doc_id)}' as {fmt}: EDU {edu.index} "
+                                 f"holds {shown(found.group())}, {rule.why}", source)
+
+
+def check_edu_texts(write: Callable[[RSTTree], str], edus: Iterable[EDU], doc_id: str,
+                    source: str | None = None) -> None:
+    """Raise the :class:`WriteError` that writer ``write`` (a registered format's) would raise for these
+    EDU texts, before the work that makes their tree (parsing): nothing for a writer without text."""
+    rules: Sequence[Unwritable] | None = getattr(write, "text_rules", None)
+    if rules is not None:
+        check_texts(edus, doc_id, source, getattr(write, "format_key", "?"), rules)
 
 
 def check_labels(tree: RSTTree, fmt: str, rules: Sequence[Unwritable]) -> None:
@@ -86,7 +95,7 @@ def writer(fmt: str, texts: Sequence[Unwritable] | None = (), labels: Sequence[U
         @functools.wraps(dumps)
         def write(tree: RSTTree) -> str:
             if texts is not None:
-                check_texts(tree, fmt, texts)
+                check_texts(tree.edus, tree.doc_id, _source(tree), fmt, texts)
             check_labels(tree, fmt, labels)
             try:
                 return dumps(tree)
@@ -96,5 +105,7 @@ def writer(fmt: str, texts: Sequence[Unwritable] | None = (), labels: Sequence[U
                 named = type(exc)(f"cannot write document '{printable(tree.doc_id)}' as {fmt}: {exc.message}",
                                   exc.path or _source(tree), exc.line, fixes=exc.fixes)
                 raise named from None
+        write.text_rules = texts  # type: ignore[attr-defined]  # for check_edu_texts
+        write.format_key = fmt  # type: ignore[attr-defined]
         return write
     return decorate
