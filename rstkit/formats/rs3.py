@@ -88,7 +88,8 @@ def loads_rs3(text: str, path: str | Path | None = None, *, doc_id: str | None =
 
 
 def read_rs3(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
-    """Read one rs3/rs4 file (a list of one tree, as every format reader returns)."""
+    """Read one rs3/rs4 file (a list of one tree, as every format reader returns). A segment's text is
+    its element's text content, markup stripped (``Making <i>bread</i>`` -> ``Making bread``)."""
     return [loads_rs3(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
