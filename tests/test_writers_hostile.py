@@ -27,7 +27,8 @@ DOC = "doc_a"
 PIECES = ["(", ")", "[", "]", "{", "}", "_!", "!_", "_", "!", "!)", "_!)", " ", "  ", "\n", "\r\n", "\r", "\t",
           "\x00", "\x01", "\x07", "\x1b", "\x7f", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e",
           "\xa0", "\u200b", "\ufeff", "<i>", "</i>", "<i>x</i>", "&amp;", "&#13;", "&", "<", ">", "]]>", '"', "'",
-          "\\", '\\\\\\"', "<P>", "<p>", "<s>", "-LRB-", "-RSB-", "//TT_ERR", "(text _!", "(leaf 3)", "Root",
+          "\\", '\\\\\\"', "<P>", "<p>", "<s>", "-LRB-", "-RSB-", "-LRB", "-RCB", "-",
+          "//TT_ERR", "(text _!", "(leaf 3)", "Root",
           "System tree:", "TEXT:", "EDU", "<segment>", "</segment>", ",", ":", "word", "é", "\U0001F600", "\ud800"]
 HOSTILE = st.lists(st.sampled_from(PIECES), max_size=6).map("".join)
 #: formats whose relation labels are free text (the others spell a fixed inventory, refusing other labels)
@@ -64,6 +65,8 @@ def text_refused(key: str, text: str) -> bool:
     if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
         return True  # UTF-8 cannot encode a lone surrogate
     ptb = any(token in text for token in PTB_TOKENS)
+    # where brackets are written as tokens, "-LRB" before a bracket would make one: "-LRB(" -> "-LRB-LRB-"
+    ptb_escaped = ptb or any(token[:-1] + bracket in text for token in PTB_TOKENS for bracket in "()")
     if key in DIS_SYNTAX:
         return ends_a_dis_text(text) or text.rstrip().endswith("<P>")
     if key == "feng":
@@ -73,9 +76,9 @@ def text_refused(key: str, text: str) -> bool:
     if key == "surdeanu_native":
         return "\n" in text or ptb
     if key == "surdeanu":
-        return ptb
+        return ptb_escaped
     if key == "braud_eacl":
-        return "_" in text or ptb
+        return "_" in text or ptb_escaped
     return False  # hilda_orig (Python string literals), rsd (whitespace-separated tokens)
 
 

@@ -25,7 +25,7 @@ from . import Format, read_text, register, split_lines
 from .brackets import Bracket, fold, one_line_brackets, parse_one
 from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label, ptb_escape_parentheses, ptb_unescape
 from .docmap import DocMap, DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
-from .writable import PTB_TOKEN, Unwritable, writer
+from .writable import PTB_ESCAPED, Unwritable, writer
 
 KEY = "braud_eacl"
 SPELLING = Spelling(KEY, "title", drop_hyphens=True, exceptions={"same-unit": "Sameunit",
@@ -86,7 +86,7 @@ def read_braud_eacl(path: str | Path, *, lenient: bool = False,
 
 #: EDU text a BCS17 EDU token cannot hold: ``_`` joins its words (it reads back as a space)
 TEXT_RULES = (Unwritable(re.compile("_"), "which BCS17 uses to join an EDU's words (it would read back as a space)"),
-              PTB_TOKEN)
+              PTB_ESCAPED)
 
 
 @writer(KEY, TEXT_RULES)

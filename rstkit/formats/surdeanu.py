@@ -25,7 +25,7 @@ from . import Format, doc_id_from_path, read_text, register, split_lines
 from .brackets import Bracket, dumps_indented, fold, parse_one
 from .build import LeafCounter, attach, finish, ptb_escape_parentheses, ptb_unescape
 from .surdeanu_native import DIRECTIONS, internal_label
-from .writable import PTB_TOKEN, writer
+from .writable import PTB_ESCAPED, writer
 
 KEY = "surdeanu"
 _TIMESTAMP = re.compile(r"^\d\d:\d\d:\d\d\.\d\d\d \[")
@@ -134,7 +134,7 @@ def _tree_blocks(lines: list[str], start: int) -> list[tuple[int, str]]:
     return blocks
 
 
-@writer(KEY, (PTB_TOKEN,))
+@writer(KEY, (PTB_ESCAPED,))
 def dumps_surdeanu_tree(tree: RSTTree) -> str:
     """One bracketed tree as it appears in the log. EDU text is a token sequence: whitespace runs are
     written as one space (the reader reads them so); brackets become ``-LRB-``/``-RRB-``, and text

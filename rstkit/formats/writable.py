@@ -37,6 +37,11 @@ NOT_XML = Unwritable(re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U
 #: Penn Treebank bracket tokens: formats that write brackets as these read the tokens back as brackets
 PTB_TOKEN = Unwritable(re.compile(r"-[LR][RSC]B-"), "a Penn Treebank bracket token, which this format reads back "
                                                     "as a bracket")
+#: in formats that write brackets as PTB tokens: a token in the text, or one that writing a bracket after
+#: ``-LRB`` (...) would make (``-LRB(`` is written ``-LRB-LRB-``, read back ``(LRB-``)
+PTB_ESCAPED = Unwritable(re.compile(r"-[LR][RSC]B(?:-|(?=[()]))"),
+                         "a Penn Treebank bracket token (or one with the bracket after it), which this format "
+                         "reads back as a bracket")
 #: a line break, in formats with one EDU a line
 LINE_BREAK = Unwritable(re.compile("\n"), "a line break, which this format cannot hold (one EDU a line)")
 
