@@ -7,6 +7,7 @@ input (the text a segment's pieces spell), never taken from rstkit's output.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,10 +17,12 @@ from hypothesis import strategies as st
 
 from rstkit.cli import main
 from rstkit.corpus import read_documents, read_file, read_tree
-from rstkit.errors import FormatError, WriteError
+from rstkit.errors import FormatError, LabelError, WriteError
+from rstkit.formats import get_format
 from rstkit.formats.dis import dumps_dis, loads_dis
 from rstkit.formats.rs3 import _parse_xml, _scan, loads_rs3
 from rstkit.formats.surdeanu_native import dumps_surdeanu_native
+from rstkit.tree import Node
 
 INJECTION = "_!) ) ( Satellite (leaf 3) (rel2par elaboration) (text _!INJECTED"
 
@@ -164,3 +167,20 @@ def test_parse_refuses_text_its_output_cannot_hold_before_parsing(tmp_path, caps
     err = capsys.readouterr().err
     assert f"{source}: cannot write document 'u' as rs3: EDU 1 holds '\\x00' (U+0000)" in err
     assert not out.exists()
+
+
+def test_a_label_outside_a_parser_inventory_is_refused_naming_the_document():
+    """Parser formats spell a fixed inventory: another label with a space cannot be written (it would
+    split the label token), and the refusal names the document as a text refusal does."""
+    tree = loads_dis(DIS.format("one", "two").replace("elaboration", "my-relation"), "d/doc7.dis")
+    spaced = tree.with_root(replace_relation(tree.root, "my relation"))
+    with pytest.raises(LabelError, match=r"cannot write document 'doc7' as feng: relation label 'my relation'"):
+        get_format("feng").write(spaced)
+    with pytest.raises(WriteError, match=r"'doc7' as dis: the relation label 'my relation' of node 2-2 holds ' '"):
+        dumps_dis(spaced)
+
+
+def replace_relation(root: Node, relation: str) -> Node:
+    """``root`` with its satellite child relabelled."""
+    kids = tuple(replace(k, relation=relation) if k.nuclearity == "S" else k for k in root.children)
+    return replace(root, children=kids)
