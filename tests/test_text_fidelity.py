@@ -184,3 +184,12 @@ def replace_relation(root: Node, relation: str) -> Node:
     """``root`` with its satellite child relabelled."""
     kids = tuple(replace(k, relation=relation) if k.nuclearity == "S" else k for k in root.children)
     return replace(root, children=kids)
+
+
+def test_a_dis_label_that_is_rstdt_editor_mark_is_refused():
+    """RST-DT's stray '//TT_ERR' is skipped by .dis readers: as a whole label it would vanish."""
+    tree = loads_dis(DIS.format("one", "two"), "d/doc8.dis")
+    with pytest.raises(WriteError, match=r"'doc8' as dis: the relation label '//TT_ERR'"):
+        dumps_dis(tree.with_root(replace_relation(tree.root, "//TT_ERR")))
+    assert loads_dis(dumps_dis(tree.with_root(replace_relation(tree.root, "x//TT_ERR")))).root.children[1].relation \
+        == "x//TT_ERR"

@@ -87,7 +87,7 @@ def label_refused(key: str, label: str) -> bool:
     if any(0xD800 <= ord(c) <= 0xDFFF for c in label) or not label:
         return True
     if key == "dis":
-        return any(c.isspace() or c in "()" for c in label)
+        return any(c.isspace() or c in "()" for c in label) or label == "//TT_ERR"
     if key in XML:
         return not all(map(xml_char, label))
     if key == "rsd":

@@ -478,7 +478,8 @@ MAX_INDENT = 100
 TEXT_RULES = (Unwritable(re.compile(r"_!\s*\)"), "which would end the (text _!..._!) early (.dis has no escape)"),
               Unwritable(re.compile(r"<P>\s*$"), "at the end, which .dis reads as RST-DT's paragraph-end mark"))
 #: relation labels a ``(rel2par ...)`` cannot hold (the reader's label is ``[^\s()]+``)
-LABEL_RULES = (Unwritable(re.compile(r"[\s()]"), "which a .dis (rel2par ...) label cannot hold"),)
+LABEL_RULES = (Unwritable(re.compile(r"[\s()]"), "which a .dis (rel2par ...) label cannot hold"),
+               Unwritable(re.compile(r"\A//TT_ERR\Z"), "which .dis readers skip as RST-DT's editor mark"))
 
 
 @writer("dis", TEXT_RULES, LABEL_RULES)
@@ -491,7 +492,8 @@ def dumps_dis(tree: RSTTree) -> str:
 
     What .dis cannot hold is refused (:class:`~rstkit.errors.WriteError`, naming the document and
     the EDU): an EDU text with ``_!`` followed by ``)`` (it would end the text: .dis has no escape)
-    or ending in ``<P>`` (read as the paragraph mark); a relation label with whitespace or brackets.
+    or ending in ``<P>`` (read as the paragraph mark); a relation label with whitespace or brackets, or
+    that is RST-DT's ``//TT_ERR`` mark.
     Everything else reads back as written, but for leading and trailing whitespace of EDU text,
     which the reader strips.
 

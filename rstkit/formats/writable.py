@@ -108,7 +108,8 @@ def writer(fmt: str, texts: Sequence[Unwritable] | None = (), labels: Sequence[U
                 raise
             except RSTKitError as exc:
                 named = type(exc)(f"cannot write document '{printable(tree.doc_id)}' as {fmt}: {exc.message}",
-                                  exc.path or _source(tree), exc.line, fixes=exc.fixes)
+                                  _source(tree) if exc.path in (None, "<string>") else exc.path, exc.line,
+                                  fixes=exc.fixes)
                 raise named from None
         write.text_rules = texts  # type: ignore[attr-defined]  # for check_edu_texts
         write.format_key = fmt  # type: ignore[attr-defined]
