@@ -21,6 +21,7 @@ FIXES = {
     "format": "name the format of the input explicitly (format=KEY)",
     "force": "overwrite existing output files",
     "edus_aligned": "score predictions whose EDUs differ from the gold by aligning characters",
+    "encoding": "name the encoding of the input files (encoding='latin-1', ...)",
     "no_segmenter": "read .txt files as one EDU per line, not as plain text to segment (segmenter=None)",
 }
 
@@ -69,6 +70,12 @@ def _restore(cls: type[RSTKitError], args: tuple, state: dict) -> RSTKitError:
 
 class FormatError(RSTKitError):
     """A file is not well-formed in the format it claims (brackets, tokens, tags)."""
+
+
+class WriteError(FormatError):
+    """A tree holds something its output format cannot represent (a character of an EDU text, a
+    relation label): the writer refuses it, naming the document, the EDU and the character, before it
+    returns any text."""
 
 
 class TreeStructureError(RSTKitError):

@@ -114,12 +114,13 @@ def _first(*values: int | None) -> int:
 def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig | Sequence[EvalConfig] | None = None,
              names: Sequence[str] | None = None, *, gold_format: str | None = None, pred_format: str | None = None,
              doc_map: str | os.PathLike | None = None, skip_errors: bool = False,
-             jobs: int | None = None) -> Evaluation:
+             jobs: int | None = None, encoding: str | None = None) -> Evaluation:
     """Score one or several prediction sets against gold, as ``rstkit eval`` does.
 
     ``gold`` and ``pred``: a path (file or directory; ``gold_format`` / ``pred_format`` name the
     format, ``"auto"`` detects it; ``doc_map`` is the predictions' file-name map; unreadable files
-    are an error, or with ``skip_errors`` left out and noted; ``jobs`` processes read them), a
+    are an error, or with ``skip_errors`` left out and noted; ``jobs`` processes read them;
+    ``encoding`` names the files' encoding, see :func:`~rstkit.formats.read_text`), a
     list of trees or a ``{doc_id: tree}`` mapping. ``pred`` may also be a list of such sets, one
     per system (the first is the baseline of paired tests); ``names`` name them (default: the
     file or directory name before its first dot, else ``system1``, ``system2``...). Two single
@@ -146,8 +147,10 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
         raise RSTKitError(f"{len(names)} name(s) for {len(sources)} prediction set(s)")
     notes: list[str] = []
     lenient = configs[0].lenient
-    gold_docs = _documents(gold, gold_format, lenient, skip_errors, jobs, notes, {}, _send_back(configs, gold=True))
-    options = {"doc_map": doc_map} if doc_map else {}
+    reading = {"encoding": encoding} if encoding else {}
+    gold_docs = _documents(gold, gold_format, lenient, skip_errors, jobs, notes, reading,
+                           _send_back(configs, gold=True))
+    options = {"doc_map": doc_map, **reading} if doc_map else reading
     pred_send_back = _send_back(configs, gold=False)
     preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options, pred_send_back) for p in sources]
     if _is_path(gold) and Path(gold).is_file() and len(gold_docs) == 1:

@@ -199,7 +199,7 @@ def test_read_through_the_corpus_api_with_the_heights_option(tmp_path):
 
 def test_registration_and_sniffing():
     fmt = get_format("rsd")
-    assert fmt.extensions == (".rsd",) and fmt.write is dumps_rsd and fmt.options == ("heights",)
+    assert fmt.extensions == (".rsd",) and fmt.write is dumps_rsd and fmt.options == ("heights", "encoding")
     assert fmt.sniff("# comment\n" + RUNNING_RSD)
     assert not fmt.sniff(RUNNING_DIS) and not fmt.sniff("<rst></rst>")
 

@@ -33,6 +33,7 @@ FIX_FLAGS = {
     "format": "--from, --gold-format or --pred-format KEY",
     "force": "--force",
     "edus_aligned": "--edus aligned",
+    "encoding": "--encoding NAME",
     "no_segmenter": "--segmenter none",
 }
 

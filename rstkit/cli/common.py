@@ -90,6 +90,13 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
                         help="input format, or 'auto' to detect it (default: from the file extension)")
     parser.add_argument("--lenient", action="store_true",
                         help="repair inconsistent extents from the leaves (with a warning) instead of rejecting")
+    add_encoding_option(parser)
+
+
+def add_encoding_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--encoding", metavar="NAME", default=None,
+                        help="encoding of the input files (default: UTF-8; files with no UTF-8 sequence at all as "
+                             "Latin-1; a file mixing UTF-8 and other bytes is an error)")
 
 
 def add_label_option(parser: argparse.ArgumentParser, default: str | None) -> None:
@@ -103,4 +110,4 @@ def read_input(path: str, fmt: str | None, args: argparse.Namespace, notes: list
     """Documents of a file or directory (:func:`rstkit.corpus.read_input`) with the command's
     ``--lenient``, ``--skip-errors`` and, where it has one, ``--jobs``."""
     return corpus_input(path, fmt, lenient=args.lenient, skip_errors=args.skip_errors, notes=notes,
-                        jobs=getattr(args, "jobs", None), **options)
+                        jobs=getattr(args, "jobs", None), encoding=getattr(args, "encoding", None), **options)

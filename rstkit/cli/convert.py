@@ -46,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     in_format = input_format(src, args.in_format, notes)
     for note in notes:
         print(f"rstkit: {note}", file=sys.stderr)
-    documents = read_documents(src, in_format, lenient=args.lenient, doc_map=args.doc_map)
+    documents = read_documents(src, in_format, lenient=args.lenient, doc_map=args.doc_map,
+                               encoding=args.encoding)
     to_file = src.is_file() and len(documents) == 1 and not dst.is_dir()
     if not to_file:
         check_target(dst, directory=True)

@@ -68,7 +68,7 @@ def add_parser(sub) -> None:
 
 def _documents(path: str, fmt: str | None, args: argparse.Namespace) -> dict[str, RSTTree]:
     check_input(path)
-    documents = read_documents(path, input_format(path, fmt), lenient=args.lenient)
+    documents = read_documents(path, input_format(path, fmt), lenient=args.lenient, encoding=args.encoding)
     if args.doc is not None:
         if args.doc not in documents:
             raise MissingDocumentError(f"no document {args.doc!r} here (documents: "

@@ -12,7 +12,16 @@ from ..metrics.config import Statistics
 from ..metrics.registry import METRICS
 from ..report import FORMATS
 from ..settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, MISSING_POLICIES, RST_EVAL
-from .common import add_label_option, comma_list, dep_encoding, nonnegative_int, open_unit_interval, positive_int, seed
+from .common import (
+    add_encoding_option,
+    add_label_option,
+    comma_list,
+    dep_encoding,
+    nonnegative_int,
+    open_unit_interval,
+    positive_int,
+    seed,
+)
 
 
 def add_parser(sub) -> None:
@@ -55,6 +64,7 @@ def add_parser(sub) -> None:
                    help="prediction format key, or 'auto' to detect it (default: by extension)")
     p.add_argument("--doc-map", metavar="FILE", default=None,
                    help="native file name -> document id map, for formats whose files do not name the document")
+    add_encoding_option(p)
     p.add_argument("--names", metavar="A,B,...", default=None, help="system names for the PREDs")
     p.add_argument("--ci", type=open_unit_interval, metavar="LEVEL", default=None,
                    help="bootstrap confidence intervals at this level, e.g. 0.95 (documents resampled)")
@@ -90,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             result = evaluate(args.gold, args.preds, configs, names, gold_format=args.gold_format,
                               pred_format=args.pred_format, doc_map=args.doc_map, skip_errors=args.skip_errors,
-                              jobs=args.jobs)
+                              jobs=args.jobs, encoding=args.encoding)
         finally:
             for message in dict.fromkeys(str(w.message) for w in caught):
                 print(f"rstkit: warning: {message}", file=sys.stderr)

@@ -41,6 +41,7 @@ from dataclasses import replace
 
 from ..errors import RSTKitError
 from ..formats import all_formats
+from ..formats.writable import check_edu_texts
 from .common import positive_int
 
 NO_SEGMENTER = "none"
@@ -156,6 +157,8 @@ def run(args: argparse.Namespace) -> int:
     if sources:
         shown = ", ".join(sources[:3]) + (", ..." if len(sources) > 3 else "")
         _note(f"boundaries of {sum(d.boundary_source != 'input' for d in documents)} document(s) from {shown}")
+    for doc in documents:  # text the output format cannot hold: refused before the work
+        check_edu_texts(write, doc.edus, doc.doc_id, doc.path)
     parser = Parser.load(model, device=args.device, cache_dir=args.cache_dir)
     started = time.time()
     inputs = [replace(d, edus=complete(d.edus).edus) for d in documents]
@@ -164,7 +167,8 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.time() - started
     out.mkdir(parents=True, exist_ok=True)
     for doc, tree in zip(documents, trees):
-        (out / f"{doc.doc_id}{writer.extensions[0]}").write_text(write(tree), encoding="utf-8")
+        text = write(replace(tree, source=doc.path))  # a refusal names the input file
+        (out / f"{doc.doc_id}{writer.extensions[0]}").write_text(text, encoding="utf-8")
     if gold_out is not None:
         gold_out.mkdir(parents=True, exist_ok=True)
         for file in gold_files.values():

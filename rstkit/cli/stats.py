@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
     for note in notes:
         print(f"rstkit: {note}", file=sys.stderr)
     errors: list[RSTKitError] = []
-    documents = read_documents(args.path, in_format, lenient=args.lenient, skip_errors=True, errors=errors)
+    documents = read_documents(args.path, in_format, lenient=args.lenient, skip_errors=True, errors=errors,
+                               encoding=args.encoding)
     stats = corpus_stats(documents, errors)
     print(json.dumps(stats, indent=2) if args.output == "json" else stats_text(stats))
     for e in errors:

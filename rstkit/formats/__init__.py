@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import codecs
 import re
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-from ..errors import FormatError
+from ..errors import FormatError, RSTKitWarning
 from ..tree import RSTTree
 
 Reader = Callable[..., list[RSTTree]]
@@ -23,13 +24,15 @@ Writer = Callable[[RSTTree], str]
 class Format:
     """A registered file format.
 
-    ``read(path, lenient=False, **options)`` returns the trees in a file (several for
-    multi-document formats); ``write(tree)`` returns the text of one file, or is None
+    ``read(path, lenient=False, encoding=None, **options)`` returns the trees in a file (several for
+    multi-document formats; ``encoding`` names the file's encoding, see :func:`read_text`);
+    ``write(tree)`` returns the text of one file, or is None
     for read-only formats. ``extensions`` are the file-name endings of the format, used
     to list a directory and to derive document ids; ``sniff(text)`` says whether a
     file's content looks like this format (for ``--pred-format auto``). ``prefixes`` are
     file-name beginnings that mark the format too (li_qi's ``parsed_``); ``options`` names
-    the keyword options ``read`` takes besides ``lenient`` (e.g. ``doc_map``). ``by_name``
+    the keyword options ``read`` takes besides ``lenient`` (e.g. ``doc_map``; ``encoding``, which every
+    reader takes, is added to them). ``by_name``
     is False for formats whose files look, by name, like another format's (hilda's
     ``*.dis``): a file name alone never selects them.
     """
@@ -44,6 +47,10 @@ class Format:
     prefixes: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
     by_name: bool = True
+
+    def __post_init__(self) -> None:
+        if "encoding" not in self.options:
+            object.__setattr__(self, "options", (*self.options, "encoding"))
 
     def claims(self, name: str) -> bool:
         """Whether a file name (not a path) has this format's extension or prefix."""
@@ -84,15 +91,30 @@ def all_formats() -> dict[str, Format]:
     return dict(_REGISTRY)
 
 
-def read_text(path: str | Path, fallback: str = "latin-1") -> str:
-    """A file's text, the one way every reader gets it: UTF-8 (a byte-order mark is dropped; UTF-16
-    with a byte-order mark is decoded too), else ``fallback`` (Latin-1, or a producer's own, such as
-    isanlp's cp1251); a clear error if the file cannot be read."""
+def read_text(path: str | Path, fallback: str = "latin-1", *, encoding: str | None = None,
+              lenient: bool = False, strict: bool = True) -> str:
+    """A file's text, the one way every reader gets it, or an error naming the file, the line and the
+    byte that cannot be decoded (``fixes``: ``encoding``, ``lenient``).
+
+    With ``encoding``, the file is decoded with it. Otherwise: UTF-16 with a byte-order mark; else
+    UTF-8 (a byte-order mark dropped); else, for a file that holds no UTF-8 multi-byte sequence at
+    all, a legacy 8-bit file (RST-DT's few Latin-1 bytes, isanlp's cp1251 export), ``fallback``. A
+    file that holds UTF-8 sequences and bytes that are not UTF-8 (UTF-8 text with a stray byte) is
+    an error: decoding it in another encoding would change every non-ASCII character it has. With
+    ``lenient``, such bytes are replaced by U+FFFD with a warning. ``strict=False`` replaces them
+    without a word (format detection only looks at the text).
+    """
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise FormatError(f"cannot read file: {exc.strerror or exc}", str(path)) from None
+    if encoding is not None:
+        try:
+            codec = codecs.lookup(encoding).name
+        except LookupError:
+            raise FormatError(f"unknown encoding {encoding!r}", str(path)) from None
+        return _decode(data, "utf-8-sig" if codec == "utf-8" else codec, path, lenient, strict)
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             return data.decode("utf-16")
@@ -102,7 +124,33 @@ def read_text(path: str | Path, fallback: str = "latin-1") -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return data.decode(fallback, errors="replace")
+        pass
+    if _UTF8_SEQUENCE.search(data) is None:
+        return _decode(data, fallback, path, lenient, strict)
+    return _decode(data, "utf-8-sig", path, lenient, strict)
+
+
+#: a well-formed UTF-8 multi-byte sequence (text that holds one was written as UTF-8)
+_UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def _decode(data: bytes, codec: str, path: Path, lenient: bool, strict: bool) -> str:
+    """``data`` decoded with ``codec``; a byte it cannot decode is an error, or replaced (lenient: with a
+    warning; not strict: silently)."""
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as exc:
+        if not strict:
+            return data.decode(codec, errors="replace")
+        line = data.count(b"\n", 0, exc.start) + 1
+        name = codecs.lookup(codec).name.removesuffix("-sig")
+        message = (f"not {name.upper() if name.startswith('utf') else name} text: byte 0x{data[exc.start]:02x} at "
+                   f"offset {exc.start} cannot be decoded")
+        if not lenient:
+            raise FormatError(message, str(path), line, fixes=("encoding", "lenient")) from None
+        warnings.warn(f"{path}:{line}: {message}; every such byte replaced by U+FFFD (lenient)", RSTKitWarning,
+                      stacklevel=3)
+        return data.decode(codec, errors="replace")
 
 
 def split_lines(text: str) -> list[str]:

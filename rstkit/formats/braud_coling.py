@@ -23,6 +23,7 @@ from . import Format, read_text, register
 from .brackets import Bracket, fold, one_line_brackets, parse_one
 from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label
 from .docmap import DocMap, DocMapSpec, load_doc_map, warn_unnamed
+from .writable import writer
 
 KEY = "braud_coling"
 EXTENSION = ".mrg.pred"
@@ -66,10 +67,11 @@ def loads_braud_coling(text: str, path: str | Path | None = None, *, doc_id: str
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_braud_coling(path: str | Path, *, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
+def read_braud_coling(path: str | Path, *, lenient: bool = False,
+                      encoding: str | None = None, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
     name = Path(path).name
     index = name[:-len(EXTENSION)] if name.lower().endswith(EXTENSION) else Path(path).stem
-    tree = loads_braud_coling(read_text(path), path, doc_id=index, lenient=lenient)
+    tree = loads_braud_coling(read_text(path, encoding=encoding, lenient=lenient), path, doc_id=index, lenient=lenient)
     if doc_map is None:
         warn_unnamed(KEY, "the file indices k of k.mrg.pred")
         return [tree]
@@ -77,6 +79,7 @@ def read_braud_coling(path: str | Path, *, lenient: bool = False, doc_map: DocMa
     return [replace(tree, doc_id=load_doc_map(doc_map, BUILTIN_MAPS).resolve((name, index), position, name))]
 
 
+@writer(KEY, None)
 def dumps_braud_coling(tree: RSTTree) -> str:
     """One line, ``(NS-Rel (1) (2))`` (file name: ``<k>.mrg.pred``)."""
     def label(node: Node) -> str:

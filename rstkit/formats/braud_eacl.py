@@ -25,6 +25,7 @@ from . import Format, read_text, register, split_lines
 from .brackets import Bracket, fold, one_line_brackets, parse_one
 from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label, ptb_escape_parentheses, ptb_unescape
 from .docmap import DocMap, DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
+from .writable import PTB_ESCAPED, Unwritable, writer
 
 KEY = "braud_eacl"
 SPELLING = Spelling(KEY, "title", drop_hyphens=True, exceptions={"same-unit": "Sameunit",
@@ -61,10 +62,11 @@ def loads_braud_eacl_line(text: str, source: str = "<string>", *, line: int = 1,
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_braud_eacl(path: str | Path, *, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
+def read_braud_eacl(path: str | Path, *, lenient: bool = False,
+                    encoding: str | None = None, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
     """All documents of a run file, named from ``doc_map``."""
     source, name = str(path), Path(path).name
-    lines = split_lines(read_text(path))
+    lines = split_lines(read_text(path, encoding=encoding, lenient=lenient))
     while lines and not lines[-1].strip():
         lines.pop()
     if not lines:
@@ -82,8 +84,15 @@ def read_braud_eacl(path: str | Path, *, lenient: bool = False, doc_map: DocMapS
     return [replace(tree, doc_id=doc_id) for tree, doc_id in zip(trees, ids)]
 
 
+#: EDU text a BCS17 EDU token cannot hold: ``_`` joins its words (it reads back as a space)
+TEXT_RULES = (Unwritable(re.compile("_"), "which BCS17 uses to join an EDU's words (it would read back as a space)"),
+              PTB_ESCAPED)
+
+
+@writer(KEY, TEXT_RULES)
 def dumps_braud_eacl(tree: RSTTree) -> str:
-    """One line of a run file."""
+    """One line of a run file. EDU text is a token sequence: whitespace runs read back as one space;
+    text holding ``_`` or a PTB bracket token is refused (:class:`~rstkit.errors.WriteError`)."""
     def label(node: Node) -> str:
         pair, relation = parent_label(node, KEY, tree.source)
         return f"{pair}{SPELLING(relation)}"

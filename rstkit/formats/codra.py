@@ -16,6 +16,8 @@ from pathlib import Path
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_word
 from . import Format, doc_id_from_path, read_text, register
 from .build import Spelling, finish, loads_dis_syntax, looks_like_dis, respell
+from .dis import TEXT_RULES
+from .writable import writer
 
 KEY = "codra"
 _ESCAPED_QUOTE = '\\\\\\"'  # the four characters \\\"
@@ -38,8 +40,8 @@ def loads_codra(text: str, path: str | Path | None = None, *, doc_id: str | None
     return loads_dis_syntax(KEY, text, path, doc_id=doc_id, lenient=lenient)
 
 
-def read_codra(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_codra(read_text(path), path, lenient=lenient)]
+def read_codra(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_codra(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 def _sentence_ids(tree: RSTTree) -> list[int]:
@@ -54,8 +56,11 @@ def _sentence_ids(tree: RSTTree) -> list[int]:
     return ids
 
 
+@writer(KEY, TEXT_RULES)
 def dumps_codra(tree: RSTTree) -> str:
-    """Write a tree the way CODRA does (layout, spelling, quote escaping, DUMMY)."""
+    """Write a tree the way CODRA does (layout, spelling, quote escaping, DUMMY). Double quotes are
+    escaped as CODRA escapes them (``\\\\\\"``, which reads back as ``"``); EDU text that dis syntax
+    cannot hold is refused, as :func:`~rstkit.formats.dis.dumps_dis` refuses it."""
     def text_of(index: int) -> str:
         return tree.edus[index - 1].text.replace('"', _ESCAPED_QUOTE)
 

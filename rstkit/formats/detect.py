@@ -88,7 +88,7 @@ def regular_files(directory: Path) -> list[Path]:
 
 def sniffed(path: str | Path) -> set[str]:
     """Keys of every format whose ``sniff`` accepts the beginning of ``path`` (no tie-breaking)."""
-    return _sniff_text(read_text(path)[:_SNIFF_CHARS])
+    return _sniff_text(read_text(path, strict=False)[:_SNIFF_CHARS])
 
 
 def _sniff_text(text: str) -> set[str]:
@@ -100,7 +100,7 @@ def _sniff_text(text: str) -> set[str]:
 def candidates(path: str | Path) -> list[str]:
     """Keys of the formats ``path``'s content and name fit, best first (ties all kept)."""
     path = Path(path)
-    text = read_text(path)[:_SNIFF_CHARS]
+    text = read_text(path, strict=False)[:_SNIFF_CHARS]
     if not text.strip():
         raise FormatError("cannot detect the format of an empty file", str(path))
     formats = all_formats()

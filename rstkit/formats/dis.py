@@ -46,6 +46,7 @@ from ..tree import (
     validate,
 )
 from . import Format, doc_id_from_path, read_text, register
+from .writable import Unwritable, writer
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark import Lark, Token, Tree
@@ -83,9 +84,9 @@ def loads_dis(text: str, path: str | Path | None = None, *, doc_id: str | None =
     return tree
 
 
-def read_dis(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
+def read_dis(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
     """Read one ``.dis`` file (a list of one tree, as every format reader returns)."""
-    return [loads_dis(read_text(path), path, lenient=lenient)]
+    return [loads_dis(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 # -- the fast scanner -----------------------------------------------------------------------
@@ -472,12 +473,29 @@ class _Builder:
 MAX_INDENT = 100
 
 
+#: EDU text a .dis file cannot hold: it has no escape, and its reader ends a text at the first ``_!``
+#: followed by ``)`` and takes a final ``<P>`` for RST-DT's paragraph mark
+TEXT_RULES = (Unwritable(re.compile(r"_!\s*\)"), "which would end the (text _!..._!) early (.dis has no escape)"),
+              Unwritable(re.compile(r"<P>\s*$"), "at the end, which .dis reads as RST-DT's paragraph-end mark"))
+#: relation labels a ``(rel2par ...)`` cannot hold (the reader's label is ``[^\s()]+``)
+LABEL_RULES = (Unwritable(re.compile(r"[\s()]"), "which a .dis (rel2par ...) label cannot hold"),
+               Unwritable(re.compile(r"\A//TT_ERR\Z"), "which .dis readers skip as RST-DT's editor mark"))
+
+
+@writer("dis", TEXT_RULES, LABEL_RULES)
 def dumps_dis(tree: RSTTree) -> str:
     """Write a tree in RST-DT layout: one node per line, leaves on one line, 2-space indent.
 
     EDUs that end a paragraph (where paragraph indices are known) get RST-DT's ``<P>``.
     Indentation stops growing at depth :data:`MAX_INDENT` (a 20,000-EDU chain would
     otherwise take gigabytes of spaces); readers ignore it anyway.
+
+    What .dis cannot hold is refused (:class:`~rstkit.errors.WriteError`, naming the document and
+    the EDU): an EDU text with ``_!`` followed by ``)`` (it would end the text: .dis has no escape)
+    or ending in ``<P>`` (read as the paragraph mark); a relation label with whitespace or brackets, or
+    that is RST-DT's ``//TT_ERR`` mark.
+    Everything else reads back as written, but for leading and trailing whitespace of EDU text,
+    which the reader strips.
 
     >>> tree = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!Rain fell,_!) )"
     ...                  " ( Satellite (leaf 2) (rel2par cause) (text _!so we stayed in._!) ) )")
@@ -488,6 +506,12 @@ def dumps_dis(tree: RSTTree) -> str:
     )
     <BLANKLINE>
     """
+    return write_dis_syntax(tree)
+
+
+def write_dis_syntax(tree: RSTTree) -> str:
+    """:func:`dumps_dis` without its checks, for the writers of dis-syntax formats (which check the same
+    rules, :data:`TEXT_RULES`, under their own name)."""
     lines: list[str] = []
     edus = tree.edus
 

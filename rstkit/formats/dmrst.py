@@ -24,6 +24,7 @@ from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_wo
 from . import Format, doc_id_from_path, read_text, register, split_lines
 from .build import Spelling, finish
 from .docmap import DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
+from .writable import writer
 
 KEY = "dmrst"
 EXTENSION = ".dmrst"
@@ -94,9 +95,11 @@ def loads_dmrst_line(text: str, source: str = "<string>", *, line: int = 1, doc_
     return finish(root, [EDU(i, "") for i in range(1, n + 1)], doc_id, source)
 
 
-def read_dmrst(path: str | Path, *, lenient: bool = False, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
+def read_dmrst(path: str | Path, *, lenient: bool = False,
+               encoding: str | None = None, doc_map: DocMapSpec | None = None) -> list[RSTTree]:
     source = str(path)
-    lines = [(n, text) for n, text in enumerate(split_lines(read_text(path)), 1) if text.strip()]
+    content = read_text(path, encoding=encoding, lenient=lenient)
+    lines = [(n, text) for n, text in enumerate(split_lines(content), 1) if text.strip()]
     if not lines:
         raise FormatError(f"malformed {KEY} file: empty file", source, 1)
     name = Path(path).name
@@ -111,6 +114,7 @@ def read_dmrst(path: str | Path, *, lenient: bool = False, doc_map: DocMapSpec |
     return [replace(tree, doc_id=doc_id) for tree, doc_id in zip(trees, ids)]
 
 
+@writer(KEY, None)
 def dumps_dmrst(tree: RSTTree) -> str:
     """One line: the pre-order descriptors (``NONE`` for a one-EDU document)."""
     parts = []

@@ -20,6 +20,7 @@ from ..errors import FormatError, TreeStructureError, printable
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word
 from . import Format, doc_id_from_path, read_text, register, split_lines
 from .build import Spelling, finish
+from .writable import writer
 
 KEY = "dplp"
 SPELLING = Spelling(KEY, "lower", drop_hyphens=True)
@@ -98,10 +99,11 @@ class _Rebuilder:
         return node
 
 
-def read_dplp(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_dplp(read_text(path), path, lenient=lenient)]
+def read_dplp(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_dplp(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
+@writer(KEY, None)
 def dumps_dplp(tree: RSTTree) -> str:
     """Post-order span lines, JE14 label spelling; empty for a one-EDU document."""
     return "".join(f"(({n.start}, {n.end}), '{nuclearity_word(n.nuclearity)}', '{SPELLING(n.relation)}')\n"

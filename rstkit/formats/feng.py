@@ -27,6 +27,7 @@ from ..tree import EDU, Node, RSTTree
 from . import Format, doc_id_from_path, read_text, register
 from .brackets import Atom, Bracket, fold, parse_one
 from .build import LeafCounter, Spelling, attach, finish, parent_label, ptb_unescape
+from .writable import PTB_TOKEN, Unwritable, writer
 
 KEY = "feng"
 EXTENSION = ".tree"
@@ -112,19 +113,29 @@ def loads_feng(text: str, path: str | Path | None = None, *, doc_id: str | None 
     return finish(root, leaves.edus(), doc_id, source)
 
 
-def read_feng(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_feng(read_text(path), path, lenient=lenient)]
+def read_feng(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_feng(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
+#: EDU text a ``_!...!_`` leaf cannot hold (it has no escape)
+TEXT_RULES = (Unwritable(re.compile("!_"), "which would end the _!...!_ leaf early (gCRF has no escape)"),
+              Unwritable(re.compile(r"<[spSP]>\s*$"), "at the end, which gCRF reads as a sentence or paragraph mark"),
+              PTB_TOKEN)
+
+
+@writer(KEY, TEXT_RULES)
 def dumps_feng(tree: RSTTree) -> str:
     """Write a binary tree as the original gCRF does (``_!text!_`` leaves, ``<s>``/``<p>``, nltk
-    pformat layout, margin 70)."""
+    pformat layout, margin 70).
+
+    EDU text holding ``!_``, ending in a ``<s>``/``<p>`` mark or holding a PTB bracket token (``-LRB-``)
+    is refused (:class:`~rstkit.errors.WriteError`); otherwise it reads back as written, but for leading
+    and trailing whitespace (stripped) and non-breaking spaces (read as spaces, as PTB text has them).
+    """
     edus = tree.edus
 
     def leaf(index: int) -> str:
         edu = edus[index - 1]
-        if "!_" in edu.text:
-            raise FormatError(f"EDU {index} contains '!_', which {KEY} cannot delimit", tree.source)
         marker = ""
         last = index == len(edus)
         if edu.paragraph is not None and (last or edus[index].paragraph != edu.paragraph):

@@ -18,6 +18,7 @@ from ..tree import NUCLEUS, ROOT, SATELLITE, Node, RSTTree, nuclearity_from_word
 from . import Format, doc_id_from_path, read_text, register
 from .brackets import Atom, Bracket, dumps_indented, fold, parse_one
 from .build import LeafCounter, Spelling, finish, relabel
+from .writable import writer
 
 KEY = "hilda"
 _LEAF = re.compile(r"^leaf(\d{1,9})_(\d{1,9})_(\d{1,9})$", re.IGNORECASE)
@@ -71,10 +72,11 @@ def loads_hilda(text: str, path: str | Path | None = None, *, doc_id: str | None
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_hilda(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_hilda(read_text(path), path, lenient=lenient)]
+def read_hilda(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_hilda(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
+@writer(KEY, None)
 def dumps_hilda(tree: RSTTree) -> str:
     """Write a tree in HHN16 layout (one node per line, closing brackets at line ends)."""
 

@@ -20,6 +20,7 @@ from ..tree import Node, RSTTree
 from . import Format, doc_id_from_path, read_text, register
 from .build import LeafCounter, attach, finish, parent_label
 from .feng import SPELLING
+from .writable import writer
 
 KEY = "hilda_orig"
 EXTENSION = ".parsetree"
@@ -115,11 +116,14 @@ def loads_hilda_orig(text: str, path: str | Path | None = None, *, doc_id: str |
     return finish(node, counter.edus, doc_id, source)
 
 
-def read_hilda_orig(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_hilda_orig(read_text(path), path, lenient=lenient)]
+def read_hilda_orig(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_hilda_orig(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
+@writer(KEY)
 def dumps_hilda_orig(tree: RSTTree) -> str:
+    """One ``ParseTree(...)`` expression; EDU text as Python string literals (any character escaped),
+    read back as written but for leading and trailing whitespace (stripped)."""
     out: list[str] = []
     stack: list[Node | str] = [tree.root]
     while stack:

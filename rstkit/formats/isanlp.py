@@ -17,13 +17,14 @@ import re
 import warnings
 from collections import Counter
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import quoteattr
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import RSTTree
 from . import Format, doc_id_from_path, read_text, register
 from .build import Spelling, canonical_relations, parent_label
-from .rs3 import loads_rs3
+from .rs3 import loads_rs3, xml_text
+from .writable import NOT_XML, writer
 
 KEY = "isanlp"
 SPELLING = Spelling(KEY, "lower")
@@ -67,14 +68,20 @@ def _warn_ambiguous(text: str, source: str) -> None:
                           f"{count} nuclei", RSTKitWarning, stacklevel=3)
 
 
-def read_isanlp(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_isanlp(read_text(path, fallback="cp1251"), path, lenient=lenient)]  # the Exporter's default
+def read_isanlp(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    text = read_text(path, fallback="cp1251", encoding=encoding, lenient=lenient)  # the Exporter's default
+    return [loads_isanlp(text, path, lenient=lenient)]
 
 
+@writer(KEY, (NOT_XML,))
 def dumps_isanlp(tree: RSTTree) -> str:
     """Write a binary tree as isanlp_rst does: segments 1..n, then groups numbered in creation
     (post-)order and listed in pre-order with the top group last; satellites point to their
-    nucleus; NS/SN nuclei point to the parent with ``span``, NN nuclei with the relation."""
+    nucleus; NS/SN nuclei point to the parent with ``span``, NN nuclei with the relation.
+
+    Unlike isanlp_rst, text is escaped as rs3 escapes it (the reader's repair leaves entities
+    alone), so it reads back as written but for leading and trailing whitespace; characters XML
+    cannot hold are refused (:class:`~rstkit.errors.WriteError`)."""
     n = tree.n_edus
     ids: dict[tuple[int, int], int] = {}
     next_group = n + 1
@@ -100,7 +107,7 @@ def dumps_isanlp(tree: RSTTree) -> str:
         else:
             nucleus_node = node.children[0 if pair == "NS" else 1]
             if nucleus_node.is_multinuclear and SPELLING(nucleus_node.children[0].relation) == name:
-                raise TreeStructureError(f"cannot write as {KEY}: the {name!r} satellite of node {node.start}-"
+                raise TreeStructureError(f"the {name!r} satellite of node {node.start}-"
                                          f"{node.end} would read back as a nucleus of the {name!r} multinuclear "
                                          "node it attaches to", tree.source, node.line)
             nucleus, satellite = (left, right) if pair == "NS" else (right, left)
@@ -116,7 +123,7 @@ def dumps_isanlp(tree: RSTTree) -> str:
     out = ["<rst>", "\t<header>", "\t\t<relations>"]
     out += [f"\t\t\t<rel name={quoteattr(name)} type=\"{kind}\" />" for name, kind in sorted(set(declared))]
     out += ["\t\t</relations>", "\t</header>", "\t<body>"]
-    out += [f'\t\t<segment id="{e.index}"{attrs(e.index)}>{escape(e.text)}</segment>' for e in tree.edus]
+    out += [f'\t\t<segment id="{e.index}"{attrs(e.index)}>{xml_text(e.text)}</segment>' for e in tree.edus]
     top = ids[tree.root.span]
     order = [ids[nd.span] for nd in tree.root.nodes() if not nd.is_leaf and nd is not tree.root]
     out += [f'\t\t<group id="{g}" type="{group_type[g]}"{attrs(g)}/>' for g in order]

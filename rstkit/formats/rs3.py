@@ -22,6 +22,11 @@ rs4 secondary edges, signals and signal types are not part of the tree; they are
 EDU spans (``source_span``, ``target_span``) of the nodes it names. rs3 carries no
 sentence or paragraph information.
 
+A segment's text is its element's text content, markup stripped: ``<segment>Making <i>bread</i> at
+home</segment>`` is the EDU ``Making bread at home`` (the text of the inner elements is kept, their
+tags are not); leading and trailing whitespace is stripped. The fast scanner reads only segments
+without markup and leaves the others to the XML parser, so both give this text.
+
 Groups' ``type`` attributes are not trusted (some producers get them wrong): roles are
 decided from the children's relnames. A name declared with both types is a satellite
 of a segment or of a group that has a ``span`` child, a nucleus when at least two
@@ -48,6 +53,7 @@ from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, new_edu, new_node
 from . import Format, doc_id_from_path, read_text, register
 from .walk import bottom_up
+from .writable import NOT_XML, writer
 
 RST = "rst"
 MULTINUC = "multinuc"
@@ -81,9 +87,10 @@ def loads_rs3(text: str, path: str | Path | None = None, *, doc_id: str | None =
     return RSTTree(tree_root, edus, doc_id, source, extra)
 
 
-def read_rs3(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    """Read one rs3/rs4 file (a list of one tree, as every format reader returns)."""
-    return [loads_rs3(read_text(path), path, lenient=lenient)]
+def read_rs3(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    """Read one rs3/rs4 file (a list of one tree, as every format reader returns). A segment's text is
+    its element's text content, markup stripped (``Making <i>bread</i>`` -> ``Making bread``)."""
+    return [loads_rs3(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 @dataclass
@@ -225,7 +232,8 @@ def _parse_xml(text: str, source: str) -> _Markup:
     items = [node for node in body if node.tag in ("segment", "group")]
     ids = [node.get("id") for node in items]
     columns = ([node.tag == "segment" for node in items], ids, [node.get("parent") for node in items],
-               [node.get("relname", "") for node in items], [node.text or "" for node in items],
+               [node.get("relname", "") for node in items],
+               ["".join(node.itertext()) if node.tag == "segment" else "" for node in items],
                [lines.take(node_id) if node_id else None for node_id in ids])
     return _Markup([(rel.get("name"), rel.get("type")) for rel in root.iterfind("header/relations/rel")],
                    columns,
@@ -562,18 +570,24 @@ def rs3_normal_form(tree: RSTTree) -> RSTTree:
     return replace(tree, root=bottom_up(tree.root, normal), edus=edus)
 
 
+@writer("rs3", (NOT_XML,), (NOT_XML,))
 def dumps_rs3(tree: RSTTree) -> str:
     """Write a tree as rstWeb XML (tab-indented, like GUM's files).
 
     Segments come first (ids 1..n), then groups (ids n+1.. in pre-order; the top group
     first). Satellites point to their span group. ``tree.extra`` is not written.
 
+    Text and relation names are escaped (``&lt;``, ``&amp;``; a carriage return as ``&#13;``, which
+    XML would otherwise read as a line break) and read back as written, but for leading and trailing
+    whitespace of EDU text, which the reader strips. Characters XML cannot hold at all (NUL and
+    most other control characters) are refused (:class:`~rstkit.errors.WriteError`).
+
     >>> from rstkit import read_tree
     >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
     >>> print(dumps_rs3(tree).splitlines()[9].strip())
     <segment id="1" parent="7" relname="background">Making bread at home is simpler than it looks.</segment>
     """
-    from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib, which reading does not need
+    from xml.sax.saxutils import quoteattr  # here: it imports urllib, which reading does not need
 
     tree = rs3_normal_form(tree)
     n = tree.n_edus
@@ -616,25 +630,25 @@ def dumps_rs3(tree: RSTTree) -> str:
         parent, relname = links[eid]
         return f" parent=\"{parent}\" relname={quoteattr(relname)}"
 
-    for edu in tree.edus:
-        bad = _NOT_XML.search(edu.text)
-        if bad:
-            raise FormatError(f"cannot write as rs3: EDU {edu.index} contains U+{ord(bad.group()):04X}, which XML "
-                              "cannot hold", tree.source)
-        out.append(f"\t\t<segment id=\"{edu.index}\"{attrs(edu.index)}>{escape(edu.text)}</segment>")
+    out.extend(f"\t\t<segment id=\"{edu.index}\"{attrs(edu.index)}>{xml_text(edu.text)}</segment>"
+               for edu in tree.edus)
     for gid, kind in groups:
         out.append(f"\t\t<group id=\"{gid}\" type=\"{kind}\"{attrs(gid)}/>")
     out += ["\t</body>", "</rst>"]
     return "\n".join(out) + "\n"
 
 
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+def xml_text(text: str) -> str:
+    """``text`` as XML character data that reads back as ``text``: ``&``, ``<`` and ``>`` escaped, and a
+    carriage return as ``&#13;`` (a parser turns a literal one into a line break)."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return escaped.replace("\r", "&#13;") if "\r" in escaped else escaped
 
 
 def _writable(relation: str | None, role: str, node: Node, tree: RSTTree) -> str:
     """``relation`` as the relname of a ``role`` element; an error if it has none or is ``span``."""
     if not relation or relation == SPAN:
-        raise TreeStructureError(f"cannot write as rs3: {role} ({node.start}-{node.end}) is labelled "
+        raise TreeStructureError(f"{role} ({node.start}-{node.end}) is labelled "
                                  f"{relation!r}, which rs3 reserves for nuclei of span groups",
                                  tree.source, node.line)
     return relation
@@ -652,7 +666,7 @@ def _check_unambiguous(tree: RSTTree, links: dict[int, tuple[int, str]], declare
             continue  # a span group: every other child reads as a satellite
         if any(role != MULTI_ROLE for role in child_roles(False, relnames, declared)):
             both = sorted(name for name in set(relnames) if len(declared.get(name, ())) == 2)
-            raise TreeStructureError(f"cannot write as rs3 unambiguously: relation(s) {', '.join(both)} are used "
+            raise TreeStructureError(f"it would not read back unambiguously: relation(s) {', '.join(both)} are used "
                                      "both as satellite and as multinuclear relations, and a multinuclear node "
                                      "mixes them with other relations", tree.source)
 

@@ -34,6 +34,7 @@ from ..errors import FormatError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, new_edu, new_node
 from . import Format, doc_id_from_path, read_text, register
 from .walk import bottom_up
+from .writable import Unwritable, writer
 
 N_COLUMNS = 10
 ROOT_LABEL = "ROOT"
@@ -65,9 +66,10 @@ def loads_rsd(text: str, path: str | Path | None = None, *, doc_id: str | None =
     return tree if tree is not None else _read_with_graph(text, source, doc_id, heights)
 
 
-def read_rsd(path: str | Path, *, lenient: bool = False, heights: bool = True) -> list[RSTTree]:
+def read_rsd(path: str | Path, *, lenient: bool = False,
+             encoding: str | None = None, heights: bool = True) -> list[RSTTree]:
     """Read one ``.rsd`` file (a list of one tree, as every format reader returns)."""
-    return [loads_rsd(read_text(path), path, lenient=lenient, heights=heights)]
+    return [loads_rsd(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient, heights=heights)]
 
 
 # -- the plain path: the file split at once, each constituent built once --------------------------
@@ -355,8 +357,17 @@ def _rows_with(items: str, line_ends: list[int], key: str) -> list[int]:
     return rows
 
 
+#: relation labels an .rsd column cannot hold
+LABEL_RULES = (Unwritable(re.compile("[\t\n]"), "which would break the .rsd line into other columns or lines"),)
+
+
+@writer("rsd", (), LABEL_RULES)
 def dumps_rsd(tree: RSTTree) -> str:
     """Write a tree as ``.rsd`` lines (Li et al. heads, rst2dep attachment heights).
+
+    EDU text is written with whitespace runs (tabs and line breaks included) as one space, as
+    rst2dep's token columns have it (:func:`rsd_normal_form`); a relation label with a tab or a line
+    break is refused (:class:`~rstkit.errors.WriteError`).
 
     >>> from rstkit import read_tree
     >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")

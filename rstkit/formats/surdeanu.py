@@ -25,6 +25,7 @@ from . import Format, doc_id_from_path, read_text, register, split_lines
 from .brackets import Bracket, dumps_indented, fold, parse_one
 from .build import LeafCounter, attach, finish, ptb_escape_parentheses, ptb_unescape
 from .surdeanu_native import DIRECTIONS, internal_label
+from .writable import PTB_ESCAPED, writer
 
 KEY = "surdeanu"
 _TIMESTAMP = re.compile(r"^\d\d:\d\d:\d\d\.\d\d\d \[")
@@ -71,10 +72,10 @@ def loads_surdeanu_tree(text: str, source: str = "<string>", *, first_line: int 
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_surdeanu(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
+def read_surdeanu(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
     """The documents of one log, gold-EDU trees only."""
     source = str(path)
-    lines = split_lines(read_text(path))
+    lines = split_lines(read_text(path, encoding=encoding, lenient=lenient))
     names, after = _document_list(lines, source)
     blocks = _tree_blocks(lines, after)
     trees = blocks[0::2]
@@ -133,10 +134,16 @@ def _tree_blocks(lines: list[str], start: int) -> list[tuple[int, str]]:
     return blocks
 
 
+@writer(KEY, (PTB_ESCAPED,))
 def dumps_surdeanu_tree(tree: RSTTree) -> str:
-    """One bracketed tree as it appears in the log."""
-    return dumps_indented(tree.root, lambda node: internal_label(node, tree, KEY),
-                          lambda node: f"(TEXT:{ptb_escape_parentheses(tree.edus[node.start - 1].text)})")
+    """One bracketed tree as it appears in the log. EDU text is a token sequence: whitespace runs are
+    written as one space (the reader reads them so); brackets become ``-LRB-``/``-RRB-``, and text
+    holding such a token is refused (:class:`~rstkit.errors.WriteError`)."""
+    def leaf(node: Node) -> str:
+        words = " ".join(tree.edus[node.start - 1].text.split())
+        return f"(TEXT:{ptb_escape_parentheses(words)})"
+
+    return dumps_indented(tree.root, lambda node: internal_label(node, tree, KEY), leaf)
 
 
 def dumps_log(trees: list[RSTTree]) -> str:

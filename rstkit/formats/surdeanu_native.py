@@ -17,6 +17,7 @@ from ..errors import FormatError, printable
 from ..tree import Node, RSTTree
 from . import Format, doc_id_from_path, read_text, register, split_lines
 from .build import LeafCounter, Spelling, attach, finish, parent_label, ptb_unescape
+from .writable import LINE_BREAK, PTB_TOKEN, writer
 
 KEY = "surdeanu_native"
 EXTENSION = ".dtree"
@@ -96,8 +97,8 @@ def loads_surdeanu_native(text: str, path: str | Path | None = None, *, doc_id: 
     return finish(root, counter.edus, doc_id, source)
 
 
-def read_surdeanu_native(path: str | Path, *, lenient: bool = False) -> list[RSTTree]:
-    return [loads_surdeanu_native(read_text(path), path, lenient=lenient)]
+def read_surdeanu_native(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
+    return [loads_surdeanu_native(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
 
 
 def internal_label(node: Node, tree: RSTTree, fmt: str = KEY) -> str:
@@ -107,7 +108,13 @@ def internal_label(node: Node, tree: RSTTree, fmt: str = KEY) -> str:
     return f"{SPELLING(relation)} ({direction})" if direction else SPELLING(relation)
 
 
+@writer(KEY, (LINE_BREAK, PTB_TOKEN))
 def dumps_surdeanu_native(tree: RSTTree) -> str:
+    """One tree as processors prints it, an EDU a line (``TEXT:...``).
+
+    EDU text with a line break or a PTB bracket token (``-LRB-``, read back as a bracket) is refused
+    (:class:`~rstkit.errors.WriteError`); otherwise it reads back as written, but for leading and
+    trailing whitespace (stripped) and non-breaking spaces (read as spaces)."""
     lines: list[str] = []
     stack: list[tuple[Node, int]] = [(tree.root, 0)]
     while stack:

@@ -1,0 +1,117 @@
+"""What a writer cannot write, refused in one way by every writer, before it returns any text.
+
+Each format escapes what it can (XML entities, Python string escapes, CODRA's quotes, PTB
+bracket tokens) and declares the rest as :class:`Unwritable` rules: a pattern of EDU text or
+relation label that would not read back as it was (it would end an EDU text early, be taken
+for a marker, or is not allowed by the format at all). :func:`writer` wraps a format's
+function of one tree: it checks the rules first and raises :class:`~rstkit.errors.WriteError`
+naming the document, the EDU (or node) and the characters found; any other error the writer
+raises gets the document's name too. What a format only normalises (leading and trailing
+whitespace of EDU text, whitespace runs in token formats) is documented by the format, not
+refused.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from ..errors import ManyErrors, RSTKitError, WriteError, printable
+from ..tree import EDU, RSTTree
+
+
+@dataclass(frozen=True)
+class Unwritable:
+    """Text a format cannot hold: a ``pattern`` to search for and ``why`` (a phrase, "which ...")."""
+
+    pattern: re.Pattern[str]
+    why: str
+
+
+#: lone surrogates: a str may hold them (an API caller's text), UTF-8 output cannot
+SURROGATE = Unwritable(re.compile("[\ud800-\udfff]"), "a lone surrogate, which UTF-8 cannot encode")
+#: characters XML 1.0 does not allow, even escaped
+NOT_XML = Unwritable(re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"),
+                     "which XML cannot hold, even escaped")
+#: Penn Treebank bracket tokens: formats that write brackets as these read the tokens back as brackets
+PTB_TOKEN = Unwritable(re.compile(r"-[LR][RSC]B-"), "a Penn Treebank bracket token, which this format reads back "
+                                                    "as a bracket")
+#: in formats that write brackets as PTB tokens: a token in the text, or one that writing a bracket after
+#: ``-LRB`` (...) would make (``-LRB(`` is written ``-LRB-LRB-``, read back ``(LRB-``)
+PTB_ESCAPED = Unwritable(re.compile(r"-[LR][RSC]B(?:-|(?=[()]))"),
+                         "a Penn Treebank bracket token (or one with the bracket after it), which this format "
+                         "reads back as a bracket")
+#: a line break, in formats with one EDU a line
+LINE_BREAK = Unwritable(re.compile("\n"), "a line break, which this format cannot hold (one EDU a line)")
+
+
+def shown(found: str) -> str:
+    """``found`` for a message: quoted, printable, with its code points (``'\\x00' (U+0000)``)."""
+    points = " ".join(f"U+{ord(c):04X}" for c in found[:4]) + (" ..." if len(found) > 4 else "")
+    return f"'{printable(found, 30)}' ({points})"
+
+
+def _source(tree: RSTTree) -> str | None:
+    return tree.source if tree.source and tree.source != "<string>" else None
+
+
+def check_texts(edus: Iterable[EDU], doc_id: str, source: str | None, fmt: str, rules: Sequence[Unwritable]) -> None:
+    """A :class:`WriteError` for the first EDU text that one of ``rules`` (or :data:`SURROGATE`) finds."""
+    for edu in edus:
+        for rule in (SURROGATE, *rules):
+            found = rule.pattern.search(edu.text)
+            if found:
+                raise WriteError(f"cannot write document '{printable(doc_id)}' as {fmt}: EDU {edu.index} "
+                                 f"holds {shown(found.group())}, {rule.why}", source)
+
+
+def check_edu_texts(write: Callable[[RSTTree], str], edus: Iterable[EDU], doc_id: str,
+                    source: str | None = None) -> None:
+    """Raise the :class:`WriteError` that writer ``write`` (a registered format's) would raise for these
+    EDU texts, before the work that makes their tree (parsing): nothing for a writer without text."""
+    rules: Sequence[Unwritable] | None = getattr(write, "text_rules", None)
+    if rules is not None:
+        check_texts(edus, doc_id, source, getattr(write, "format_key", "?"), rules)
+
+
+def check_labels(tree: RSTTree, fmt: str, rules: Sequence[Unwritable]) -> None:
+    """A :class:`WriteError` for the first relation label that one of ``rules`` (or :data:`SURROGATE`) finds."""
+    for node in tree.root.nodes():
+        if node.relation is None:
+            continue
+        if not node.relation:
+            raise WriteError(f"cannot write document '{printable(tree.doc_id)}' as {fmt}: node {node.start}-"
+                             f"{node.end} has an empty relation label", _source(tree), node.line)
+        for rule in (SURROGATE, *rules):
+            found = rule.pattern.search(node.relation)
+            if found:
+                raise WriteError(f"cannot write document '{printable(tree.doc_id)}' as {fmt}: the relation label "
+                                 f"'{printable(node.relation)}' of node {node.start}-{node.end} holds "
+                                 f"{shown(found.group())}, {rule.why}", _source(tree), node.line)
+
+
+def writer(fmt: str, texts: Sequence[Unwritable] | None = (), labels: Sequence[Unwritable] = ()
+           ) -> Callable[[Callable[[RSTTree], str]], Callable[[RSTTree], str]]:
+    """Decorate a writer of one tree in format ``fmt``: EDU texts (unless ``texts`` is None: a format
+    that writes no text) and relation labels are checked against the rules before it runs, and any
+    rstkit error it raises names the document."""
+    def decorate(dumps: Callable[[RSTTree], str]) -> Callable[[RSTTree], str]:
+        @functools.wraps(dumps)
+        def write(tree: RSTTree) -> str:
+            if texts is not None:
+                check_texts(tree.edus, tree.doc_id, _source(tree), fmt, texts)
+            check_labels(tree, fmt, labels)
+            try:
+                return dumps(tree)
+            except (WriteError, ManyErrors):
+                raise
+            except RSTKitError as exc:
+                named = type(exc)(f"cannot write document '{printable(tree.doc_id)}' as {fmt}: {exc.message}",
+                                  _source(tree) if exc.path in (None, "<string>") else exc.path, exc.line,
+                                  fixes=exc.fixes)
+                raise named from None
+        write.text_rules = texts  # type: ignore[attr-defined]  # for check_edu_texts
+        write.format_key = fmt  # type: ignore[attr-defined]
+        return write
+    return decorate
