@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar, cast
+from typing import NamedTuple, TypeVar, cast
 
 from .errors import BinarizationError, RSTKitError, TreeStructureError
 from .settings import BINARIZATIONS, RST_EVAL, Binarization
@@ -329,80 +329,171 @@ def attachment_decisions(tree: RSTTree, *, nary: bool = False) -> list[tuple[int
 # -- tuples of a prepared tree in one walk ------------------------------------------------
 
 
-def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str] | None, *,
-                    marcu: bool = True, decisions: bool = True) -> tuple[Tuples, Tuples] | None:
-    """Marcu's tuples and the attachment decisions of ``tree`` relabelled and binarized, each
-    in one walk that builds no tree; None where the walks do not apply, and the caller takes
-    the long way (which also raises whatever error the tree deserves).
+class PreparedWalk(NamedTuple):
+    """What :func:`prepared_walk` gives for a tree ``t`` relabelled and binarized, ``b =
+    binarize(relabelled(t), mode)``: Marcu's tuples of ``b``; its attachment decisions (after the
+    ``rebinarization`` pass when there is one); how many nodes of ``b`` have more than two children
+    (what bug B1 left n-ary under ``rst-eval`` and ``right_mixed``; None when Marcu's tuples were
+    not asked for); how many decisions have a k-letter nuclearity (nodes still n-ary after the
+    ``rebinarization`` pass)."""
 
-    With ``t = binarize(relabelled(tree), mode)`` the result is ``(marcu_tuples(t),
-    attachment_decisions(t))``, the same tuples in the same order (a list not asked for is
-    empty). ``relabel[label]`` is the scored label (None: labels as they are); a ``KeyError``
-    from it (a label the map does not know, on any node) gives None. Relabelling commutes with
-    binarization (new nodes copy labels of existing ones), so nodes are relabelled as they are
-    met. The walks cover binary trees under every mode and n-ary nodes under ``right`` (each
-    expanded as :func:`binarize` does, when met); anything else (unary nodes, n-ary nodes
-    under other modes, patterns ``right`` rejects) gives None.
+    marcu: Tuples
+    decisions: Tuples
+    nary_nodes: int | None
+    nary_decisions: int
+
+
+def prepared_walk(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str] | None, *,
+                  rebinarization: Binarization | None = None, marcu: bool = True,
+                  decisions: bool = True) -> PreparedWalk | None:
+    """Marcu's tuples and the attachment decisions of ``tree`` relabelled and binarized, each in one
+    walk that builds no tree (a few nodes for each n-ary node), with the counts of n-ary nodes
+    the warnings need; None where the walks do not apply, and the caller takes the long way (which
+    also raises whatever error the tree deserves).
+
+    With ``b = binarize(relabelled(tree), mode)`` the result holds ``marcu_tuples(b)``,
+    ``len(nary_nodes(b))``, and the decisions: ``attachment_decisions(binarize(b, rebinarization),
+    nary=True)`` when ``rebinarization`` is given (rst-eval's procedure: educe's ``right_mixed``
+    pass before attachment trees, a node still n-ary after it giving one decision with a k-letter
+    nuclearity), else ``attachment_decisions(b)``; the same tuples in the same order (a list not
+    asked for is empty). ``relabel[label]`` is the scored label (None: labels as they are); a
+    ``KeyError`` from it (a label the map does not know, on any node) gives None. Relabelling
+    commutes with binarization (new nodes copy labels of existing ones, or are ``span``, which
+    every map keeps), so nodes are relabelled as they are met.
+
+    Every mode is walked: each n-ary node is expanded as the binarization expands it, when met,
+    one level at a time, and the children that bug B1 groups without binarizing them are walked
+    as the next pass leaves them. Whatever the long way rejects (a unary node where a pass or the
+    attachment trees refuse one, a pattern a mode does not define, an n-ary node left for
+    attachment decisions without ``rebinarization``) gives None.
     """
-    if mode not in BINARIZATIONS:
+    if mode not in BINARIZATIONS or (rebinarization is not None and rebinarization not in BINARIZATIONS):
         return None
     label = relabel if relabel is not None else _IDENTITY
+    passes = tuple(m for m in (mode,) if m != "none")
     try:
-        return (_marcu_walk(tree, mode, label) if marcu else [],
-                _decision_walk(tree, mode, label) if decisions else [])
-    except (KeyError, IndexError, BinarizationError, _Declined):
+        tuples, nary = _marcu_walk(tree, passes, label) if marcu else ([], None)
+        if decisions:
+            attachment_passes = passes + tuple(m for m in (rebinarization,) if m not in (None, "none"))
+            chosen, k_letter = _decision_walk(tree, attachment_passes, label, rebinarization is not None)
+        else:
+            chosen, k_letter = [], 0
+    except (KeyError, BinarizationError, _Declined):
         return None
+    return PreparedWalk(tuples, chosen, nary, k_letter)
+
+
+def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str] | None, *,
+                    marcu: bool = True, decisions: bool = True) -> tuple[Tuples, Tuples] | None:
+    """``(marcu_tuples(t), attachment_decisions(t))`` with ``t = binarize(relabelled(tree), mode)``,
+    from :func:`prepared_walk` (None where it declines)."""
+    walked = prepared_walk(tree, mode, relabel, marcu=marcu, decisions=decisions)
+    return None if walked is None else (walked.marcu, walked.decisions)
 
 
 class _Declined(RSTKitError):
-    """A node the walks leave to the long way (caught in :func:`prepared_tuples`)."""
+    """A node the walks leave to the long way (caught in :func:`prepared_walk`)."""
 
 
-def _binary_children(node: Node, mode: Binarization, source: str | None) -> tuple[Node, ...]:
-    """The two children of an n-ary (or unary) node once binarized (``right`` only; its new
-    nodes keep their children as they are, for the walk to expand when it meets them)."""
-    if len(node.children) == 1 or mode != "right":
-        raise _Declined(f"node {node.start}-{node.end}: {len(node.children)} children under {mode}")
-    _right_heavy_check(node, source)
-    return _right_heavy_node(node, list(node.children)).children
+#: (state, state): the states of a binary node's children, which keep their parent's
+_SAME: tuple[tuple[int, ...], ...] = tuple((state, state) for state in range(3))
 
 
-def _marcu_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, str]) -> Tuples:
-    """Post-order Marcu tuples: the reverse of a pre-order walk that takes right children first."""
+def _expand(node: Node, mode: Binarization, state: int,
+            source: str | None) -> tuple[tuple[Node, ...], tuple[int, ...]]:
+    """The two children of an n-ary (or unary) ``node`` once ``mode``, the pass of ``state``, has
+    binarized it, and their states. New nodes keep the children they group as they are, for the
+    walk to expand when it meets them; a child that bug B1 groups without binarizing it is left to
+    the next pass (state + 1). Raises as the pass does (or _Declined: a unary node)."""
+    kids = node.children
+    if len(kids) == 1:
+        raise _Declined(f"unary node {node.start}-{node.end}")
+    if mode == "right":
+        _right_heavy_check(node, source)
+        return _right_heavy_node(node, list(kids)).children, _SAME[state]
+    branching = "right" if mode == RST_EVAL else "right_mixed"
+    if len(_educe_enter(node, branching, source)) == len(kids):  # all nuclei: every child is binarized
+        return (kids[0], _cascade(list(kids[1:]), kids[0].relation, node.line)), _SAME[state]
+    c1, c2, c3 = kids  # S N S: two of them grouped as they are (B1)
+    if branching == "right":
+        return (c1, internal(NUCLEUS, SPAN, (c2, c3), node.line)), (state, state + 1)
+    return (internal(NUCLEUS, SPAN, (c1, c2), node.line), c3), (state + 1, state)
+
+
+def _marcu_walk(tree: RSTTree, passes: tuple[Binarization, ...],
+                label: Mapping[str | None, str]) -> tuple[Tuples, int]:
+    """Post-order Marcu tuples (the reverse of a pre-order walk that takes right children first)
+    of the tree binarized by ``passes`` (no more than one), and its nodes left n-ary. Each node
+    walks with its state: how many passes are done with it (``len(passes)``: left as it is)."""
     out: Tuples = []
     add = out.append
-    stack = [tree.root]
-    pop, extend = stack.pop, stack.extend
-    while stack:
+    nodes, states = [tree.root], [0]
+    pop, extend, pop_state, extend_states = nodes.pop, nodes.extend, states.pop, states.extend
+    left_as_is = len(passes)
+    nary = 0
+    while nodes:
         node = pop()
+        state = pop_state()
         add((node.start, node.end, node.nuclearity, label[node.relation]))
         kids = node.children
-        if kids:
-            extend(kids if len(kids) == 2 else _binary_children(node, mode, tree.source))
+        if not kids:
+            continue
+        if len(kids) == 2:
+            extend(kids)
+            extend_states(_SAME[state])
+        elif state < left_as_is:
+            kids, kid_states = _expand(node, passes[state], state, tree.source)
+            extend(kids)
+            extend_states(kid_states)
+        else:
+            nary += len(kids) > 2
+            extend(kids)
+            extend_states((state,) * len(kids))
     out.reverse()
     out.pop()  # the root
-    return out
+    return out, nary
 
 
-def _decision_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, str]) -> Tuples:
-    """Pre-order attachment decisions; every node's label is looked up (an unknown one fails)."""
+def _decision_walk(tree: RSTTree, passes: tuple[Binarization, ...], label: Mapping[str | None, str],
+                   nary: bool) -> tuple[Tuples, int]:
+    """Pre-order attachment decisions of the tree binarized by ``passes`` in turn (states as in
+    :func:`_marcu_walk`), and how many have a k-letter nuclearity: with ``nary``, a node left
+    n-ary is one decision (:func:`to_attachment`); without, it declines. Every node's label is
+    looked up (an unknown one fails)."""
     out: Tuples = []
     add = out.append
-    stack = [tree.root]
-    pop, push = stack.pop, stack.append
-    while stack:
+    nodes, states = [tree.root], [0]
+    pop, push, extend, pop_state, extend_states = nodes.pop, nodes.append, nodes.extend, states.pop, states.extend
+    left_as_is = len(passes)
+    k_letter = 0
+    while nodes:
         node = pop()
+        state = pop_state()
         kids = node.children
-        if not kids:
-            label[node.relation]
-            continue
         label[node.relation]
-        left, right = kids if len(kids) == 2 else _binary_children(node, mode, tree.source)
+        if not kids:
+            continue
+        if len(kids) == 2:
+            kid_states = _SAME[state]
+        elif state < left_as_is:
+            kids, kid_states = _expand(node, passes[state], state, tree.source)
+        elif nary and len(kids) > 2:
+            k_letter += 1
+            left, right = kids[0], kids[1]
+            add((node.start, node.end, "".join([c.nuclearity[0] for c in kids]),
+                 label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
+            extend(kids[::-1])
+            extend_states((state,) * len(kids))
+            continue
+        else:
+            raise _Declined(f"node {node.start}-{node.end}: {len(kids)} children left for attachment decisions")
+        left, right = kids
         add((node.start, node.end, left.nuclearity[0] + right.nuclearity[0],
              label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
         push(right)
         push(left)
-    return out
+        extend_states(kid_states[::-1])
+    return out, k_letter
 
 
 class _Identity(dict[str | None, str | None]):
