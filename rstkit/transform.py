@@ -24,8 +24,9 @@ Binarization modes (evaluation.md section 4):
 ``none``
     the tree unchanged.
 
-Every walk here is iterative (:func:`_rebuild` keeps its own stack), so tree depth is
-bounded by memory, not by Python's recursion limit.
+Every walk here is iterative (:func:`_rebuild` keeps its own stack; the one-walk tuples of
+:func:`prepared_walk` nest one walk per binarization pass at most), so tree depth is bounded by
+memory, not by Python's recursion limit.
 """
 from __future__ import annotations
 
@@ -378,7 +379,7 @@ def prepared_walk(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None
             chosen, k_letter = _decision_walk(tree, attachment_passes, label, rebinarization is not None)
         else:
             chosen, k_letter = [], 0
-    except (KeyError, BinarizationError, _Declined):
+    except (KeyError, IndexError, BinarizationError, _Declined):
         return None
     return PreparedWalk(tuples, chosen, nary, k_letter)
 
@@ -395,105 +396,135 @@ class _Declined(RSTKitError):
     """A node the walks leave to the long way (caught in :func:`prepared_walk`)."""
 
 
-#: (state, state): the states of a binary node's children, which keep their parent's
-_SAME: tuple[tuple[int, ...], ...] = tuple((state, state) for state in range(3))
-
-
-def _expand(node: Node, mode: Binarization, state: int,
-            source: str | None) -> tuple[tuple[Node, ...], tuple[int, ...]]:
-    """The two children of an n-ary (or unary) ``node`` once ``mode``, the pass of ``state``, has
-    binarized it, and their states. New nodes keep the children they group as they are, for the
-    walk to expand when it meets them; a child that bug B1 groups without binarizing it is left to
-    the next pass (state + 1). Raises as the pass does (or _Declined: a unary node)."""
+def _expand(node: Node, mode: Binarization, source: str | None) -> tuple[tuple[Node, ...], int | None]:
+    """The two children of an n-ary (or unary) ``node`` once ``mode`` has binarized it, and which
+    of them (0, 1 or None) bug B1 leaves to the next pass: a new node that groups two children as
+    they are. Other new nodes keep the children they group as they are too, for the walk to
+    expand when it meets them. Raises as the binarization does (or _Declined: a unary node)."""
     kids = node.children
     if len(kids) == 1:
         raise _Declined(f"unary node {node.start}-{node.end}")
     if mode == "right":
         _right_heavy_check(node, source)
-        return _right_heavy_node(node, list(kids)).children, _SAME[state]
+        return _right_heavy_node(node, list(kids)).children, None
     branching = "right" if mode == RST_EVAL else "right_mixed"
     if len(_educe_enter(node, branching, source)) == len(kids):  # all nuclei: every child is binarized
-        return (kids[0], _cascade(list(kids[1:]), kids[0].relation, node.line)), _SAME[state]
+        return (kids[0], _cascade(list(kids[1:]), kids[0].relation, node.line)), None
     c1, c2, c3 = kids  # S N S: two of them grouped as they are (B1)
     if branching == "right":
-        return (c1, internal(NUCLEUS, SPAN, (c2, c3), node.line)), (state, state + 1)
-    return (internal(NUCLEUS, SPAN, (c1, c2), node.line), c3), (state + 1, state)
+        return (c1, internal(NUCLEUS, SPAN, (c2, c3), node.line)), 1
+    return (internal(NUCLEUS, SPAN, (c1, c2), node.line), c3), 0
+
+
+#: on a walk's stack, where the subtree that bug B1 left to the next pass (on the walk's list of
+#: those) is walked, by a walk of its own
+_LATER = Node(0, 0, NUCLEUS, None)
 
 
 def _marcu_walk(tree: RSTTree, passes: tuple[Binarization, ...],
                 label: Mapping[str | None, str]) -> tuple[Tuples, int]:
-    """Post-order Marcu tuples (the reverse of a pre-order walk that takes right children first)
-    of the tree binarized by ``passes`` (no more than one), and its nodes left n-ary. Each node
-    walks with its state: how many passes are done with it (``len(passes)``: left as it is)."""
+    """Post-order Marcu tuples of the tree binarized by ``passes`` (no more than one), and how
+    many of its nodes it leaves n-ary: the reverse of a pre-order walk that takes right children
+    first."""
     out: Tuples = []
+    nary = _marcu_subtree(tree.root, passes, label, tree.source, out)
+    out.reverse()
+    out.pop()  # the root
+    return out, nary
+
+
+def _marcu_subtree(root: Node, passes: tuple[Binarization, ...], label: Mapping[str | None, str],
+                   source: str | None, out: Tuples) -> int:
+    """Appends the tuples of ``root``'s subtree, pre-order with right children first, binarized by
+    ``passes`` (none: as it is); returns how many nodes it leaves n-ary. A subtree that bug B1
+    leaves to the next pass is walked by a call of its own (nested no deeper than the passes)."""
     add = out.append
-    nodes, states = [tree.root], [0]
-    pop, extend, pop_state, extend_states = nodes.pop, nodes.extend, states.pop, states.extend
-    left_as_is = len(passes)
+    stack = [root]
+    later: list[Node] = []
+    pop, push, extend = stack.pop, stack.append, stack.extend
     nary = 0
-    while nodes:
+    while stack:
         node = pop()
-        state = pop_state()
+        if node is _LATER:
+            nary += _marcu_subtree(later.pop(), passes[1:], label, source, out)
+            continue
         add((node.start, node.end, node.nuclearity, label[node.relation]))
         kids = node.children
         if not kids:
             continue
         if len(kids) == 2:
             extend(kids)
-            extend_states(_SAME[state])
-        elif state < left_as_is:
-            kids, kid_states = _expand(node, passes[state], state, tree.source)
-            extend(kids)
-            extend_states(kid_states)
+        elif passes:
+            kids, left_over = _expand(node, passes[0], source)
+            _push(kids, left_over, push, later)
         else:
             nary += len(kids) > 2
             extend(kids)
-            extend_states((state,) * len(kids))
-    out.reverse()
-    out.pop()  # the root
-    return out, nary
+    return nary
 
 
 def _decision_walk(tree: RSTTree, passes: tuple[Binarization, ...], label: Mapping[str | None, str],
                    nary: bool) -> tuple[Tuples, int]:
-    """Pre-order attachment decisions of the tree binarized by ``passes`` in turn (states as in
-    :func:`_marcu_walk`), and how many have a k-letter nuclearity: with ``nary``, a node left
-    n-ary is one decision (:func:`to_attachment`); without, it declines. Every node's label is
-    looked up (an unknown one fails)."""
+    """Pre-order attachment decisions of the tree binarized by ``passes`` in turn, and how many
+    have a k-letter nuclearity: with ``nary``, a node left n-ary is one decision
+    (:func:`to_attachment`); without, it declines. Every node's label is looked up (an unknown one
+    fails)."""
     out: Tuples = []
+    k_letter = _decision_subtree(tree.root, passes, label, tree.source, nary, out)
+    return out, k_letter
+
+
+def _decision_subtree(root: Node, passes: tuple[Binarization, ...], label: Mapping[str | None, str],
+                      source: str | None, nary: bool, out: Tuples) -> int:
+    """Appends the decisions of ``root``'s subtree binarized by ``passes`` (as :func:`_marcu_subtree`
+    walks); returns how many have a k-letter nuclearity."""
     add = out.append
-    nodes, states = [tree.root], [0]
-    pop, push, extend, pop_state, extend_states = nodes.pop, nodes.append, nodes.extend, states.pop, states.extend
-    left_as_is = len(passes)
+    stack = [root]
+    later: list[Node] = []
+    pop, push, extend = stack.pop, stack.append, stack.extend
     k_letter = 0
-    while nodes:
+    while stack:
         node = pop()
-        state = pop_state()
+        if node is _LATER:
+            k_letter += _decision_subtree(later.pop(), passes[1:], label, source, nary, out)
+            continue
         kids = node.children
         label[node.relation]
         if not kids:
             continue
-        if len(kids) == 2:
-            kid_states = _SAME[state]
-        elif state < left_as_is:
-            kids, kid_states = _expand(node, passes[state], state, tree.source)
-        elif nary and len(kids) > 2:
-            k_letter += 1
-            left, right = kids[0], kids[1]
-            add((node.start, node.end, "".join([c.nuclearity[0] for c in kids]),
-                 label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
-            extend(kids[::-1])
-            extend_states((state,) * len(kids))
-            continue
-        else:
-            raise _Declined(f"node {node.start}-{node.end}: {len(kids)} children left for attachment decisions")
+        left_over = None
+        if len(kids) != 2:
+            if passes:
+                kids, left_over = _expand(node, passes[0], source)
+            elif nary and len(kids) > 2:
+                k_letter += 1
+                left, right = kids[0], kids[1]
+                add((node.start, node.end, "".join([c.nuclearity[0] for c in kids]),
+                     label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
+                extend(kids[::-1])
+                continue
+            else:
+                raise _Declined(f"node {node.start}-{node.end}: {len(kids)} children left for attachment decisions")
         left, right = kids
         add((node.start, node.end, left.nuclearity[0] + right.nuclearity[0],
              label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
-        push(right)
-        push(left)
-        extend_states(kid_states[::-1])
-    return out, k_letter
+        if left_over is None:
+            push(right)
+            push(left)
+        else:
+            _push((right, left), 1 - left_over, push, later)
+    return k_letter
+
+
+def _push(kids: tuple[Node, ...], left_over: int | None, push: Callable[[Node], None], later: list[Node]) -> None:
+    """Push ``kids`` in turn on a walk's stack, the one at ``left_over`` as :data:`_LATER` (itself
+    on ``later``)."""
+    for i, kid in enumerate(kids):
+        if i == left_over:
+            later.append(kid)
+            push(_LATER)
+        else:
+            push(kid)
 
 
 class _Identity(dict[str | None, str | None]):
