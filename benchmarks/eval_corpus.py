@@ -2,7 +2,7 @@
 
 Both are timed as subprocesses, process start included, on a synthetic RST-DT-like corpus
 (:mod:`make_corpus`), for all 16 numbers: RST-Parseval and original Parseval, S/N/R/F,
-micro and macro (``--metric all --labels rstdt18``, the 18 classes as the reference maps
+micro and macro (``--metric rst-parseval,parseval --labels rstdt18``, the 18 classes as the reference maps
 them). Where the command line offers ``--average all`` one run gives them all; otherwise a
 micro run and a macro run are timed together (each reads the files). The baseline is
 benchmarks/reference_baseline.py: a pure-Python program doing the reference's work the
@@ -11,7 +11,9 @@ medians are reported, with the peak resident memory of each process
 (``resource.getrusage(RUSAGE_CHILDREN)`` of a fresh wrapper per run). The 16 numbers of both
 must agree to 1e-9, else the script fails.
 
-Run: ``python benchmarks/eval_corpus.py [--docs 2000] [--edus 60] [--runs 3] [--no-baseline]``;
+Run: ``python benchmarks/eval_corpus.py [--docs 2000] [--edus 60] [--runs 3] [--no-baseline] [--compat]``;
+``--compat`` also times ``--compat rst-eval`` (the reference's own procedure) in each round, so that
+the default command, the compat command and the baseline alternate;
 Modules run with their bytecode cached (PYTHONDONTWRITEBYTECODE is unset).
 ``--scaling`` times rstkit alone over growing corpora (500 to 8,000 documents of about 60
 EDUs) and over documents of 50, 500 and 5,000 EDUs (100,000 EDUs in each corpus).
@@ -66,9 +68,11 @@ def averages_in_one_run() -> bool:
 JOBS: list[int | None] = [None]
 
 
-def rstkit_commands(gold: Path, pred: Path) -> list[list[str]]:
-    base = [sys.executable, "-m", "rstkit", "eval", str(gold), str(pred), "--metric", "all", "--labels", "rstdt18",
-            "--format", "json", *(["--jobs", str(JOBS[0])] if JOBS[0] else [])]
+def rstkit_commands(gold: Path, pred: Path, compat: bool = False) -> list[list[str]]:
+    """The timed command(s); ``compat``: with ``--compat rst-eval`` (the reference's own procedure)."""
+    base = [sys.executable, "-m", "rstkit", "eval", str(gold), str(pred), "--metric", "rst-parseval,parseval",
+            "--labels", "rstdt18", "--format", "json", *(["--jobs", str(JOBS[0])] if JOBS[0] else []),
+            *(["--compat", "rst-eval"] if compat else [])]
     if averages_in_one_run():  # micro and macro: the 16 numbers (``all`` adds dplp's)
         return [[*base, "--average", "micro,macro"]]
     return [[*base, "--average", "micro"], [*base, "--average", "macro"]]
@@ -98,8 +102,8 @@ class Run:
     numbers: dict[tuple[str, str, str], float]
 
 
-def run_rstkit(gold: Path, pred: Path) -> Run:
-    measured = [measure(command) for command in rstkit_commands(gold, pred)]
+def run_rstkit(gold: Path, pred: Path, compat: bool = False) -> Run:
+    measured = [measure(command) for command in rstkit_commands(gold, pred, compat)]
     return Run(sum(m[0] for m in measured), sum(m[1] for m in measured), max(m[2] for m in measured),
                rstkit_numbers([m[3] for m in measured]))
 
@@ -133,18 +137,21 @@ def corpus(root: Path, docs: int, edus: int, fixed: bool = False) -> tuple[Path,
     return out / "gold", out / "pred"
 
 
-def compare(root: Path, docs: int, edus: int, runs: int, baseline: bool) -> None:
+def compare(root: Path, docs: int, edus: int, runs: int, baseline: bool, compat: bool = False) -> None:
     gold, pred = corpus(root, docs, edus)
     ours: list[Run] = []
     theirs: list[Run] = []
+    compats: list[Run] = []
     for _ in range(runs):  # paired: one of each, in turn
         ours.append(run_rstkit(gold, pred))
+        if compat:
+            compats.append(run_rstkit(gold, pred, compat=True))
         if baseline:
             theirs.append(run_baseline(gold, pred))
     mode = "one run, --average micro,macro" if len(rstkit_commands(gold, pred)) == 1 else "a micro run + a macro run"
     print(f"corpus: {docs} documents, about {edus} EDUs each ({gold.parent})")
     jobs = f"--jobs {JOBS[0]}" if JOBS[0] else "default --jobs"
-    print(f"rstkit eval --metric all --labels rstdt18 ({mode}, {jobs}): {describe(ours)}")
+    print(f"rstkit eval --metric rst-parseval,parseval --labels rstdt18 ({mode}, {jobs}): {describe(ours)}")
     if baseline:
         worst = max(check_agree(a.numbers, b.numbers) for a, b in zip(ours, theirs))
         print(f"{BASELINE}: {describe(theirs)}")
@@ -152,11 +159,30 @@ def compare(root: Path, docs: int, edus: int, runs: int, baseline: bool) -> None
         cpu = [b.cpu / a.cpu for a, b in zip(ours, theirs)]
         print(f"baseline / rstkit: wall {statistics.median(wall):.2f}x (paired runs {[round(x, 2) for x in wall]}), "
               f"CPU {statistics.median(cpu):.2f}x; the 16 numbers agree to {worst:.1e}")
+    if compat:
+        report_compat(ours, compats, theirs)
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 
+def report_compat(default: list[Run], compat: list[Run], baseline: list[Run]) -> None:
+    """The compat path (``--compat rst-eval``) against the default command and the baseline, paired."""
+    print(f"rstkit eval ... --compat rst-eval: {describe(compat)}")
+    slower = [c.wall / d.wall for d, c in zip(default, compat)]
+    print(f"compat / default: wall {statistics.median(slower):.2f}x (paired runs {[round(x, 2) for x in slower]}), "
+          f"CPU {statistics.median(c.cpu / d.cpu for d, c in zip(default, compat)):.2f}x")
+    if baseline:
+        worst = max(check_agree(c.numbers, b.numbers) for c, b in zip(compat, baseline))
+        faster = [b.wall / c.wall for c, b in zip(compat, baseline)]
+        cpu = statistics.median(b.cpu / c.cpu for c, b in zip(compat, baseline))
+        print(f"baseline / compat: wall {statistics.median(faster):.2f}x (paired runs "
+              f"{[round(x, 2) for x in faster]}), CPU {cpu:.2f}x; the 16 numbers agree to {worst:.1e}")
+    median = statistics.median(c.wall for c in compat)
+    print(f"issue 22's reference figure (111 s, not measured here) / compat median: {111 / median:.0f}x; "
+          f"educe's ~100 s (issue 11's figure): {100 / median:.0f}x")
+
+
 def scaling(root: Path, runs: int) -> None:
-    print(f"rstkit eval --metric all --labels rstdt18, {runs} runs each")
+    print(f"rstkit eval --metric rst-parseval,parseval --labels rstdt18, {runs} runs each")
     for docs, edus, fixed in [(500, 60, False), (1000, 60, False), (2000, 60, False), (4000, 60, False),
                               (8000, 60, False), (2000, 50, True), (200, 500, True), (20, 5000, True)]:
         gold, pred = corpus(root, docs, edus, fixed)
@@ -183,6 +209,8 @@ def main() -> None:
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--jobs", type=int, default=None, help="rstkit's --jobs (default: rstkit's default)")
     parser.add_argument("--scaling", action="store_true")
+    parser.add_argument("--compat", action="store_true", help="also time --compat rst-eval (the reference's own "
+                        "procedure), paired with the default command and the baseline")
     parser.add_argument("--corpora", type=Path, default=None, help="where corpora are made (default: a temporary "
                         "directory)")
     args = parser.parse_args()
@@ -194,7 +222,7 @@ def main() -> None:
         if args.scaling:
             scaling(root, args.runs)
         else:
-            compare(root, args.docs, args.edus, args.runs, not args.no_baseline)
+            compare(root, args.docs, args.edus, args.runs, not args.no_baseline, args.compat)
     print(f"(benchmark took {time.perf_counter() - started:.0f} s)")
 
 

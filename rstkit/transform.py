@@ -24,14 +24,15 @@ Binarization modes (evaluation.md section 4):
 ``none``
     the tree unchanged.
 
-Every walk here is iterative (:func:`_rebuild` keeps its own stack), so tree depth is
-bounded by memory, not by Python's recursion limit.
+Every walk here is iterative (:func:`_rebuild` keeps its own stack; the one-walk tuples of
+:func:`prepared_walk` nest one walk per binarization pass at most), so tree depth is bounded by
+memory, not by Python's recursion limit.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar, cast
+from typing import NamedTuple, TypeVar, cast
 
 from .errors import BinarizationError, RSTKitError, TreeStructureError
 from .settings import BINARIZATIONS, RST_EVAL, Binarization
@@ -329,80 +330,201 @@ def attachment_decisions(tree: RSTTree, *, nary: bool = False) -> list[tuple[int
 # -- tuples of a prepared tree in one walk ------------------------------------------------
 
 
-def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str] | None, *,
-                    marcu: bool = True, decisions: bool = True) -> tuple[Tuples, Tuples] | None:
-    """Marcu's tuples and the attachment decisions of ``tree`` relabelled and binarized, each
-    in one walk that builds no tree; None where the walks do not apply, and the caller takes
-    the long way (which also raises whatever error the tree deserves).
+class PreparedWalk(NamedTuple):
+    """What :func:`prepared_walk` gives for a tree ``t`` relabelled and binarized, ``b =
+    binarize(relabelled(t), mode)``: Marcu's tuples of ``b``; its attachment decisions (after the
+    ``rebinarization`` pass when there is one); how many nodes of ``b`` have more than two children
+    (what bug B1 left n-ary under ``rst-eval`` and ``right_mixed``; None when Marcu's tuples were
+    not asked for); how many decisions have a k-letter nuclearity (nodes still n-ary after the
+    ``rebinarization`` pass)."""
 
-    With ``t = binarize(relabelled(tree), mode)`` the result is ``(marcu_tuples(t),
-    attachment_decisions(t))``, the same tuples in the same order (a list not asked for is
-    empty). ``relabel[label]`` is the scored label (None: labels as they are); a ``KeyError``
-    from it (a label the map does not know, on any node) gives None. Relabelling commutes with
-    binarization (new nodes copy labels of existing ones), so nodes are relabelled as they are
-    met. The walks cover binary trees under every mode and n-ary nodes under ``right`` (each
-    expanded as :func:`binarize` does, when met); anything else (unary nodes, n-ary nodes
-    under other modes, patterns ``right`` rejects) gives None.
+    marcu: Tuples
+    decisions: Tuples
+    nary_nodes: int | None
+    nary_decisions: int
+
+
+def prepared_walk(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str] | None, *,
+                  rebinarization: Binarization | None = None, marcu: bool = True,
+                  decisions: bool = True) -> PreparedWalk | None:
+    """Marcu's tuples and the attachment decisions of ``tree`` relabelled and binarized, each in one
+    walk that builds no tree (a few nodes for each n-ary node), with the counts of n-ary nodes
+    the warnings need; None where the walks do not apply, and the caller takes the long way (which
+    also raises whatever error the tree deserves).
+
+    With ``b = binarize(relabelled(tree), mode)`` the result holds ``marcu_tuples(b)``,
+    ``len(nary_nodes(b))``, and the decisions: ``attachment_decisions(binarize(b, rebinarization),
+    nary=True)`` when ``rebinarization`` is given (rst-eval's procedure: educe's ``right_mixed``
+    pass before attachment trees, a node still n-ary after it giving one decision with a k-letter
+    nuclearity), else ``attachment_decisions(b)``; the same tuples in the same order (a list not
+    asked for is empty). ``relabel[label]`` is the scored label (None: labels as they are); a
+    ``KeyError`` from it (a label the map does not know, on any node) gives None. Relabelling
+    commutes with binarization (new nodes copy labels of existing ones, or are ``span``, which
+    every map keeps), so nodes are relabelled as they are met.
+
+    Every mode is walked: each n-ary node is expanded as the binarization expands it, when met,
+    one level at a time, and the children that bug B1 groups without binarizing them are walked
+    as the next pass leaves them. Whatever the long way rejects (a unary node where a pass or the
+    attachment trees refuse one, a pattern a mode does not define, an n-ary node left for
+    attachment decisions without ``rebinarization``) gives None.
     """
-    if mode not in BINARIZATIONS:
+    if mode not in BINARIZATIONS or (rebinarization is not None and rebinarization not in BINARIZATIONS):
         return None
     label = relabel if relabel is not None else _IDENTITY
+    passes = tuple(m for m in (mode,) if m != "none")
     try:
-        return (_marcu_walk(tree, mode, label) if marcu else [],
-                _decision_walk(tree, mode, label) if decisions else [])
+        tuples, nary = _marcu_walk(tree, passes, label) if marcu else ([], None)
+        if decisions:
+            attachment_passes = passes + tuple(m for m in (rebinarization,) if m not in (None, "none"))
+            chosen, k_letter = _decision_walk(tree, attachment_passes, label, rebinarization is not None)
+        else:
+            chosen, k_letter = [], 0
     except (KeyError, IndexError, BinarizationError, _Declined):
         return None
+    return PreparedWalk(tuples, chosen, nary, k_letter)
+
+
+def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str] | None, *,
+                    marcu: bool = True, decisions: bool = True) -> tuple[Tuples, Tuples] | None:
+    """``(marcu_tuples(t), attachment_decisions(t))`` with ``t = binarize(relabelled(tree), mode)``,
+    from :func:`prepared_walk` (None where it declines)."""
+    walked = prepared_walk(tree, mode, relabel, marcu=marcu, decisions=decisions)
+    return None if walked is None else (walked.marcu, walked.decisions)
 
 
 class _Declined(RSTKitError):
-    """A node the walks leave to the long way (caught in :func:`prepared_tuples`)."""
+    """A node the walks leave to the long way (caught in :func:`prepared_walk`)."""
 
 
-def _binary_children(node: Node, mode: Binarization, source: str | None) -> tuple[Node, ...]:
-    """The two children of an n-ary (or unary) node once binarized (``right`` only; its new
-    nodes keep their children as they are, for the walk to expand when it meets them)."""
-    if len(node.children) == 1 or mode != "right":
-        raise _Declined(f"node {node.start}-{node.end}: {len(node.children)} children under {mode}")
-    _right_heavy_check(node, source)
-    return _right_heavy_node(node, list(node.children)).children
+def _expand(node: Node, mode: Binarization, source: str | None) -> tuple[tuple[Node, ...], int | None]:
+    """The two children of an n-ary (or unary) ``node`` once ``mode`` has binarized it, and which
+    of them (0, 1 or None) bug B1 leaves to the next pass: a new node that groups two children as
+    they are. Other new nodes keep the children they group as they are too, for the walk to
+    expand when it meets them. Raises as the binarization does (or _Declined: a unary node)."""
+    kids = node.children
+    if len(kids) == 1:
+        raise _Declined(f"unary node {node.start}-{node.end}")
+    if mode == "right":
+        _right_heavy_check(node, source)
+        return _right_heavy_node(node, list(kids)).children, None
+    branching = "right" if mode == RST_EVAL else "right_mixed"
+    if len(_educe_enter(node, branching, source)) == len(kids):  # all nuclei: every child is binarized
+        return (kids[0], _cascade(list(kids[1:]), kids[0].relation, node.line)), None
+    c1, c2, c3 = kids  # S N S: two of them grouped as they are (B1)
+    if branching == "right":
+        return (c1, internal(NUCLEUS, SPAN, (c2, c3), node.line)), 1
+    return (internal(NUCLEUS, SPAN, (c1, c2), node.line), c3), 0
 
 
-def _marcu_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, str]) -> Tuples:
-    """Post-order Marcu tuples: the reverse of a pre-order walk that takes right children first."""
+#: on a walk's stack, where the subtree that bug B1 left to the next pass (on the walk's list of
+#: those) is walked, by a walk of its own
+_LATER = Node(0, 0, NUCLEUS, None)
+
+
+def _marcu_walk(tree: RSTTree, passes: tuple[Binarization, ...],
+                label: Mapping[str | None, str]) -> tuple[Tuples, int]:
+    """Post-order Marcu tuples of the tree binarized by ``passes`` (no more than one), and how
+    many of its nodes it leaves n-ary: the reverse of a pre-order walk that takes right children
+    first."""
     out: Tuples = []
-    add = out.append
-    stack = [tree.root]
-    pop, extend = stack.pop, stack.extend
-    while stack:
-        node = pop()
-        add((node.start, node.end, node.nuclearity, label[node.relation]))
-        kids = node.children
-        if kids:
-            extend(kids if len(kids) == 2 else _binary_children(node, mode, tree.source))
+    nary = _marcu_subtree(tree.root, passes, label, tree.source, out)
     out.reverse()
     out.pop()  # the root
-    return out
+    return out, nary
 
 
-def _decision_walk(tree: RSTTree, mode: Binarization, label: Mapping[str | None, str]) -> Tuples:
-    """Pre-order attachment decisions; every node's label is looked up (an unknown one fails)."""
-    out: Tuples = []
+def _marcu_subtree(root: Node, passes: tuple[Binarization, ...], label: Mapping[str | None, str],
+                   source: str | None, out: Tuples) -> int:
+    """Appends the tuples of ``root``'s subtree, pre-order with right children first, binarized by
+    ``passes`` (none: as it is); returns how many nodes it leaves n-ary. A subtree that bug B1
+    leaves to the next pass is walked by a call of its own (nested no deeper than the passes)."""
     add = out.append
-    stack = [tree.root]
-    pop, push = stack.pop, stack.append
+    stack = [root]
+    later: list[Node] = []
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    nary = 0
     while stack:
         node = pop()
+        if node is _LATER:
+            nary += _marcu_subtree(later.pop(), passes[1:], label, source, out)
+            continue
+        add((node.start, node.end, node.nuclearity, label[node.relation]))
         kids = node.children
         if not kids:
-            label[node.relation]
             continue
+        if len(kids) == 2:
+            extend(kids)
+        elif passes:
+            kids, left_over = _expand(node, passes[0], source)
+            _push(kids, left_over, push, later)
+        else:
+            nary += len(kids) > 2
+            extend(kids)
+    return nary
+
+
+def _decision_walk(tree: RSTTree, passes: tuple[Binarization, ...], label: Mapping[str | None, str],
+                   nary: bool) -> tuple[Tuples, int]:
+    """Pre-order attachment decisions of the tree binarized by ``passes`` in turn, and how many
+    have a k-letter nuclearity: with ``nary``, a node left n-ary is one decision
+    (:func:`to_attachment`); without, it declines. Every node's label is looked up (an unknown one
+    fails)."""
+    out: Tuples = []
+    k_letter = _decision_subtree(tree.root, passes, label, tree.source, nary, out)
+    return out, k_letter
+
+
+def _decision_subtree(root: Node, passes: tuple[Binarization, ...], label: Mapping[str | None, str],
+                      source: str | None, nary: bool, out: Tuples) -> int:
+    """Appends the decisions of ``root``'s subtree binarized by ``passes`` (as :func:`_marcu_subtree`
+    walks); returns how many have a k-letter nuclearity."""
+    add = out.append
+    stack = [root]
+    later: list[Node] = []
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    k_letter = 0
+    while stack:
+        node = pop()
+        if node is _LATER:
+            k_letter += _decision_subtree(later.pop(), passes[1:], label, source, nary, out)
+            continue
+        kids = node.children
         label[node.relation]
-        left, right = kids if len(kids) == 2 else _binary_children(node, mode, tree.source)
+        if not kids:
+            continue
+        left_over = None
+        if len(kids) != 2:
+            if passes:
+                kids, left_over = _expand(node, passes[0], source)
+            elif nary and len(kids) > 2:
+                k_letter += 1
+                left, right = kids[0], kids[1]
+                add((node.start, node.end, "".join([c.nuclearity[0] for c in kids]),
+                     label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
+                extend(kids[::-1])
+                continue
+            else:
+                raise _Declined(f"node {node.start}-{node.end}: {len(kids)} children left for attachment decisions")
+        left, right = kids
         add((node.start, node.end, left.nuclearity[0] + right.nuclearity[0],
              label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
-        push(right)
-        push(left)
-    return out
+        if left_over is None:
+            push(right)
+            push(left)
+        else:
+            _push((right, left), 1 - left_over, push, later)
+    return k_letter
+
+
+def _push(kids: tuple[Node, ...], left_over: int | None, push: Callable[[Node], None], later: list[Node]) -> None:
+    """Push ``kids`` in turn on a walk's stack, the one at ``left_over`` as :data:`_LATER` (itself
+    on ``later``)."""
+    for i, kid in enumerate(kids):
+        if i == left_over:
+            later.append(kid)
+            push(_LATER)
+        else:
+            push(kid)
 
 
 class _Identity(dict[str | None, str | None]):
