@@ -17,7 +17,8 @@ from rstkit.cli import main
 from rstkit.tables import markdown_cell
 
 SAMPLE = Path(__file__).resolve().parent.parent / "corpora" / "sample"
-HOSTILE = ["dir|x", "a\\|b", "back\\slash", "two\nlines", "50% & $5_#{x}~^", "=cmd;\"quoted\""]  # --names splits on commas
+# (no comma: --names splits on commas)
+HOSTILE = ["dir|x", "a\\|b", "back\\slash", "two\nlines", "50% & $5_#{x}~^", "=cmd;\"quoted\""]
 
 
 def unescaped_pipes(line: str) -> int:

@@ -7,8 +7,7 @@ gives n - 1 tuples.
 from __future__ import annotations
 
 from ..labels import get_label_map
-from ..transform import attachment_decisions, binarize
-from ..transform import prepared_tuples as walk
+from ..transform import attachment_decisions, binarize, prepared_walk
 from ..tree import RSTTree
 from .config import EvalConfig
 from .family import MetricFamily, Row
@@ -52,18 +51,22 @@ class Parseval(MetricFamily):
 
     def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
         """``tuples(binarize(relabelled tree), config)``, the same list and the same errors, mostly
-        without building the prepared tree (:func:`rstkit.transform.prepared_tuples`); under
+        without building the prepared tree (:func:`rstkit.transform.prepared_walk`); under
         compatibility mode, the decisions of a gold tree's nodes still n-ary after educe's
         ``right_mixed`` pass.
 
-        The walk gives a binary tree's decisions; the ``right_mixed`` pass of compatibility mode
-        changes no binary tree, and the walk declines any tree it would leave n-ary.
+        The walk expands n-ary nodes as each binarization (and the ``right_mixed`` pass of
+        compatibility mode) would; where it declines, the long way raises the tree's error.
         """
         label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
         mode = config.gold_binarization
-        fast = walk(tree, mode, label_map.relabeller(passthrough), marcu=False)
-        rows = fast[1] if fast is not None else tuples(binarize(label_map.apply(tree, passthrough), mode), config)
-        return rows, (nary_decisions(rows) if gold and config.attachment_rebinarization else None)
+        counted = gold and config.attachment_rebinarization is not None
+        walked = prepared_walk(tree, mode, label_map.relabeller(passthrough),
+                               rebinarization=config.attachment_rebinarization, marcu=False)
+        if walked is not None:
+            return walked.decisions, (walked.nary_decisions if counted else None)
+        rows = tuples(binarize(label_map.apply(tree, passthrough), mode), config)  # raises what the walk declined
+        return rows, (nary_decisions(rows) if counted else None)
 
     def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
         return [("tuples", "attachments+root-leaves")]

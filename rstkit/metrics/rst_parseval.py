@@ -10,8 +10,7 @@ from types import MappingProxyType
 
 from ..labels import get_label_map
 from ..settings import RST_EVAL
-from ..transform import binarize, marcu_tuples, nary_nodes
-from ..transform import prepared_tuples as walk
+from ..transform import binarize, marcu_tuples, nary_nodes, prepared_walk
 from ..tree import RSTTree
 from .config import EvalConfig
 from .family import MetricFamily, Row
@@ -43,15 +42,16 @@ class RSTParseval(MetricFamily):
 
     def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
         """``tuples(binarize(relabelled tree), config)``, the same list and the same errors, mostly
-        without building the prepared tree (:func:`rstkit.transform.prepared_tuples`); under a gold
+        without building the prepared tree (:func:`rstkit.transform.prepared_walk`); under a gold
         binarization of :data:`B1_BINARIZATIONS`, the nodes it leaves n-ary in a gold tree."""
         label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
         mode = config.gold_binarization
-        fast = walk(tree, mode, label_map.relabeller(passthrough), decisions=False)
-        rows = fast[0] if fast is not None else tuples(binarize(label_map.apply(tree, passthrough), mode), config)
-        if gold and mode in B1_BINARIZATIONS:
-            return rows, len(nary_nodes(binarize(tree, mode)))
-        return rows, None
+        counted = gold and mode in B1_BINARIZATIONS
+        walked = prepared_walk(tree, mode, label_map.relabeller(passthrough), decisions=False)
+        if walked is not None:
+            return walked.marcu, (walked.nary_nodes if counted else None)
+        rows = tuples(binarize(label_map.apply(tree, passthrough), mode), config)  # raises what the walk declined
+        return rows, (len(nary_nodes(binarize(tree, mode))) if counted else None)
 
     def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
         return [("tuples", "nodes-root+leaves")]
