@@ -50,7 +50,7 @@ loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.perf_counter()
 result = segmenter.segment(text)
 seconds = time.perf_counter() - started
-covered = "".join(e.text for e in result.edus) == "".join(text.split())
+covered = "".join(e.text for e in result.edus).replace(" ", "") == "".join(text.split())
 print(len(result.edus), seconds, loaded // 1024, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, covered)
 """
 
