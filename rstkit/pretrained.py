@@ -26,6 +26,7 @@ import hashlib
 import importlib
 import importlib.util
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -173,16 +174,21 @@ class PretrainedEncoder(nn.Module):
 
     def windows(self, n: int) -> tuple[list[tuple[int, int]], np.ndarray]:
         """Windows ``[start, end)`` over ``n`` word pieces and, per piece, the window in
-        which it is most central (its distance to the nearer window edge is largest)."""
+        which it is most central (its distance to the nearer window edge is largest; the
+        first such window on ties). Time and memory grow linearly with ``n``."""
         size = min(self.capacity, n)
         starts = list(range(0, max(1, n - size + 1), self.step))
         if starts[-1] + size < n:
             starts.append(n - size)
-        position = np.arange(n)[:, None]
-        begin = np.array(starts)[None, :]
-        margin = np.minimum(position - begin, begin + size - 1 - position)
-        margin = np.where((position >= begin) & (position < begin + size), margin, -1)
-        return [(s, s + size) for s in starts], margin.argmax(1)
+        owner = np.zeros(n, dtype=np.int64)
+        best = np.full(n, -1, dtype=np.int64)
+        offsets = np.arange(size)
+        margins = np.minimum(offsets, size - 1 - offsets)
+        for window, start in enumerate(starts):  # later windows win only when strictly more central
+            better = margins > best[start:start + size]
+            best[start:start + size][better] = margins[better]
+            owner[start:start + size][better] = window
+        return [(s, s + size) for s in starts], owner
 
     def hidden_states(self, ids: torch.Tensor) -> torch.Tensor:
         """States ``(n_layers, n, dim)`` of word pieces ``ids`` ``(n,)`` (with gradients when
@@ -206,27 +212,77 @@ class PretrainedEncoder(nn.Module):
         start = torch.tensor([s for s, _ in spans], device=ids.device)[owner_t]
         return states[:, owner_t, torch.arange(n, device=ids.device) - start].float()
 
+    @torch.no_grad()
+    def stream(self, ids: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
+        """The states of word pieces ``ids`` ``(n,)`` as :meth:`encode` gives them, in order and a
+        few at a time: ``(first piece, states (n_layers, k, dim) float16)`` for consecutive runs
+        of pieces, one run per batch of windows (each piece from the window where it is most
+        central, so a run's edges are invisible). Memory: one batch of windows, whatever ``n``."""
+        n = len(ids)
+        if n == 0:
+            return
+        spans, owner = self.windows(n)
+        was_training = self.transformer.training
+        self.transformer.eval()
+        device = next(self.transformer.parameters()).device
+        prefix, suffix = torch.tensor(self._prefix), torch.tensor(self._suffix)
+        size = spans[0][1] - spans[0][0]
+        bounds = np.searchsorted(owner, np.arange(0, len(spans) + _WINDOW_BATCH, _WINDOW_BATCH))
+        try:
+            for number, first in enumerate(range(0, len(spans), _WINDOW_BATCH)):
+                batch_spans = spans[first:first + _WINDOW_BATCH]
+                batch = torch.stack([torch.cat([prefix, torch.from_numpy(ids[s:e]), suffix]) for s, e in batch_spans])
+                batch = batch.to(device)
+                layers = self.transformer(input_ids=batch, attention_mask=torch.ones_like(batch),
+                                          output_hidden_states=True).hidden_states
+                states = torch.stack(layers)[:, :, len(self._prefix):len(self._prefix) + size].float().cpu().numpy()
+                pieces = np.arange(bounds[number], bounds[number + 1])  # the pieces this batch's windows own
+                rows = owner[pieces] - first
+                starts = np.array([s for s, _ in batch_spans])[rows]
+                yield int(bounds[number]), states[:, rows, pieces - starts].astype(np.float16)
+        finally:
+            self.transformer.train(was_training)
+
     def _key(self, text: str) -> str:
         settings = f"{_CACHE_LAYOUT}|{self.identity}|window={self.window}|step={self.step}|"
         return hashlib.sha256(settings.encode() + text.encode("utf-8")).hexdigest()
 
-    @torch.no_grad()
-    def encode(self, text: str) -> TokenStates:
-        """Offsets and all layers' states of ``text`` (float16 precision, cached when a
-        cache directory is set)."""
-        file = self.cache_dir / (key := self._key(text))[:2] / f"{key}.npz" if self.cache_dir else None
+    def _cache_file(self, text: str) -> Path | None:
+        return self.cache_dir / (key := self._key(text))[:2] / f"{key}.npz" if self.cache_dir else None
+
+    def encode_pieces(self, text: str) -> tuple[np.ndarray, Iterator[tuple[int, np.ndarray]]]:
+        """Offsets ``(n, 2)`` of ``text``'s word pieces and their states as :meth:`stream` gives
+        them (float16); read from the cache when it holds ``text``, and saved to it (when a
+        cache directory is set) once the stream has been read to its end."""
+        file = self._cache_file(text)
         if file is not None and file.is_file():
             with np.load(file) as saved:
-                return TokenStates(saved["offsets"].astype(np.int64), saved["layers"].astype(np.float32))
+                offsets, layers = saved["offsets"].astype(np.int64), saved["layers"]
+            return offsets, iter([(0, layers)] if len(offsets) else [])
         ids, offsets = self.tokenize(text)
-        was_training = self.transformer.training
-        self.transformer.eval()
-        device = next(self.transformer.parameters()).device
-        layers = self.hidden_states(torch.from_numpy(ids).to(device)).cpu().numpy().astype(np.float16)
-        self.transformer.train(was_training)
-        if file is not None:
-            file.parent.mkdir(parents=True, exist_ok=True)
-            partial = file.with_suffix(f".{os.getpid()}.tmp.npz")
-            np.savez(partial, offsets=offsets.astype(np.int32), layers=layers)
-            partial.replace(file)
-        return TokenStates(offsets, layers.astype(np.float32))
+        if file is None:
+            return offsets, self.stream(ids)
+        return offsets, self._saved(file, offsets, self.stream(ids))
+
+    def _saved(self, file: Path, offsets: np.ndarray, runs: Iterator[tuple[int, np.ndarray]]
+               ) -> Iterator[tuple[int, np.ndarray]]:
+        """``runs`` passed through, and written to the cache ``file`` when they are all read."""
+        kept = []
+        for first, layers in runs:
+            kept.append(layers)
+            yield first, layers
+        layers = (np.concatenate(kept, axis=1) if kept
+                  else np.zeros((self.n_layers, 0, self.dim), dtype=np.float16))
+        file.parent.mkdir(parents=True, exist_ok=True)
+        partial = file.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(partial, offsets=offsets.astype(np.int32), layers=layers)
+        partial.replace(file)
+
+    def encode(self, text: str) -> TokenStates:
+        """Offsets and all layers' states of ``text`` (float16 precision, cached when a
+        cache directory is set); memory: the states themselves and one batch of windows."""
+        offsets, runs = self.encode_pieces(text)
+        layers = np.zeros((self.n_layers, len(offsets), self.dim), dtype=np.float32)
+        for first, states in runs:
+            layers[:, first:first + states.shape[1]] = states
+        return TokenStates(offsets, layers)

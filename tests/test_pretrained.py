@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -39,19 +41,22 @@ def test_offsets_point_at_the_word_pieces_of_the_text(encoder):
     assert (np.diff(states.offsets[:, 0]) > 0).all()
 
 
-def test_each_piece_takes_the_window_where_it_is_most_central(encoder):
+@pytest.mark.parametrize("repeats", [1, 40])
+def test_each_piece_takes_the_window_where_it_is_most_central(encoder, repeats):
     """States equal those of one transformer run over the window chosen by hand: windows of
     capacity C = 24 positions - 2 special tokens, consecutive starts C * 0.75 apart, the last
     window ending at the text's end; a piece belongs to the window where its distance to the
-    nearer window edge is largest (the first such window on ties)."""
-    ids, _ = encoder.tokenize(TEXT)
+    nearer window edge is largest (the first such window on ties). 40 repeats give about
+    150 windows, run 8 at a time: the edges between batches do not show."""
+    text = TEXT * repeats
+    ids, _ = encoder.tokenize(text)
     n, capacity = len(ids), 22
     step = round(capacity * 0.75)
     starts = list(range(0, n - capacity + 1, step))
     if starts[-1] + capacity < n:
         starts.append(n - capacity)
-    assert len(starts) >= 3
-    states = encoder.encode(TEXT).layers
+    assert len(starts) >= (3 if repeats == 1 else 100)
+    states = encoder.encode(text).layers
     assert states.shape == (3, n, 16)  # embeddings + 2 layers
     cls, sep = vocabulary().index("[CLS]"), vocabulary().index("[SEP]")
     with torch.no_grad():
@@ -63,6 +68,37 @@ def test_each_piece_takes_the_window_where_it_is_most_central(encoder):
         best = margins.index(max(margins))
         expected = runs[best][:, t - starts[best]]
         assert np.allclose(states[:, t], expected, atol=2e-3), t  # float16 rounding
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 400), capacity=st.integers(2, 30), overlap=st.sampled_from([0.0, 0.25, 0.5, 0.9]))
+def test_windows_and_owners_by_brute_force(encoder, n, capacity, overlap):
+    """The windows and each piece's owner equal a brute-force search over every window
+    (written here from the rule in the docstring, not from rstkit's code)."""
+    saved = encoder.capacity, encoder.step
+    encoder.capacity, encoder.step = capacity, max(1, round(capacity * (1 - overlap)))
+    try:
+        spans, owner = encoder.windows(n)
+    finally:
+        encoder.capacity, encoder.step = saved
+    size = min(capacity, n)
+    assert all(e - s == size for s, e in spans) and spans[0][0] == 0 and spans[-1][1] == n
+    for piece in range(n):
+        margins = [min(piece - s, e - 1 - piece) if s <= piece < e else -1 for s, e in spans]
+        assert owner[piece] == margins.index(max(margins))
+
+
+def test_the_stream_gives_consecutive_runs_of_the_states(encoder):
+    """encode's states arrive from stream() in consecutive runs, one per batch of 8 windows
+    (so a long text never holds more than one batch of windows' states)."""
+    text = TEXT * 40
+    ids, _ = encoder.tokenize(text)
+    runs = list(encoder.stream(ids))
+    windows = len(encoder.windows(len(ids))[0])
+    assert len(runs) == -(-windows // 8) > 10
+    assert [first for first, _ in runs] == list(np.cumsum([0] + [r.shape[1] for _, r in runs[:-1]]))
+    assert all(r.dtype == np.float16 and r.shape[1] <= 8 * encoder.capacity for _, r in runs)
+    assert np.array_equal(np.concatenate([r for _, r in runs], axis=1), encoder.encode(text).layers)
 
 
 def test_short_and_empty_texts(encoder):

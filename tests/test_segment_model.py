@@ -219,21 +219,110 @@ def test_training_with_pretrained_vectors(gum_dir, tmp_path) -> None:
     from rstkit.segment.tokenize import tokenize
 
     before = loaded.probabilities(text, tokenize(text))
-    # a long text is encoded in pieces of ENCODER_CHUNK tokens: each piece as a text of its own
-    import rstkit.segment.segmenter as segmenter_module
+    # a token's vector: the chosen layers of the encoder's states of the text, averaged over its pieces
     from rstkit.segment.features import pool_pieces
 
     tokens = tokenize(text)
-    whole = loaded.token_vectors(text, tokens)
-    segmenter_module.ENCODER_CHUNK, saved = 4, segmenter_module.ENCODER_CHUNK
-    try:
-        chunked = loaded.token_vectors(text, tokens)
-    finally:
-        segmenter_module.ENCODER_CHUNK = saved
-    assert chunked.shape == whole.shape == (len(tokens), 16)
-    piece = loaded.encoder.encode(text[tokens[4][0]:tokens[7][1]])
-    expected = pool_pieces(piece.offsets + tokens[4][0], piece.layers[[1, 2]].mean(axis=0), tokens[4:8])
-    assert np.allclose(chunked[4:8], expected)
+    states = loaded.encoder.encode(text)
+    expected = pool_pieces(states.offsets, states.layers[[1, 2]].mean(axis=0), tokens)
+    assert np.allclose(loaded.token_vectors(text, tokens), expected)
     # the network does read the vectors: other vectors, other probabilities
-    loaded.token_vectors = lambda text, tokens: np.ones((len(tokens), 16), dtype=np.float32)
+    loaded.settings["pretrained"]["layers"] = [0]  # the embeddings layer instead of layers 1 and 2
     assert not np.allclose(before, loaded.probabilities(text, tokenize(text)))
+
+
+# -- long texts: streamed in batches of windows, and no edge shows --------------------------
+
+UNPUNCTUATED = ("the committee met on monday and because the weather was bad it decided to stay at home "
+                "while the others went to the city where they hoped to find work for the winter so that "
+                "their families would not go hungry when the snow came ")
+
+
+@pytest.fixture()
+def one_thread():
+    """One torch thread (on a busy machine, several threads slow these small networks down)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def test_shipped_base_model_does_not_show_window_or_batch_edges(one_thread) -> None:
+    """On 4,500 unpunctuated tokens, segmenter-base gives the same EDUs whether its windows
+    are read 1, 32 (the default) or all at once, and whatever the window size: boundaries
+    may differ between window sizes only where the model is uncertain (boundary probability
+    within 0.05 of the threshold in both readings); so no boundary sits at a multiple of the
+    window or batch size unless the text read in one window puts one there."""
+    if not (default_model_dir("segmenter-base") / "model.pt").is_file():
+        pytest.skip("no segmenter-base model shipped")
+    from rstkit.segment.tokenize import tokenize
+
+    segmenter = Segmenter.load("segmenter-base")
+    words = UNPUNCTUATED.split()
+    text = " ".join(words[i % len(words)] for i in range(4500))
+    tokens = tokenize(text)
+
+    def read(window: int, margin: int, batch_size: int) -> np.ndarray:
+        segmenter.window, segmenter.margin, segmenter.batch_size = window, margin, batch_size
+        return segmenter.probabilities(text, tokens)
+
+    whole = read(len(tokens), 0, 1)
+    whole_probability = whole[:, 1] + whole[:, 2]
+    boundary = whole_probability >= segmenter.threshold
+    for window, margin in [(256, 32), (100, 20)]:
+        readings = [read(window, margin, size) for size in (1, 32)]
+        assert np.allclose(readings[0], readings[1], atol=1e-5)
+        probability = readings[1][:, 1] + readings[1][:, 2]
+        differ = (probability >= segmenter.threshold) != boundary
+        uncertain = np.minimum(np.abs(probability - segmenter.threshold),
+                               np.abs(whole_probability - segmenter.threshold)) < 0.05
+        assert (uncertain | ~differ).all(), (window, np.flatnonzero(differ))
+        edges = np.arange(window, len(tokens), window)
+        assert boundary[edges].sum() < len(edges) / 3  # edges are not cut as a rule
+
+
+def tiny_segmenter_with_encoder(bert, window: int, margin: int, batch_size: int) -> Segmenter:
+    from rstkit.pretrained import PretrainedEncoder
+
+    torch.manual_seed(0)
+    words = Vocabulary(["the", "because", "cat", "sat"])
+    chars = Vocabulary(list("abcdefghijklmnopqrstuvwxyz"))
+    net = SegmenterNet(NetConfig(words=len(words), chars=len(chars), flags=len(FLAGS), extra=16, extra_dim=4,
+                                 word_dim=4, char_dim=4, char_filters=4, hidden=4, layers=1))
+    settings = {"window": window, "margin": margin, "batch_size": batch_size, "threshold": 0.5,
+                "pretrained": {"encoder": f"hf:{bert}", "layers": [1, 2]}}
+    return Segmenter(net, words, chars, settings, PretrainedEncoder.load(f"hf:{bert}"))
+
+
+def test_long_text_with_a_pretrained_encoder_reads_as_one(tmp_path, one_thread) -> None:
+    """4,200 tokens (more than the 4,096-token pieces the encoder was once given separately):
+    every token's vector is the mean over its word pieces of the encoder's states of the
+    whole text (pooled here by a plain loop), and the probabilities do not depend on how
+    many windows are read at once."""
+    pytest.importorskip("transformers")
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from tiny_transformer import make_tiny_bert
+
+    from rstkit.segment.tokenize import tokenize
+
+    bert = make_tiny_bert(tmp_path / "bert")
+    words = ["the", "cats", "sat", "on", "the", "mat", "and", "then", "it", "left", "because", "it", "was", "tired"]
+    text = " ".join(words[i % len(words)] for i in range(4200))
+    tokens = tokenize(text)
+    segmenter = tiny_segmenter_with_encoder(bert, 64, 8, 32)
+    states = segmenter.encoder.encode(text)
+    layer_mean = states.layers[[1, 2]].mean(axis=0)
+    expected = np.zeros((len(tokens), 16))
+    first = 0  # pieces and tokens are both in text order
+    for t, (start, end) in enumerate(tokens):
+        while states.offsets[first][1] <= start:
+            first += 1
+        inside = [p for p in range(first, min(first + 8, len(states))) if states.offsets[p][0] < end]
+        expected[t] = layer_mean[inside].mean(axis=0)
+    assert np.allclose(segmenter.token_vectors(text, tokens), expected, atol=1e-6)
+    readings = [tiny_segmenter_with_encoder(bert, 64, 8, size).probabilities(text, tokens) for size in (1, 7, 10 ** 6)]
+    assert all(np.allclose(readings[0], other, atol=1e-5) for other in readings[1:])
+    assert all(segmenter.decide(readings[0]) == segmenter.decide(other) for other in readings[1:])

@@ -2,6 +2,8 @@
 boundary scores (rstkit.segment.evaluate)."""
 from __future__ import annotations
 
+from itertools import groupby
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,6 +27,20 @@ def test_hand_example() -> None:
     assert result.spans()[1] == (7, 25)
     assert result.lines() == "I left\nbecause it rained.\nThen I slept.\n\nNew paragraph\n"
     assert result.to_edus()[3] == EDU(4, "New paragraph", 3, 2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab \t\n\r\x0b\x0c\x1c\x85\u2028\u2029\u00a0"), min_size=1, max_size=60))
+def test_lines_make_each_whitespace_run_with_a_line_break_one_space(text: str) -> None:
+    """The reference walks the characters (Python's own notion of whitespace and of line
+    boundaries, str.isspace and str.splitlines), written here without regular expressions."""
+    from rstkit.segment.result import _unwrapped
+
+    expected = []
+    for is_space, group in groupby(text, key=str.isspace):
+        run = "".join(group)
+        expected.append(" " if is_space and run.splitlines()[0] != run else run)
+    assert _unwrapped(text) == "".join(expected)
 
 
 def test_empty_text() -> None:

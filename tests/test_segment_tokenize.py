@@ -49,6 +49,22 @@ def test_numbered_list_item_keeps_its_period() -> None:
     assert words("He scored 5. Then he left.") == ["He", "scored", "5", ".", "Then", "he", "left", "."]
 
 
+def test_urls_and_e_mail_addresses_by_the_rule() -> None:
+    """A URL runs from its prefix to the chunk's last character that is not closing
+    punctuation (at least one character); an e-mail address starts where a run of its
+    local part's characters (letters, digits, ``_ . + -``) starts. Expected by hand."""
+    assert words("see http://x.org/a_(b)). ok") == ["see", "http://x.org/a_(b", ")", ")", ".", "ok"]
+    assert words("(http://x.com)") == ["(", "http://x.com", ")"]
+    assert words("http://)))") == ["http://)", ")", ")"]
+    assert words("www.a.b,") == ["www.a.b", ","]
+    assert words("mail a.b+c@d.co.uk.") == ["mail", "a.b+c@d.co.uk", "."]
+    # no address begins inside "#tag.b": the hashtag takes "#tag", then "." and "b" are tokens of their own
+    assert words("#tag.b@c.com") == ["#tag", ".", "b", "@", "c", ".", "com"]
+    # long chunks where each token once rescanned the rest of the chunk (a benchmark times them)
+    assert words("a+" * 3) == ["a", "+"] * 3
+    assert words("http://" + ")" * 5 + "a") == ["http://)))))a"]
+
+
 def test_tokenize_a_range_gives_spans_of_the_whole_text() -> None:
     text = "ab cd\n\nef gh"
     assert tokenize(text, 7, 12) == [(7, 9), (10, 12)]

@@ -101,18 +101,25 @@ def featurize(text: str, tokens: Sequence[Span], paragraph_starts: Iterable[int]
     return TokenFeatures(word_ids, char_ids, flags)
 
 
-def pool_pieces(offsets: np.ndarray, vectors: np.ndarray, tokens: Sequence[Span]) -> np.ndarray:
+def pool_pieces(offsets: np.ndarray, vectors: np.ndarray, tokens: Sequence[Span] | np.ndarray) -> np.ndarray:
     """Token vectors [T, dim] from word-piece vectors: each token's vector is the mean of
     the pieces whose characters ``offsets`` [n, 2] overlap the token's (zeros if none, as
-    for characters a pretrained tokenizer drops). Pieces are in text order."""
+    for characters a pretrained tokenizer drops). Pieces are in text order. Each token's
+    sum is taken over its own pieces only, so the result does not depend on which other
+    pieces are given (a long text's pieces can be pooled a few at a time)."""
     result = np.zeros((len(tokens), vectors.shape[1]), dtype=np.float32)
     if not len(tokens) or not len(offsets):
         return result
-    spans = np.asarray(tokens, dtype=np.int64)
+    spans = np.asarray(tokens, dtype=np.int64).reshape(-1, 2)
     first = np.searchsorted(offsets[:, 1], spans[:, 0], side="right")  # first piece ending after the token starts
     stop = np.searchsorted(offsets[:, 0], spans[:, 1], side="left")    # first piece starting at or after its end
-    sums = np.concatenate([np.zeros((1, vectors.shape[1])), np.cumsum(vectors, axis=0, dtype=np.float64)])
     counts = np.maximum(stop - first, 0)
-    some = counts > 0
-    result[some] = (sums[stop[some]] - sums[first[some]]) / counts[some, None]
+    some = np.flatnonzero(counts)
+    if not len(some):
+        return result
+    # the pieces of every token with some, one after the other, and where each token's run begins
+    run_starts = np.concatenate([[0], np.cumsum(counts[some])[:-1]])
+    pieces = np.arange(counts.sum()) - np.repeat(run_starts, counts[some]) + np.repeat(first[some], counts[some])
+    sums = np.add.reduceat(vectors[pieces].astype(np.float64), run_starts, axis=0)
+    result[some] = sums / counts[some, None]
     return result

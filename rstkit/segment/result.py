@@ -10,7 +10,14 @@ from dataclasses import dataclass
 from ..tree import EDU
 from .tokenize import Span
 
-_LINE_BREAK = re.compile(r"\s*[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]\s*")
+_WHITESPACE = re.compile(r"\s+")
+_LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+
+
+def _unwrapped(text: str) -> str:
+    """``text`` with every run of whitespace that holds a line break made one space (each
+    run is matched once: linear even in a megabyte of spaces)."""
+    return _WHITESPACE.sub(lambda run: " " if _LINE_BREAK.search(run.group()) else run.group(), text)
 
 
 @dataclass(frozen=True)
@@ -51,7 +58,7 @@ class Segmentation:
         for i, edu in enumerate(self.edus):
             if i and edu.paragraph != self.edus[i - 1].paragraph:
                 out.append("")
-            out.append(_LINE_BREAK.sub(" ", edu.text))
+            out.append(_unwrapped(edu.text))
         return "\n".join(out) + "\n" if out else ""
 
 

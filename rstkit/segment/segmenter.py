@@ -7,7 +7,10 @@ begins a sentence, or neither) and returns a :class:`Segmentation`. A paragraph 
 begins an EDU and a sentence; EDUs never cross paragraphs.
 
 Long texts are tagged in overlapping windows (``window`` tokens, ``margin`` tokens of
-context on each side), so time and memory grow linearly with the text.
+context on each side) and read by a pretrained encoder in its own overlapping windows,
+each batch of windows just before it is needed, so time grows linearly with the text,
+memory beyond a few hundred bytes of features per token stays bounded, and the
+segmentation does not depend on where a batch begins or ends.
 
 A model trained with a pretrained encoder (``settings["pretrained"]``: its name, e.g.
 ``minilm``, and the layers averaged) also reads the frozen states of that encoder
@@ -27,15 +30,12 @@ import torch
 
 from ..errors import RSTKitError
 from ..pretrained import MINILM, missing_packages
-from .features import Vocabulary, featurize, pool_pieces
+from .features import TokenFeatures, Vocabulary, featurize, pool_pieces
 from .model import EDU_START, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .result import Segmentation, build_segmentation
 from .tokenize import Span, paragraphs, tokenize
 
 MODEL_FORMAT = "rstkit-segmenter/1"
-#: tokens per piece of text given to a pretrained encoder at once (its states of a piece
-#: take pieces x layers x dim floats)
-ENCODER_CHUNK = 4096
 _FILES = ("config.json", "vocab.json", "model.pt")
 
 
@@ -157,38 +157,81 @@ class Segmenter:
         return edu_starts.tolist(), edu_starts[sentence].tolist()
 
     def token_vectors(self, text: str, tokens: Sequence[Span]) -> np.ndarray:
-        """Pretrained vectors [T, dim] of the tokens: the chosen layers of the encoder's
-        word-piece states, averaged, then pooled over each token's characters. A long text
-        is encoded in pieces of ``ENCODER_CHUNK`` tokens, so memory stays bounded."""
-        layers = self.settings["pretrained"]["layers"]
-        parts = []
-        for first in range(0, len(tokens), ENCODER_CHUNK):
-            chunk = tokens[first:first + ENCODER_CHUNK]
-            start = chunk[0][0]
-            states = self.encoder.encode(text[start:chunk[-1][1]])
-            vectors = states.layers[layers].mean(axis=0)
-            parts.append(pool_pieces(states.offsets + start, vectors, chunk))
-        return np.concatenate(parts) if parts else np.zeros((0, self.encoder.dim), dtype=np.float32)
+        """Pretrained vectors [T, dim] of all the tokens (see :class:`TokenVectors`)."""
+        return TokenVectors(self, text, tokens).take(0, len(tokens))
 
     def probabilities(self, text: str, tokens: Sequence[Span], paragraph_starts: Sequence[int] = ()) -> np.ndarray:
-        """Class probabilities [T, 3] (inside, begins an EDU, begins an EDU and a sentence)."""
-        if not tokens:
-            return np.zeros((0, 3), dtype=np.float32)
+        """Class probabilities [T, 3] (inside, begins an EDU, begins an EDU and a sentence).
+
+        The tokens are tagged in windows of ``window`` tokens, each read with ``margin``
+        tokens of context on either side, ``batch_size`` windows at a time; a model with
+        a pretrained encoder gets the vectors of each batch's tokens just before it
+        (:class:`TokenVectors`), so time and memory beyond the per-token features grow
+        with one batch, not with the text, and no chunk edge shows: every token is tagged
+        as if the whole text had been read at once.
+        """
+        n = len(tokens)
+        result = np.zeros((n, 3), dtype=np.float32)
+        if not n:
+            return result
         features = featurize(text, tokens, paragraph_starts, self.words, self.chars)
-        if self.encoder is not None:
-            features.extra = self.token_vectors(text, tokens)
-        n = len(features)
+        vectors = TokenVectors(self, text, tokens) if self.encoder is not None else None
         windows = [(max(0, s - self.margin), min(n, s + self.window + self.margin), s, min(n, s + self.window))
                    for s in range(0, n, self.window)]
-        result = np.zeros((n, 3), dtype=np.float32)
         with torch.no_grad():
             for b in range(0, len(windows), self.batch_size):
                 batch = windows[b:b + self.batch_size]
-                scores = self.net(*batch_windows([(features, lo, hi) for lo, hi, _, _ in batch]))
+                lo, hi = batch[0][0], batch[-1][1]
+                part = TokenFeatures(features.words[lo:hi], features.chars[lo:hi], features.flags[lo:hi],
+                                     vectors.take(lo, hi) if vectors is not None else None)
+                scores = self.net(*batch_windows([(part, a - lo, z - lo) for a, z, _, _ in batch]))
                 probabilities = torch.softmax(scores, dim=-1).numpy()
-                for row, (lo, _, keep_from, keep_to) in enumerate(batch):
-                    result[keep_from:keep_to] = probabilities[row, keep_from - lo:keep_to - lo]
+                for row, (a, _, keep_from, keep_to) in enumerate(batch):
+                    result[keep_from:keep_to] = probabilities[row, keep_from - a:keep_to - a]
         return result
+
+
+class TokenVectors:
+    """The pretrained vectors of a text's tokens, computed as they are asked for.
+
+    The text from its first to its last token is split into word pieces once; their states
+    come from the encoder's sliding windows (:meth:`rstkit.pretrained.PretrainedEncoder.stream`:
+    every piece from the window where it is most central, as if the text were read whole),
+    a batch of windows at a time, and only the pieces still needed are kept. A token's
+    vector is the mean of the chosen layers, averaged over the pieces that overlap its
+    characters. :meth:`take` must be asked for ranges that never move backwards.
+    """
+
+    def __init__(self, segmenter: Segmenter, text: str, tokens: Sequence[Span]):
+        self.layers = segmenter.settings["pretrained"]["layers"]
+        self.dim = segmenter.encoder.dim
+        self.tokens = np.asarray(tokens, dtype=np.int64).reshape(-1, 2)
+        begin = int(self.tokens[0, 0]) if len(self.tokens) else 0
+        end = int(self.tokens[-1, 1]) if len(self.tokens) else 0
+        offsets, self._runs = segmenter.encoder.encode_pieces(text[begin:end])
+        self.offsets = offsets + begin
+        self._first = 0  # the piece number of the first piece kept
+        self._kept: list[np.ndarray] = []  # vectors of the pieces read and kept, in order
+        self._read = 0   # pieces read so far
+
+    def take(self, lo: int, hi: int) -> np.ndarray:
+        """Vectors [hi - lo, dim] of tokens ``lo`` to ``hi - 1``."""
+        if hi <= lo:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        spans = self.tokens[lo:hi]
+        # every piece that starts before the last token ends
+        needed = int(np.searchsorted(self.offsets[:, 0], spans[-1, 1], side="left"))
+        while self._read < needed:
+            first, states = next(self._runs)
+            self._kept.append(states[self.layers].astype(np.float32).mean(axis=0))
+            self._read = first + states.shape[1]
+        keep_from = int(np.searchsorted(self.offsets[:, 1], spans[0, 0], side="right"))  # pieces ending after it starts
+        vectors = np.concatenate(self._kept) if self._kept else np.zeros((0, self.dim), dtype=np.float32)
+        vectors = vectors[max(0, keep_from - self._first):]
+        self._first = max(self._first, keep_from)
+        self._kept = [vectors]
+        pieces = self.offsets[self._first:self._read]
+        return pool_pieces(pieces, vectors[:len(pieces)], spans)
 
 
 def load_encoder(name: str, cache_dir: str | Path | None = None):

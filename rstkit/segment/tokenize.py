@@ -33,8 +33,14 @@ ABBREVIATIONS = frozenset(["mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "v
 
 _SPACE = re.compile(r"\s+")
 _BLANK_LINE = re.compile(r"\n[^\S\n]*\n\s*")
-_URL = r"(?:https?://|www\.)[^\s]+?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-_TRAILING = r"(?=[.,;:!?)\]}'\"”’]*(?:$|[\s]))"
+_CLOSING = r"[.,;:!?)\]}'\"”’]"
+#: a URL runs to its chunk's last character that is not closing punctuation (at least one
+#: character after its prefix); an e-mail address begins where a run of the characters of
+#: its local part begins. Both are written so that a long chunk is scanned once, not once
+#: per token in it (``a+a+a+...``, ``http://))))...x``)
+_URL = (rf"(?:https?://|www\.)(?:\S*(?!{_CLOSING})\S|\S)"
+        r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_TRAILING = rf"(?={_CLOSING}*(?:$|\s))"
 _PIECE = re.compile(
     rf"(?P<url>(?:{_URL}){_TRAILING})"
     r"|(?P<initials>(?:[^\W\d_]{1,2}\.){2,})"                      # U.S. e.g. i.e. a.m. Ph.D.
