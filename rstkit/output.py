@@ -342,9 +342,17 @@ def _create_exclusive(staged: Path, dest: Path) -> None:
     staged.unlink()
 
 
+def _is_stream(target: Path) -> bool:
+    """Whether ``target`` is a FIFO or a device, or names one of this process's streams
+    (``/dev/stdout``, ``/proc/self/fd/1``: a redirection's file too): written into, never replaced."""
+    if target.exists() and not target.is_file() and not target.is_dir():
+        return True
+    return target.absolute().parts[1:2] in (("dev",), ("proc",))
+
+
 def _write_file(target: Path, content: Content, force: bool, inputs: list[Path]) -> None:
     data = _encoded(content)
-    if target.exists() and not target.is_file() and not target.is_dir():  # a FIFO or a device: write into it
+    if _is_stream(target):
         try:
             with open(target, "wb") as stream:
                 stream.write(data)

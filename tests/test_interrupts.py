@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # about 3 minutes on 2 cores: several runs of each command
+
 PROJECT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(PROJECT)}
 DOCS = 800

@@ -248,3 +248,10 @@ def test_parse_refuses_edus_the_format_cannot_hold_before_any_work(tmp_path, cap
     edus.write_text("one EDU\nanother \x01 EDU\n", encoding="utf-8")
     status, err = run(capsys, "parse", edus, tmp_path / "o", "--to", "rs3", "--model", tmp_path / "no-model")
     assert status == 2 and f"{edus}: document 't', EDU 2" in err and "U+0001" in err, err
+
+
+def test_train_never_writes_its_model_into_the_corpus(corpus, capsys):
+    before = snapshot(corpus)
+    status, err = run(capsys, "train", "--corpus", corpus, "--out", corpus / "model", "--epochs", "1")
+    assert status == 2 and "refusing to write" in err and err.count("\n") == 1, err
+    assert snapshot(corpus) == before and not (corpus / "model").exists()
