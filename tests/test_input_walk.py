@@ -14,8 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rstkit.cli import main
+from rstkit.folders import walk_files
 
 PROJECT = Path(__file__).resolve().parent.parent
 SAMPLE = PROJECT / "corpora" / "sample"
@@ -134,3 +137,43 @@ def test_a_broken_link_in_a_folder_is_reported(tmp_path, capsys):
     (folder / "gone.dis").symlink_to(tmp_path / "nowhere.dis")
     status, _, err = run(capsys, "eval", folder, SAMPLE / "pred")
     assert status == 2 and f"{folder / 'gone.dis'}: broken symbolic link" in err, err
+
+
+# -- the walk against its definition, on random folder trees -------------------------------------------------
+NAMES = st.sampled_from(["a", "b", "a-b", "B", ".h", "x.dis", ".x.dis", "a.dis", "z"])
+RELATIVE = st.lists(NAMES, min_size=1, max_size=3).map(tuple)
+
+
+@settings(max_examples=60, deadline=None)
+@given(inside=st.lists(RELATIVE, max_size=8), outside=st.lists(RELATIVE, max_size=5),
+       link=st.sampled_from(["linked", "a", ".hidden-link"]))
+def test_walk_lists_what_its_definition_lists(tmp_path_factory, inside, outside, link):
+    """Files are made at the relative paths drawn (a path whose folder part is already a file, or
+    whose name is already a folder, is dropped); a folder outside is linked in as ``link``. The
+    expected listing is computed from the drawn paths alone: every path without a hidden part,
+    the linked folder's under ``link`` unless that name is hidden or taken, sorted by parts."""
+    base = tmp_path_factory.mktemp("walk")
+    root, other = base / "root", base / "other"
+
+    def make(folder: Path, paths: list[tuple[str, ...]]) -> set[tuple[str, ...]]:
+        folder.mkdir()
+        made: set[tuple[str, ...]] = set()
+        for parts in paths:
+            prefixes = {parts[:i] for i in range(1, len(parts))}
+            if prefixes & made or any(m[:len(parts)] == parts for m in made):
+                continue  # a file where a folder is needed, or a folder where a file is
+            (folder.joinpath(*parts)).parent.mkdir(parents=True, exist_ok=True)
+            folder.joinpath(*parts).write_text("")
+            made.add(parts)
+        return made
+
+    files_in, files_out = make(root, inside), make(other, outside)
+    taken = {parts[0] for parts in files_in}
+    expected = {p for p in files_in if not any(part.startswith(".") for part in p)}
+    if link not in taken:
+        (root / link).symlink_to(other, target_is_directory=True)
+        if not link.startswith("."):
+            expected |= {(link, *p) for p in files_out if not any(part.startswith(".") for part in p)}
+    listing = walk_files(root)
+    assert listing.problems == []
+    assert listing.files == [root.joinpath(*p) for p in sorted(expected)]

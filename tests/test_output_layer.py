@@ -148,6 +148,21 @@ def test_draw_to_a_device_keeps_the_device(corpus, tmp_path, capsys):
     assert link.is_symlink() and stat.S_ISCHR(os.lstat(null).st_mode)
 
 
+def test_draw_to_a_stream_of_the_process_writes_into_its_file(corpus, tmp_path):
+    """``-o /proc/self/fd/N`` (what ``/dev/stdout`` leads to) where the descriptor N is open on a file,
+    as a shell's redirection opens one: the drawing goes into that open file, which keeps its only
+    name; a replaced file would leave the descriptor on a nameless empty one."""
+    target = tmp_path / "redirected.svg"
+    with open(target, "wb") as stream:
+        fd = stream.fileno()
+        result = subprocess.run([sys.executable, "-m", "rstkit", "draw", str(corpus / "sample_bread.dis"), "-o",
+                                 f"/proc/self/fd/{fd}", "--format", "svg"], pass_fds=(fd,), capture_output=True,
+                                env={**os.environ, "PYTHONPATH": str(PROJECT)}, check=False)
+        assert result.returncode == 0, result.stderr
+        assert os.fstat(fd).st_nlink == 1 and os.fstat(fd).st_ino == os.stat(target).st_ino
+    assert target.read_bytes().startswith(b"<svg")
+
+
 def test_a_link_in_an_output_folder_is_not_replaced(corpus, tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
