@@ -105,15 +105,16 @@ def check_target(path: str | os.PathLike, directory: bool, inputs: Iterable[str 
         raise RSTKitError(f"cannot create the output: {folder} is not writable (read-only)", str(path))
 
 
-def check_names(names: Iterable[tuple[str, str]], where: str | None = None) -> None:
-    """Refuse output names (``(relative name, what it comes from)``) that are not plain (empty,
-    ``..``), would be hidden (a part starting with ``.``) or come from two sources; every
-    problem is reported, each naming its sources."""
+def check_names(names: Iterable[tuple[str, str]], where: str | None = None, *, nested: bool = False) -> None:
+    """Refuse output names (``(name, what it comes from)``) that are not plain (empty, ``..``, a
+    folder part unless ``nested`` allows relative paths), would be hidden (a part starting with
+    ``.``) or come from two sources; every problem is reported, each naming its sources."""
     errors: list[RSTKitError] = []
     seen: dict[str, str] = {}
     for name, source in names:
         parts = name.split("/")
-        if not all(parts) or any(p in (".", "..") or "\\" in p or "\0" in p for p in parts):
+        odd = any(p in (".", "..") or "\\" in p or "\0" in p for p in parts)
+        if not all(parts) or (len(parts) > 1 and not nested) or odd:
             errors.append(RSTKitError(f"cannot name an output file {name!r} (from {source})", where))
         elif any(p.startswith(".") for p in parts):
             errors.append(RSTKitError(f"the output file {name!r} (from {source}) would be hidden: rstkit leaves "
@@ -195,7 +196,7 @@ def write_files(target: str | os.PathLike, files: Mapping[str, Content], *, into
     sources = [Path(i) for i in inputs]
     check_target(target, into_directory, sources)
     if into_directory:
-        check_names((name, repr(name)) for name in files)
+        check_names(((name, repr(name)) for name in files), nested=True)
         check_existing(target, files, force=force, inputs=sources)
         _write_directory(target, files, force)
     else:

@@ -270,3 +270,22 @@ def test_train_never_writes_its_model_into_the_corpus(corpus, capsys):
     status, err = run(capsys, "train", "--corpus", corpus, "--out", corpus / "model", "--epochs", "1")
     assert status == 2 and "refusing to write" in err and err.count("\n") == 1, err
     assert snapshot(corpus) == before and not (corpus / "model").exists()
+
+
+def test_output_names_checked_one_by_one():
+    """Each rule of check_names on a hand-made case: folder parts only where nested names are
+    wanted, ``..`` never, hidden names and shared names refused naming their sources."""
+    from rstkit.errors import ManyErrors, RSTKitError
+    from rstkit.output import check_names
+
+    check_names([("a.dis", "one"), ("b.dis", "two")])
+    check_names([("sub/a.edus", "one")], nested=True)
+    for names, nested, words in [([("sub/a.dis", "doc 'sub/a'")], False, ["'sub/a.dis'", "doc 'sub/a'"]),
+                                 ([("../a.edus", "x")], True, ["'../a.edus'"]),
+                                 ([(".h.dis", "document '.h'")], False, ["would be hidden", "document '.h'"]),
+                                 ([("a.edus", "t/a.txt"), ("a.edus", "t/a.md")], True, ["t/a.txt", "t/a.md"])]:
+        with pytest.raises(RSTKitError) as caught:
+            check_names(names, nested=nested)
+        assert all(w in str(caught.value) for w in words), str(caught.value)
+    with pytest.raises(ManyErrors):
+        check_names([(".a.dis", "one"), (".b.dis", "two")])

@@ -60,7 +60,7 @@ def plan(input_path: Path, out: Path, extension: str, pattern: str, force: bool,
             raise RSTKitError("the input is a directory, so the output must be a directory, not a file", str(out))
         check_target(out, directory=True, inputs=[input_path])
         names = [(p.relative_to(input_path).with_suffix(extension).as_posix(), p) for p in inputs]
-        check_names(((name, str(p)) for name, p in names), str(out))
+        check_names(((name, str(p)) for name, p in names), str(out), nested=True)
         files = dict(names)
     elif input_path.is_file():
         if out.is_dir() or into_folder:
