@@ -1,7 +1,8 @@
 """Converting trees: binarized and relabelled as asked, then written in a format.
 
 :func:`prepare` is what ``rstkit convert`` and ``rstkit draw`` do to each tree before writing
-or drawing it; :func:`convert` writes documents in a format, one text per document.
+or drawing it; :func:`convert` writes documents in a format, one text per document;
+:func:`unwritable` finds, before any work, text that a format's writer would refuse.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from .formats import get_format
 from .labels import get_label_map
 from .settings import Binarization, UnknownLabels
 from .transform import binarize as binarize_tree
-from .tree import RSTTree
+from .tree import EDU, ROOT, RSTTree, internal, leaf
 
 
 def prepare(tree: RSTTree, *, binarize: Binarization = "none", labels: str = "raw",
@@ -39,3 +40,37 @@ def convert(documents: Mapping[str, RSTTree], to: str, *, binarize: Binarization
     return {f"{doc_id}{fmt.extensions[0]}":
             fmt.write(prepare(tree, binarize=binarize, labels=labels, unknown_labels=unknown_labels))
             for doc_id, tree in documents.items()}
+
+
+def _probe(text: str) -> RSTTree:
+    """A two-EDU tree whose first EDU is ``text``: what a writer is shown to test that text."""
+    root = internal(ROOT, None, [leaf(1, "N", "joint"), leaf(2, "N", "joint")])
+    return RSTTree(root, (EDU(1, text), EDU(2, "probe")))
+
+
+def unwritable(text: str, to: str) -> tuple[int | None, str] | None:
+    """Whether the writer of format ``to`` would refuse ``text`` as EDU text: None if it writes it,
+    else (the offset of the first character it refuses on its own, or None when no single
+    character is to blame; the writer's message). Cheap enough to run on every input first.
+
+    >>> unwritable("fine text", "rs3") is None
+    True
+    >>> unwritable("nul\\x00 here", "rs3")[0]
+    3
+    """
+    write = get_format(to).write
+    if write is None:
+        raise RSTKitError(f"format {to!r} can be read but not written")
+    try:
+        write(_probe(text))
+        return None
+    except RSTKitError as exc:
+        message = exc.message
+    refused = set()
+    for char in set(text):
+        try:
+            write(_probe(char))
+        except RSTKitError:
+            refused.add(char)
+    offset = next((i for i, c in enumerate(text) if c in refused), None)
+    return offset, message

@@ -150,15 +150,15 @@ def test_read_only_output_is_reported_before_reading(corpus, tmp_path, capsys, m
 # -- all or nothing -------------------------------------------------------------------------------------
 def _fail_on_third_write(monkeypatch) -> None:
     calls = []
-    real_write = Path.write_text
+    real_write = Path.write_bytes
 
-    def write_text(self, *args, **kwargs):
+    def write_bytes(self, *args, **kwargs):
         calls.append(self)
         if len(calls) == 3:
             raise OSError(28, "No space left on device", str(self))
         return real_write(self, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "write_text", write_text)
+    monkeypatch.setattr(Path, "write_bytes", write_bytes)
 
 
 def test_a_failed_write_leaves_no_new_directory(corpus, tmp_path, capsys, monkeypatch):

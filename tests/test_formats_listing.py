@@ -15,8 +15,9 @@ from expected_warnings import warns_exactly
 from rstkit.cli import main
 from rstkit.corpus import directory_corpus, list_files, read_documents
 from rstkit.errors import CorpusError, FormatError, RSTKitError, RSTKitWarning
+from rstkit.folders import walk_files
 from rstkit.formats import doc_id_from_path, get_format
-from rstkit.formats.detect import detect_format, regular_files
+from rstkit.formats.detect import detect_format
 
 PARSERS = Path(__file__).resolve().parent.parent / "parsers"
 DMRST = (PARSERS / "dmrst" / "council.dmrst").read_text(encoding="utf-8")
@@ -127,10 +128,11 @@ def test_cli_eval_reads_dmrst_strings_saved_as_txt(tmp_path, capsys):
     assert main(["eval", str(gold), str(pred), "--pred-format", "auto", "--format", "json"]) == 0
 
 
-def test_regular_files_are_those_path_rglob_gives_in_path_order(tmp_path):
-    """The listing (os.walk, pruned) against its definition written with pathlib: regular files,
-    links to files included, hidden files and folders and linked folders' contents left out,
-    sorted as Paths sort (``a/z`` before ``a-b``, unlike their strings)."""
+def test_the_walk_lists_regular_files_in_path_order_and_follows_linked_folders(tmp_path):
+    """The listing against its definition written with pathlib (``rglob``, which does not enter
+    linked folders, plus the linked folder's files, listed by hand): regular files, links to files
+    included, hidden files and folders left out, sorted as Paths sort (``a/z`` before ``a-b``,
+    unlike their strings); the broken link is a problem, not left out in silence."""
     root = tmp_path / "d"
     for rel in ["a.dis", "a-b.dis", "a/z.dis", "sub/deep/b.dis", ".hidden/c.dis", ".x.dis", "sub/.y.dis", "B.dis"]:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -140,8 +142,12 @@ def test_regular_files_are_those_path_rglob_gives_in_path_order(tmp_path):
     (root / "linked_folder").symlink_to(tmp_path / "other")
     (root / "linked_file.dis").symlink_to(tmp_path / "other" / "o.dis")
     (root / "broken.dis").symlink_to(tmp_path / "nowhere")
-    expected = sorted(p for p in root.rglob("*")
-                      if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts))
-    assert regular_files(root) == expected
+    expected = sorted([p for p in root.rglob("*")
+                       if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)]
+                      + [root / "linked_folder" / "o.dis"])
+    listing = walk_files(root)
+    assert listing.files == expected
     assert [p.relative_to(root).as_posix() for p in expected] == [
-        "B.dis", "a/z.dis", "a-b.dis", "a.dis", "linked_file.dis", "sub/deep/b.dis"]
+        "B.dis", "a/z.dis", "a-b.dis", "a.dis", "linked_file.dis", "linked_folder/o.dis", "sub/deep/b.dis"]
+    assert [(e.path, "broken symbolic link" in e.message) for e in listing.problems] == [(str(root / "broken.dis"),
+                                                                                          True)]

@@ -98,20 +98,20 @@ def test_output_locations_are_checked_before_any_work(tmp_path, capsys, monkeypa
     source.write_text("One .\nTwo .\n")
     taken = tmp_path / "taken"
     taken.write_text("x")
-    for argv, message in [(["parse", str(source), str(taken)], "output exists and is not a directory"),
+    for argv, message in [(["parse", str(source), str(taken)], "output exists and is a file, not a directory"),
                           (["parse", str(source), str(taken / "below")],
-                           f"cannot create the output directory: {taken} is not"),
-                          (["parse", str(tmp_path), str(tmp_path / "o"), "--split", "test", "--gold-out", str(taken)],
-                           "output exists and is not a directory"),
+                           f"cannot create the output: {taken} is a file"),
+                          (["parse", str(tmp_path / "corpus"), str(tmp_path / "o"), "--split", "test", "--gold-out",
+                            str(taken)], "output exists and is a file, not a directory"),
                           (["train", "--corpus", str(tmp_path / "nowhere"), "--out", str(taken)],
                            "output exists and is not a directory")]:
         status, err = run_main(argv, capsys)
         assert status == 2 and message in err and err.count("\n") == 1, argv
-    from rstkit.parser import train as training
+    from rstkit import output
 
-    monkeypatch.setattr(training.os, "access", lambda path, mode: False)  # as root every path is writable
+    monkeypatch.setattr(output.os, "access", lambda path, mode: False)  # as root every path is writable
     status, err = run_main(["parse", str(source), str(tmp_path / "new")], capsys)
-    assert status == 2 and f"{tmp_path}: output directory is not writable" in err
+    assert status == 2 and f"cannot create the output: {tmp_path} is not writable" in err
 
 
 @pytest.mark.parametrize("argv", [

@@ -82,10 +82,10 @@ def test_never_overwrites_the_input(tmp_path, model, capsys) -> None:
     assert main(["segment", str(source), str(source), "--model", model, "--force"]) == 2
     assert "would overwrite an input file" in capsys.readouterr().err
     assert source.read_text(encoding="utf-8") == TEXT
-    # a directory segmented into itself, its inputs having the output extension
+    # a directory segmented into itself, its inputs having the output extension: the folders overlap
     (tmp_path / "old.edus").write_text(TEXT, encoding="utf-8")
     assert main(["segment", str(tmp_path), str(tmp_path), "--glob", "*.edus", "--model", model, "--force"]) == 2
-    assert f"{tmp_path / 'old.edus'}: the output would overwrite an input file" in capsys.readouterr().err
+    assert f"{tmp_path}: refusing to write: the output is the input folder" in capsys.readouterr().err
     assert (tmp_path / "old.edus").read_text(encoding="utf-8") == TEXT
 
 

@@ -165,7 +165,7 @@ def test_parse_refuses_text_its_output_cannot_hold_before_parsing(tmp_path, caps
     out = tmp_path / "out"
     assert main(["parse", str(source), str(out), "--model", "scratch", "--to", "rs3"]) == 2
     err = capsys.readouterr().err
-    assert f"{source}: cannot write document 'u' as rs3: EDU 1 holds '\\x00' (U+0000)" in err
+    assert f"{source}: document 'u', EDU 1: column 12 (offset 11): U+0000 cannot be written as rs3" in err
     assert not out.exists()
 
 

@@ -11,13 +11,22 @@ where it is read. The last-resort handler is for bugs: it prints ``rstkit: inter
 error: ...`` and asks for a report (``RSTKIT_TRACEBACK=1`` shows the traceback), or says
 which file operation the system refused (an ``OSError`` no reader anticipated). Warnings
 go to stderr as ``rstkit: warning: ...``.
+
+Interrupts: SIGINT (Ctrl-C) exits with status 130 and SIGTERM with 143 (128 + the signal's
+number, as a shell reports a process the signal ended), each after one line (``rstkit:
+interrupted`` / ``rstkit: terminated``), no traceback; what the command was writing is removed
+(:mod:`rstkit.output`), and processes reading files are ended.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
+import threading
 import warnings
+from collections.abc import Iterator
 from importlib import import_module
 
 from .._version import __version__
@@ -68,10 +77,32 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2
-    with warnings.catch_warnings():  # the command prints its warnings, whatever filters its caller set
-        warnings.simplefilter("default", RSTKitWarning)
+    with warnings.catch_warnings(), _terminate_as_interrupt():  # the command prints its warnings, whatever
+        warnings.simplefilter("default", RSTKitWarning)                   # filters its caller set
         warnings.showwarning = _show_warning
         return _run(args)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is (as Ctrl-C raises KeyboardInterrupt), so that the
+    cleanup of what was being written runs."""
+
+
+def _terminated(signum, frame) -> None:
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` while a command runs (in the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -87,9 +118,12 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     except BrokenPipeError:  # e.g. `rstkit stats ... | head`
         return 0
+    except Terminated:
+        print("rstkit: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         print("rstkit: interrupted", file=sys.stderr)
-        return 130
+        return 128 + signal.SIGINT
     except Exception as exc:
         if os.environ.get("RSTKIT_TRACEBACK"):
             raise

@@ -1,7 +1,9 @@
 """``rstkit convert SRC DST --to dis|rs3|rsd``: convert a file or a directory of trees.
 
-DST is a file when SRC is one file of one document (and DST is not a directory), else a
-directory. Nothing is written until every document converted; existing files are not
+DST is a file when SRC is one file of one document (and DST is neither a directory nor written
+with a trailing slash, ``out/``), else a directory. DST may not overlap SRC (the same folder, a
+folder inside SRC, SRC inside DST). Nothing is written until every document converted, and then
+all files or none (an interrupted run leaves nothing half-written); existing files are not
 overwritten without ``--force``, and SRC's own files never are.
 """
 from __future__ import annotations
@@ -12,10 +14,10 @@ from pathlib import Path
 
 from ..convert import convert
 from ..corpus import check_input, input_format, read_documents
-from ..formats import all_formats
+from ..formats import all_formats, get_format
+from ..output import check_names, check_target, wants_directory, write_files
 from ..settings import BINARIZATIONS
 from .common import add_input_options, add_label_option
-from .output import check_target, write_files
 
 
 def add_parser(sub) -> None:
@@ -41,18 +43,21 @@ def run(args: argparse.Namespace) -> int:
     check_input(src)
     if args.doc_map:
         check_input(args.doc_map, file=True)
-    check_target(dst, directory=src.is_dir())
+    inputs = [src] + ([Path(args.doc_map)] if args.doc_map else [])
+    into_folder = src.is_dir() or wants_directory(args.dst)
+    check_target(dst, directory=into_folder, inputs=inputs)
     notes: list[str] = []
     in_format = input_format(src, args.in_format, notes)
     for note in notes:
         print(f"rstkit: {note}", file=sys.stderr)
     documents = read_documents(src, in_format, lenient=args.lenient, doc_map=args.doc_map,
                                encoding=args.encoding)
-    to_file = src.is_file() and len(documents) == 1 and not dst.is_dir()
+    to_file = not into_folder and len(documents) == 1 and not dst.is_dir()
     if not to_file:
-        check_target(dst, directory=True)
+        check_target(dst, directory=True, inputs=inputs)
+        extension = get_format(args.to).extensions[0]
+        check_names(((f"{doc_id}{extension}", f"document {doc_id!r} of {src}") for doc_id in documents), str(dst))
     converted = convert(documents, args.to, binarize=args.binarize, labels=args.labels,
                         unknown_labels="keep" if args.keep_unknown_labels else "error")
-    inputs = [src] + ([Path(args.doc_map)] if args.doc_map else [])
     write_files(dst, converted, into_directory=not to_file, force=args.force, inputs=inputs)
     return 0

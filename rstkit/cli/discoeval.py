@@ -13,13 +13,13 @@ from pathlib import Path
 
 from ..corpus import check_input
 from ..labels import label_map_names
+from ..output import check_target
 from ..probe.cache import default_cache_dir
 from ..probe.classifier import DEFAULT_C_GRID, ClassifierConfig
 from ..probe.discoeval import evaluate_encoder
 from ..probe.encoders import BUILTIN_ENCODERS, get_encoder
 from ..probe.report import to_json, to_text
 from .common import positive_float, positive_int, seed
-from .output import check_target
 
 
 def _c_grid(text: str) -> tuple[float, ...]:

@@ -17,10 +17,10 @@ from ..corpus import check_input, input_format, read_documents
 from ..draw import DRAWINGS, drawing
 from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
+from ..output import check_names, check_target, wants_directory, write_files
 from ..settings import BINARIZATIONS, UnknownLabels
 from ..tree import RSTTree
 from .common import add_input_options, add_label_option, nonnegative_int
-from .output import check_target, write_files
 
 FORMATS = dict(zip(DRAWINGS, (".txt", ".svg", ".html")))
 #: binarization choices, "none" (the default) first as --help lists them
@@ -112,9 +112,11 @@ def _format(args: argparse.Namespace, out: Path | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else None
-    fmt = _format(args, out)
+    into_folder = args.output is not None and wants_directory(args.output)
+    fmt = _format(args, None if into_folder else out)
+    inputs = [Path(args.file)] + ([Path(args.compare)] if args.compare else [])
     if out is not None:
-        check_target(out, directory=False)
+        check_target(out, directory=into_folder, inputs=inputs)
     gold = _documents(args.file, args.in_format, args)
     documents = (_pairs(gold, _documents(args.compare, args.pred_format, args), args.compare) if args.compare
                  else {doc_id: (tree, None) for doc_id, tree in gold.items()})
@@ -123,22 +125,25 @@ def run(args: argparse.Namespace) -> int:
         if out is None:
             raise RSTKitError(f"{len(documents)} documents: name a directory for the {fmt} files with -o "
                               "(or pick one with --doc)", args.file)
-        check_target(out, directory=True)
+        check_target(out, directory=True, inputs=inputs)
     to_stdout = out is None
     ascii = args.ascii or (to_stdout and needs_ascii(sys.stdout.encoding))
     width = args.width if args.width is not None else (
         shutil.get_terminal_size().columns if to_stdout and sys.stdout.isatty() else 0)
     drawings = {doc_id: drawing(tree, fmt, compare=pred, edus=args.edus, width=width, ascii=ascii)
                 for doc_id, (tree, pred) in documents.items()}
-    inputs = [Path(args.file)] + ([Path(args.compare)] if args.compare else [])
     if several:
         assert out is not None, "checked above"
+        check_names(((f"{doc_id}{FORMATS[fmt]}", f"document {doc_id!r}") for doc_id in drawings), str(out))
         files = {f"{doc_id}{FORMATS[fmt]}": content for doc_id, content in drawings.items()}
         write_files(out, files, into_directory=True, force=True, inputs=inputs)
     elif out is None:
         sys.stdout.write("\n".join(drawings.values()))
     else:
         content = "\n".join(drawings.values())
-        name = f"{next(iter(drawings))}{FORMATS[fmt]}" if out.is_dir() else out.name
-        write_files(out, {name: content}, into_directory=out.is_dir(), force=True, inputs=inputs)
+        folder = into_folder or out.is_dir()
+        name = f"{next(iter(drawings))}{FORMATS[fmt]}" if folder else out.name
+        if folder:
+            check_names([(name, f"document {next(iter(drawings))!r}")], str(out))
+        write_files(out, {name: content}, into_directory=folder, force=True, inputs=inputs)
     return 0

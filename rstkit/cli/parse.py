@@ -26,6 +26,10 @@ sentences of plain text); sentences still missing are inferred from punctuation,
 warning. A boundary file has one line per EDU:
 ``SENTENCE<TAB>PARAGRAPH[<TAB>TEXT]`` (1-based; ``_`` for an unknown paragraph).
 
+OUT_DIR (and ``--gold-out``) may not overlap INPUT or each other; existing files there are
+not overwritten without ``--force``. Every input is read, and its text checked against what
+the ``--to`` format can hold, before the model is loaded; the files are written all or none.
+
 Reproduce the shipped model's GUM test scores::
 
     rstkit parse GUM_CHECKOUT pred --split test --gold-out gold
@@ -34,14 +38,15 @@ Reproduce the shipped model's GUM test scores::
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
-from ..errors import RSTKitError
+from ..convert import unwritable
+from ..errors import ManyErrors, RSTKitError
 from ..formats import all_formats
-from ..formats.writable import check_edu_texts
+from ..output import check_existing, check_names, check_target, write_files
 from .common import positive_int
 
 NO_SEGMENTER = "none"
@@ -77,6 +82,8 @@ def add_parser(sub) -> None:
                    help="keep the transformer states of parsed documents here (default: no cache)")
     p.add_argument("--device", default="auto", help="auto, cpu or cuda (default: auto)")
     p.add_argument("--no-amp", action="store_true", help="no mixed precision on GPU")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite existing files in OUT_DIR and --gold-out (never INPUT's own files)")
     p.set_defaults(run=run)
 
 
@@ -98,7 +105,6 @@ def run(args: argparse.Namespace) -> int:
             read_parse_inputs,
         )
         from ..parser.threads import default_threads
-        from ..parser.train import check_output_dir
     except ImportError as exc:
         raise RSTKitError(f"rstkit parse needs the parser extra ({exc.name} is missing): "
                           "pip install 'rstkit[parser]' (torch==2.13.0, tqdm, transformers)") from None
@@ -110,8 +116,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.gold_out and not args.split:
         raise RSTKitError("--gold-out needs --split (the gold files of a corpus split)")
-    out = check_output_dir(args.out_dir)
-    gold_out = check_output_dir(args.gold_out) if args.gold_out else None
+    out, gold_out = Path(args.out_dir), Path(args.gold_out) if args.gold_out else None
+    protected = [Path(args.input)] + ([Path(args.boundaries)] if args.boundaries else [])
+    check_target(out, directory=True, inputs=protected, also=[gold_out] if gold_out else [])
+    if gold_out is not None:
+        check_target(gold_out, directory=True, inputs=protected)
     model = args.model
     if model is None:
         model, reason = default_model()
@@ -133,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
         torch.set_num_threads(threads)
         segmenter = None
         if args.segmenter != NO_SEGMENTER and plain_text_files(files, args.in_format):
+            _check_texts(plain_text_files(files, args.in_format), args.to)
             from ..segment.segmenter import Segmenter, default_segmenter
 
             name = args.segmenter
@@ -147,6 +157,13 @@ def run(args: argparse.Namespace) -> int:
         if segmented:
             _note(f"{len(segmented)} plain-text document(s) segmented into {sum(len(d.edus) for d in segmented)} EDUs "
                   f"(segmenter: {name})")
+    _check_edus([d for d in documents if not d.segmented], args.to)
+    names = {f"{doc.doc_id}{writer.extensions[0]}": doc for doc in documents}
+    check_names(((name, f"document {doc.doc_id!r} of {doc.path or args.input}") for name, doc in names.items()),
+                str(out))
+    check_existing(out, names, force=args.force, inputs=protected)
+    if gold_out is not None:
+        check_existing(gold_out, [f.name for f in gold_files.values()], force=args.force, inputs=protected)
     missing = missing_boundaries(documents, args.input)
     if missing and not all(has_sentences(d.edus) for d in documents):
         warnings.warn(f"{missing}; give --boundaries FILE or a sibling .rsd to supply them", RSTKitWarning,
@@ -157,22 +174,72 @@ def run(args: argparse.Namespace) -> int:
     if sources:
         shown = ", ".join(sources[:3]) + (", ..." if len(sources) > 3 else "")
         _note(f"boundaries of {sum(d.boundary_source != 'input' for d in documents)} document(s) from {shown}")
-    for doc in documents:  # text the output format cannot hold: refused before the work
-        check_edu_texts(write, doc.edus, doc.doc_id, doc.path)
     parser = Parser.load(model, device=args.device, cache_dir=args.cache_dir)
     started = time.time()
     inputs = [replace(d, edus=complete(d.edus).edus) for d in documents]
     trees = parser.parse(inputs, beam=args.beam, batch_docs=args.batch_docs, amp=not args.no_amp,
                          progress=sys.stderr.isatty())
     seconds = time.time() - started
-    out.mkdir(parents=True, exist_ok=True)
-    for doc, tree in zip(documents, trees):
-        text = write(replace(tree, source=doc.path))  # a refusal names the input file
-        (out / f"{doc.doc_id}{writer.extensions[0]}").write_text(text, encoding="utf-8")
+    written = {f"{doc.doc_id}{writer.extensions[0]}": _written(write, tree, doc) for doc, tree in zip(documents, trees)}
+    write_files(out, written, into_directory=True, force=args.force, inputs=protected)
     if gold_out is not None:
-        gold_out.mkdir(parents=True, exist_ok=True)
-        for file in gold_files.values():
-            shutil.copy(file, gold_out / file.name)
+        write_files(gold_out, {file.name: file.read_bytes() for file in gold_files.values()}, into_directory=True,
+                    force=args.force, inputs=protected)
     _note(f"{len(trees)} document(s) parsed with the {parser.source} model in {seconds:.1f}s "
           f"({threads} thread{'s' if threads > 1 else ''}) -> {out}")
     return 0
+
+
+def _written(write, tree, doc) -> str:
+    """``write(tree)``; a refusal names the document and its input file."""
+    return write(replace(tree, source=doc.path))
+
+
+def _raise(errors: list[RSTKitError]) -> None:
+    if errors:
+        raise errors[0] if len(errors) == 1 else ManyErrors(errors)
+
+
+def _check_texts(files, to: str) -> None:
+    """Refuse, before the work, plain-text files holding a character the ``to`` format cannot write
+    (a NUL in rs3): the file, line and column named. Line breaks are checked as spaces (EDUs
+    never hold them)."""
+    from ..segment.tokenize import read_plain_text
+
+    errors = []
+    for file in files:
+        try:
+            text = read_plain_text(file)
+        except RSTKitError:
+            continue  # reported with every other bad file when the inputs are read
+        found = unwritable(text.replace("\r", " ").replace("\n", " "), to)
+        if found is not None:
+            errors.append(_unwritable_error(found, to, str(file), text))
+    _raise(errors)
+
+
+def _check_edus(documents, to: str) -> None:
+    """Refuse, before the work, documents with EDU text the ``to`` format cannot write."""
+    errors = []
+    for doc in documents:
+        if unwritable(" ".join(edu.text for edu in doc.edus), to) is None:  # the usual case, in one write
+            continue
+        for edu in doc.edus:
+            found = unwritable(edu.text, to)
+            if found is not None:
+                errors.append(_unwritable_error(found, to, doc.path, edu.text, f"document {doc.doc_id!r}, "
+                                                f"EDU {edu.index}"))
+                break
+    _raise(errors)
+
+
+def _unwritable_error(found: tuple[int | None, str], to: str, path: str | None, text: str,
+                      where: str = "") -> RSTKitError:
+    offset, message = found
+    prefix = f"{where}: " if where else ""
+    if offset is None:
+        return RSTKitError(f"{prefix}the text cannot be written as {to}: {message}", path)
+    line = text.count("\n", 0, offset) + 1
+    column = offset - text.rfind("\n", 0, offset)
+    return RSTKitError(f"{prefix}column {column} (offset {offset}): U+{ord(text[offset]):04X} cannot be written as "
+                       f"{to} (remove it, or choose another --to format)", path, line if not where else None)

@@ -1,15 +1,17 @@
 """``rstkit segment INPUT OUT``: split plain text into EDUs with rstkit's segmenter.
 
 INPUT is a UTF-8 text file (paragraphs separated by blank lines) or a directory of them
-(files matching ``--glob``, searched recursively). OUT is a file for a file input (if OUT
-is an existing directory, the output goes there under INPUT's name with the output
-extension) and a directory for a directory input (created if needed; each input file
-gives one output file at the same relative path). ``--format lines`` writes EDUs one per
+(files matching ``--glob``, searched recursively, hidden files left out). OUT is a file for a
+file input (if OUT is an existing directory or ends with ``/``, the output goes there under
+INPUT's name with the output extension) and a directory for a directory input (created if
+needed; each input file gives one output file at the same relative path; two inputs that
+would give the same output, ``a.txt`` and ``a.md``, are an error naming both). ``--format lines`` writes EDUs one per
 line with a blank line between paragraphs (``.edus``); ``--format jsonl`` one JSON object
 per EDU with its character offsets into the input, paragraph and sentence (``.jsonl``).
 
-Every input is read and every output location checked before anything is segmented or
-written; an input is never overwritten, an existing output only with ``--force``. Needs
+Every input is read and every output location checked before anything is segmented; the
+files are written all or none. OUT may not overlap INPUT; an input is never overwritten, an
+existing output only with ``--force``. Needs
 torch; the default model also reads MiniLM (the ``minilm`` extra), ``--model
 segmenter-base`` needs nothing but torch.
 """
@@ -20,7 +22,10 @@ import json
 import warnings
 from pathlib import Path
 
+from ..corpus import walk_input
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning
+from ..folders import not_regular
+from ..output import check_existing, check_names, check_target, wants_directory, write_files
 from ..segment.tokenize import read_plain_text
 from .common import positive_int
 
@@ -43,31 +48,35 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
-def plan(input_path: Path, out: Path, extension: str, pattern: str, force: bool) -> list[tuple[Path, Path]]:
-    """``(input file, output file)`` pairs, after checking every output location."""
+def plan(input_path: Path, out: Path, extension: str, pattern: str, force: bool,
+         into_folder: bool = False) -> tuple[dict[str, Path], bool]:
+    """``{output name: input file}`` and whether OUT is a folder (else the one output file), after
+    checking every output location (``into_folder``: OUT was written with a trailing slash)."""
     if input_path.is_dir():
-        inputs = sorted(p for p in input_path.rglob(pattern) if p.is_file())
+        inputs = [p for p in walk_input(input_path) if p.relative_to(input_path).match(pattern)]
         if not inputs:
             raise RSTKitError(f"no files matching {pattern!r} in the directory", str(input_path))
         if out.exists() and not out.is_dir():
             raise RSTKitError("the input is a directory, so the output must be a directory, not a file", str(out))
-        pairs = [(p, out / p.relative_to(input_path).with_suffix(extension)) for p in inputs]
+        check_target(out, directory=True, inputs=[input_path])
+        names = [(p.relative_to(input_path).with_suffix(extension).as_posix(), p) for p in inputs]
+        check_names(((name, str(p)) for name, p in names), str(out), nested=True)
+        files = dict(names)
     elif input_path.is_file():
-        target = out / (input_path.stem + extension) if out.is_dir() else out
-        pairs = [(input_path, target)]
+        if out.is_dir() or into_folder:
+            files = {input_path.stem + extension: input_path}
+            check_target(out, directory=True, inputs=[input_path])
+            check_names([(name, str(input_path)) for name in files], str(out))
+        else:
+            check_target(out, directory=False, inputs=[input_path])
+            if out.exists() and out.is_file() and not force:
+                raise RSTKitError("the output file exists", str(out), fixes=("force",))
+            return {out.name: input_path}, False
     else:
-        raise RSTKitError("no such file or directory", str(input_path))
-    sources = {p.resolve() for p, _ in pairs}
-    errors = []
-    for _, target in pairs:
-        if target.resolve() in sources:
-            errors.append(RSTKitError("the output would overwrite an input file", str(target)))
-        elif target.is_dir():
-            errors.append(RSTKitError("the output file is an existing directory", str(target)))
-        elif target.exists() and not force:
-            errors.append(RSTKitError("the output file exists", str(target), fixes=("force",)))
-    _raise(errors)
-    return pairs
+        raise not_regular(input_path) if input_path.is_symlink() or input_path.exists() else RSTKitError(
+            "no such file or directory", str(input_path))
+    check_existing(out, files, force=force, inputs=[input_path])
+    return files, True
 
 
 def _raise(errors: list[RSTKitError]) -> None:
@@ -85,9 +94,11 @@ def render(segmentation, fmt: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    pairs = plan(Path(args.input), Path(args.out), EXTENSIONS[args.format], args.glob, args.force)
+    out = Path(args.out)
+    files, into_folder = plan(Path(args.input), out, EXTENSIONS[args.format], args.glob, args.force,
+                         wants_directory(args.out))
     texts, errors = {}, []
-    for source, _ in pairs:
+    for source in files.values():
         try:
             texts[source] = read_plain_text(source)
         except RSTKitError as exc:
@@ -98,15 +109,12 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise RSTKitError(f"rstkit segment needs torch ({exc.name} is missing): pip install torch==2.13.0") from None
     segmenter = Segmenter.load(args.model, threads=args.threads)
-    for source, target in pairs:
+    written = {}
+    for name, source in files.items():
         text = texts[source]
         if not text.strip():
             warnings.warn(f"{source}: no text (empty or only whitespace); its output is empty", RSTKitWarning,
                           stacklevel=2)
-        segmentation = segmenter.segment(text)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(render(segmentation, args.format), encoding="utf-8")
-        except OSError as exc:
-            raise RSTKitError(f"cannot write: {exc.strerror or exc}", str(target)) from None
+        written[name] = render(segmenter.segment(text), args.format)
+    write_files(out, written, into_directory=into_folder, force=args.force, inputs=[Path(args.input)])
     return 0

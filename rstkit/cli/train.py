@@ -21,6 +21,7 @@ from pathlib import Path
 from ..corpus import resolve_corpus
 from ..errors import RSTKitError
 from ..labels import label_map_names
+from ..output import check_target
 from .common import add_input_options, nonnegative_float, nonnegative_int, positive_float, positive_int
 
 
@@ -110,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
                          seed=args.seed, device=args.device, amp=not args.no_amp, threads=args.threads,
                          cache_dir=args.cache_dir)  # checked before the corpus is read
     corpus = resolve_corpus(args.corpus, args.corpus_root)
+    check_target(args.out, directory=True, inputs=[corpus.root])  # a model is never written into its corpus
     config = replace(config, label_map=args.labels or corpus.kind.label_map)
     train_docs = read_training_trees(corpus, corpus.doc_ids(args.split)[:args.max_docs], lenient=args.lenient)
     dev_docs = read_training_trees(corpus, corpus.doc_ids(args.dev_split)[:args.max_dev_docs], lenient=args.lenient)

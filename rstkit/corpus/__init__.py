@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..data import rstdt_dev_ids, rstdt_test_ids
 from .documents import check_input, input_format, read_documents, read_input
-from .files import format_for_path, list_files, read_file, read_files, read_tree, resolve_jobs
+from .files import format_for_path, list_files, read_file, read_files, read_tree, resolve_jobs, walk_input
 from .kinds import (
     CORPUS_KINDS,
     DIRECTORY,
@@ -72,4 +72,5 @@ __all__ = [
     "rstdt_dev_ids",
     "rstdt_double_corpus",
     "rstdt_test_ids",
+    "walk_input",
 ]

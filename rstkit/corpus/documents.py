@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from ..errors import CorpusError, ManyErrors, RSTKitError
+from ..folders import not_regular
 from ..formats import doc_id_from_path, get_format
 from ..tree import RSTTree
 from .files import list_files, read_files, report_failures
@@ -28,8 +29,10 @@ def read_documents(path: str | Path, format: str | None = None, *, lenient: bool
                    **options) -> dict[str, Any]:
     """Read a file or a directory into ``{doc_id: tree}``, sorted by document id.
 
-    Every unreadable file is reported, in file order: by default a :class:`ManyErrors` listing
-    all of them is raised after reading the rest; with ``skip_errors`` they are appended to
+    Every unreadable file, and every entry of a folder that cannot be listed or read (a folder
+    without permission, a link cycle, a FIFO: :func:`rstkit.folders.walk_files`), is reported: by
+    default a :class:`ManyErrors` listing all of them is raised (folder entries before anything is
+    read, files after reading the rest); with ``skip_errors`` they are appended to
     ``errors`` (when given) and the readable documents are returned. ``jobs``: processes that
     read the files (default: 1 for fewer than 200 files or with one usable core, or without
     ``send_back`` with up to 2, else every usable core); nothing read, warned or raised depends on
@@ -47,13 +50,14 @@ def read_documents(path: str | Path, format: str | None = None, *, lenient: bool
     if known is not None:
         return known.documents(lenient=lenient, skip_errors=skip_errors, errors=errors, jobs=jobs, send_back=send_back)
     companions = [options["doc_map"]] if options.get("doc_map") else []  # a doc map beside the files is not one
-    files = list_files(path, format, exclude=companions) if path.is_dir() else [path]
+    failures: list[RSTKitError] = []
+    files = (list_files(path, format, exclude=companions, skip_errors=skip_errors, errors=failures) if path.is_dir()
+             else [path])
     if path.is_dir() and not files:
         raise CorpusError("no documents found" + (f" in format {format!r}" if format else ""), str(path))
     doc_id = get_format(format).doc_id if format else doc_id_from_path
     documents: dict[str, Any] = {}
     origin: dict[str, str] = {}
-    failures: list[RSTKitError] = []
     for file, trees in zip(files, read_files(files, format, lenient, jobs, send_back=send_back, **options)):
         if isinstance(trees, ManyErrors):
             failures.extend(trees.errors)
@@ -73,13 +77,14 @@ def read_documents(path: str | Path, format: str | None = None, *, lenient: bool
 
 
 def check_input(path: str | os.PathLike, file: bool = False) -> None:
-    """Raise a CorpusError now if ``path`` is missing, cannot be read (a directory: listed) or,
-    with ``file``, is not a regular file."""
+    """Raise a CorpusError now if ``path`` is missing, cannot be read (a directory: listed), is
+    neither a regular file nor a directory (a FIFO, a device: said so) or, with ``file``, is not
+    a regular file."""
     path = Path(path)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         raise CorpusError("no such file" + ("" if file else " or directory"), str(path))
-    if file and not path.is_file():
-        raise CorpusError("not a regular file", str(path))
+    if not path.is_file() and (file or not path.is_dir()):
+        raise not_regular(path)
     if not os.access(path, os.R_OK | (os.X_OK if path.is_dir() else 0)):
         raise CorpusError(f"cannot read {'directory' if path.is_dir() else 'file'}: permission denied", str(path))
 

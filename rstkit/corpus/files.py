@@ -1,18 +1,23 @@
 """Files of trees: one file (format from ``format=`` or the file's name), the files of one
-format in a directory, and many files read at once (:func:`read_files`, in a process pool with
-``jobs`` > 1, whose workers may send back something smaller than each tree)."""
+format in a directory (through :func:`rstkit.folders.walk_files`: linked folders followed,
+unreadable entries reported, never dropped), and many files read at once (:func:`read_files`,
+in a process pool with ``jobs`` > 1, whose workers may send back something smaller than each
+tree, ignore SIGINT and are ended by the parent when it is interrupted)."""
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
 import os
+import signal
 import warnings
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning
+from ..folders import not_regular, walk_files
 from ..formats import Format, all_formats, get_format
-from ..formats.detect import describe_groups, regular_files, sniffed
+from ..formats.detect import describe_groups, sniffed
 from ..gcpause import no_cyclic_gc
 from ..tree import RSTTree
 
@@ -36,7 +41,7 @@ def read_file(path: str | Path, format: str | None = None, *, lenient: bool = Fa
     path = path if isinstance(path, Path) else Path(path)
     fmt = get_format(format) if format else format_for_path(path)
     if not path.is_file():
-        raise CorpusError("no such file", str(path))
+        raise not_regular(path)
     options = {name: value for name, value in options.items() if value is not None}
     unknown = sorted(set(options) - set(fmt.options))
     if unknown:
@@ -57,8 +62,21 @@ def read_tree(path: str | Path, format: str | None = None, *, lenient: bool = Fa
     return trees[0]
 
 
-def list_files(directory: str | Path, format: str | None = None, exclude: Iterable[str | Path] = ()) -> list[Path]:
-    """The files of one format under ``directory`` (recursively, hidden ones left out), sorted.
+def walk_input(directory: str | Path, *, skip_errors: bool = False, errors: list[RSTKitError] | None = None,
+               recursive: bool = True) -> list[Path]:
+    """Every regular file under ``directory`` (:func:`rstkit.folders.walk_files`); the entries it
+    cannot list or read (an unreadable folder, a link cycle, a FIFO) are an error, or with
+    ``skip_errors`` left out and handed to ``errors`` (for the caller to list)."""
+    listing = walk_files(directory, recursive=recursive)
+    report_failures(listing.problems, skip_errors, errors)
+    return listing.files
+
+
+def list_files(directory: str | Path, format: str | None = None, exclude: Iterable[str | Path] = (), *,
+               skip_errors: bool = False, errors: list[RSTKitError] | None = None) -> list[Path]:
+    """The files of one format under ``directory`` (recursively, hidden ones left out, linked
+    folders followed), sorted; an entry that cannot be listed or read is an error, or with
+    ``skip_errors`` handed to ``errors`` (:func:`walk_input`).
 
     Without ``format``, files are chosen by name and the directory must hold a single
     format. With ``format``, the files named like that format are read (``*.tree`` for
@@ -68,7 +86,7 @@ def list_files(directory: str | Path, format: str | None = None, exclude: Iterab
     """
     directory = Path(directory)
     excluded = {Path(p).resolve() for p in exclude}
-    files = regular_files(directory)
+    files = walk_input(directory, skip_errors=skip_errors, errors=errors)
     if excluded:
         files = [p for p in files if p.resolve() not in excluded]
     if format:
@@ -126,14 +144,14 @@ def _names(paths: list[Path], directory: Path, shown: int = 10) -> str:
     return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
 
 
-def report_failures(failures: list[RSTKitError], skip_errors: bool, errors: list[RSTKitError] | None) -> None:
+def report_failures(failures: Sequence[RSTKitError], skip_errors: bool, errors: list[RSTKitError] | None) -> None:
     """Hand the failures of a multi-file read to ``errors``; raise them unless ``skip_errors``."""
     if not failures:
         return
     if errors is not None:
         errors.extend(failures)
     if not skip_errors:
-        raise failures[0] if len(failures) == 1 else ManyErrors(failures)
+        raise failures[0] if len(failures) == 1 else ManyErrors(list(failures))
 
 
 #: below this many files, ``jobs=None`` reads in this process (a pool costs more than it saves)
@@ -186,8 +204,44 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
             outcomes: Iterable[Outcome] = map(_read_one, tasks)
             return [_replayed(outcome) for outcome in outcomes]
         chunk = max(1, len(tasks) // (16 * workers))
-        with ProcessPoolExecutor(workers) as pool:
-            return [_replayed(outcome) for outcome in pool.map(_read_one, tasks, chunksize=chunk)]
+        with _interrupts_blocked():  # until each worker has set its own handlers
+            pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
+        try:
+            outcomes = pool.map(_read_one, tasks, chunksize=chunk)
+        except BaseException:  # an interrupt (or a worker's crash): the workers are ended, not waited for
+            pool.terminate()
+            raise
+        else:
+            pool.close()
+        finally:
+            pool.join()
+        return [_replayed(outcome) for outcome in outcomes]
+
+
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _interrupts_blocked() -> Iterator[None]:
+    """SIGINT and SIGTERM blocked in this thread (where the system can), so that processes started
+    meanwhile begin with them blocked."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _worker_signals() -> None:
+    """A reading worker leaves SIGINT (a Ctrl-C reaches every process of the terminal's group) to
+    its parent, which ends it, and ends at once on SIGTERM, whatever handler it inherited."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)
 
 
 def _read_one(task: tuple[Path, str | None, bool, bool, Callable[[RSTTree], Any] | None, dict]) -> Outcome:

@@ -16,6 +16,7 @@ kind                      layout                             label map    senten
 """
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -24,6 +25,7 @@ from typing import Any, Protocol, TypeVar, overload
 
 from ..data import rstdt_dev_ids
 from ..errors import CorpusError, RSTKitError
+from ..folders import walk_files
 from ..formats import Format, doc_id_from_path, get_format, read_text, split_lines
 from ..settings import LabelMapName
 from ..tree import RSTTree
@@ -145,7 +147,7 @@ class Corpus:
         if source.folder is None or source.format is None or not (self.root / source.folder).is_dir():
             return None
         fmt = get_format(source.format)
-        files = _index(sorted(p for p in (self.root / source.folder).iterdir() if fmt.claims(p.name)), fmt)
+        files = _index(_files_named(self.root / source.folder, fmt.claims), fmt)
         return Corpus(f"{self.kind.key}/{source.folder}", self.root, files, self.split_ids, fmt.key, self.kind)
 
 
@@ -162,6 +164,20 @@ def _index(files: list[Path], fmt: Format | None = None) -> dict[str, Path]:
             raise CorpusError(f"document id {doc_id!r} appears twice ({index[doc_id]})", str(f))
         index[doc_id] = f
     return index
+
+
+def _files_named(folder: Path, wanted: Callable[[str], bool], recursive: bool = False) -> list[Path]:
+    """The files in ``folder`` (and its subfolders with ``recursive``) whose names ``wanted``
+    accepts, through the one input walk: a folder, or an entry of such a name, that cannot be
+    read is an error, not a document silently missing."""
+    listing = walk_files(folder, recursive=recursive)
+    problems = [p for p in listing.problems if wanted(Path(p.path or "").name) or os.path.isdir(p.path or "")]
+    report_failures(problems, False, None)
+    return [f for f in listing.files if wanted(f.name)]
+
+
+def _is_dis(name: str) -> bool:
+    return name.endswith(".dis")
 
 
 def _find_dir(root: Path, name: str) -> Path | None:
@@ -209,7 +225,7 @@ def gum_corpus(root: str | Path, form: str = "dis") -> Corpus:
     splits_md = root / "splits.md"
     if not splits_md.is_file() or not (root / folder).is_dir():
         raise CorpusError(f"not a GUM checkout: needs splits.md and {folder}/", str(root))
-    files = _index(sorted((root / folder).glob(f"*.{fmt}")))
+    files = _index(_files_named(root / folder, lambda name: name.endswith(f".{fmt}")))
     return Corpus(f"gum/{folder}", root, files, parse_gum_splits(read_text(splits_md)), fmt, GUM)
 
 
@@ -233,8 +249,8 @@ def rstdt_corpus(root: str | Path) -> Corpus:
         main = root
     if main is None or not (main / "TRAINING").is_dir() or not (main / "TEST").is_dir():
         raise CorpusError("not an RST-DT release: no RSTtrees-WSJ-main-1.0/ with TRAINING/ and TEST/", str(root))
-    training = _index(sorted((main / "TRAINING").glob("*.dis")))
-    test = _index(sorted((main / "TEST").glob("*.dis")))
+    training = _index(_files_named(main / "TRAINING", _is_dis))
+    test = _index(_files_named(main / "TEST", _is_dis))
     clash = set(training) & set(test)
     if clash:
         raise CorpusError(f"documents in both TRAINING and TEST: {', '.join(sorted(clash))}", str(main))
@@ -259,7 +275,7 @@ def rstdt_double_corpus(root: str | Path) -> Corpus:
     double = _find_dir(root, "RSTtrees-WSJ-double-1.0")
     if double is None:
         raise CorpusError("no RSTtrees-WSJ-double-1.0/ here", str(root))
-    files = _index(sorted(double.rglob("*.dis")))
+    files = _index(_files_named(double, _is_dis, recursive=True))
     return Corpus("rstdt-double", double, files, {"double": sorted(files)}, "dis", RSTDT_DOUBLE)
 
 

@@ -12,10 +12,10 @@ maps) are left out, and files of two formats are an error naming both, with exam
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from ..errors import FormatError
+from ..folders import walk_files
 from . import Format, all_formats, read_text
 
 #: dialect -> the format its files also look like; the dialect's sniff is specific to it
@@ -46,7 +46,7 @@ def detect_format(path: str | Path) -> str:
 
 def _detect_directory(directory: Path) -> str:
     found: dict[Path, set[str]] = {}
-    for file in regular_files(directory):
+    for file in walk_files(directory).files:  # what cannot be listed is for the read to report
         if file.stat().st_size > 0:
             keys = set(candidates(file))
             if keys:  # other files (a document map, notes) are left out
@@ -71,19 +71,6 @@ def describe_groups(found: dict[Path, set[str]], examples: int = 3) -> str:
     return "; ".join(f"{keys}: {', '.join(names[:examples])}" + (f" and {len(names) - examples} more"
                                                                  if len(names) > examples else "")
                      for keys, names in sorted(groups.items()))
-
-
-def regular_files(directory: Path) -> list[Path]:
-    """Regular files under ``directory`` (recursively), in path order, leaving out hidden files and
-    folders; links to files count, linked folders are not entered (as ``Path.rglob`` does)."""
-    found: list[tuple[tuple[str, ...], str]] = []
-    for folder, subfolders, names in os.walk(directory):
-        subfolders[:] = [d for d in subfolders if not d.startswith(".")]
-        where = os.path.relpath(folder, directory)
-        parts = () if where == os.curdir else tuple(where.split(os.sep))
-        found.extend(((*parts, name), os.path.join(folder, name)) for name in names if not name.startswith("."))
-    found.sort()
-    return [Path(path) for _, path in found if os.path.isfile(path)]
 
 
 def sniffed(path: str | Path) -> set[str]:

@@ -66,15 +66,6 @@ def check_texts(edus: Iterable[EDU], doc_id: str, source: str | None, fmt: str, 
                                  f"holds {shown(found.group())}, {rule.why}", source)
 
 
-def check_edu_texts(write: Callable[[RSTTree], str], edus: Iterable[EDU], doc_id: str,
-                    source: str | None = None) -> None:
-    """Raise the :class:`WriteError` that writer ``write`` (a registered format's) would raise for these
-    EDU texts, before the work that makes their tree (parsing): nothing for a writer without text."""
-    rules: Sequence[Unwritable] | None = getattr(write, "text_rules", None)
-    if rules is not None:
-        check_texts(edus, doc_id, source, getattr(write, "format_key", "?"), rules)
-
-
 def check_labels(tree: RSTTree, fmt: str, rules: Sequence[Unwritable]) -> None:
     """A :class:`WriteError` for the first relation label that one of ``rules`` (or :data:`SURROGATE`) finds."""
     for node in tree.root.nodes():
@@ -111,7 +102,5 @@ def writer(fmt: str, texts: Sequence[Unwritable] | None = (), labels: Sequence[U
                                   _source(tree) if exc.path in (None, "<string>") else exc.path, exc.line,
                                   fixes=exc.fixes)
                 raise named from None
-        write.text_rules = texts  # type: ignore[attr-defined]  # for check_edu_texts
-        write.format_key = fmt  # type: ignore[attr-defined]
         return write
     return decorate

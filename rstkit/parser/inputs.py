@@ -34,8 +34,9 @@ from ..boundaries import (
     read_boundary_file,
     with_boundaries,
 )
-from ..corpus import Corpus, format_for_path, list_files, open_corpus, read_file, read_tree
+from ..corpus import Corpus, format_for_path, list_files, open_corpus, read_file, read_tree, walk_input
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError
+from ..folders import not_regular
 from ..formats import doc_id_from_path, read_text
 from ..segment.result import Segmentation
 from ..segment.tokenize import read_plain_text
@@ -147,11 +148,12 @@ def input_files(path: str | Path, format: str | None = None) -> list[Path]:
     if not path.exists():
         raise CorpusError("no such file or directory", str(path))
     if not path.is_dir():
+        if not path.is_file():
+            raise not_regular(path)  # a FIFO would be read forever
         return [path]
     if format:
         return list_files(path, format)
-    files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")
-                   and (_is_line_file(p) or _known(p)))
+    files = [p for p in walk_input(path) if _is_line_file(p) or _known(p)]
     stems: dict[Path, list[Path]] = {}
     for file in files:
         stems.setdefault(file.with_name(doc_id_from_path(file)), []).append(file)
