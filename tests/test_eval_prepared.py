@@ -9,6 +9,7 @@ result for result, warning for warning, error for error.
 """
 from __future__ import annotations
 
+import pickle
 import shutil
 import warnings
 from dataclasses import replace
@@ -57,8 +58,9 @@ def outcome(gold, preds, configs) -> tuple:
 
 
 def prepared(documents: dict[str, RSTTree], configs: list[EvalConfig], gold: bool) -> dict[str, PreparedDocument]:
+    """The documents as a reading process sends them back: prepared there, pickled (rows packed)."""
     spec = PreparationSpec(tuple(first_of_each_metric(configs)), gold)
-    return {doc_id: prepare_document(tree, spec) for doc_id, tree in documents.items()}
+    return {doc_id: pickle.loads(pickle.dumps(prepare_document(tree, spec))) for doc_id, tree in documents.items()}
 
 
 # -- generated corpora, prepared in this process ----------------------------------------------------
@@ -120,14 +122,20 @@ def test_prepared_documents_score_as_their_trees(corpus, configs):
 def test_a_prepared_side_fills_the_vocabularies_in_order_of_first_appearance():
     # by hand: first appearance over the documents in order is "NS", "SN", "NN" and "a", "c", "b"
     per_doc = [[(1, 2, "NS", "a"), (1, 1, "SN", "c")], [], [(2, 3, "NN", "b"), (1, 3, "NS", "c")], [(1, 2, "SN", "b")]]
-    vocabularies = {"nuc": Vocabulary(), "rel": Vocabulary()}
-    arrays = arrays_of_prepared([Rows.of(t, PARSEVAL) if t else None for t in per_doc], PARSEVAL, vocabularies)
-    assert vocabularies["nuc"].labels() == ["NS", "SN", "NN"] and vocabularies["rel"].labels() == ["a", "c", "b"]
-    assert arrays.doc.tolist() == [0, 0, 2, 2, 3] and arrays.n_docs == 4
-    assert arrays.start.tolist() == [1, 1, 2, 1, 1] and arrays.end.tolist() == [2, 1, 3, 3, 2]
-    assert arrays.columns["nuc"].tolist() == [0, 1, 2, 0, 1] and arrays.columns["rel"].tolist() == [0, 1, 2, 1, 2]
-    for column in (arrays.doc, arrays.start, arrays.end, *arrays.columns.values()):
-        assert column.dtype == np.int64
+    for packed in (False, True):  # rows as made in this process, and as a reading process sends them
+        vocabularies = {"nuc": Vocabulary(), "rel": Vocabulary()}
+        rows = [Rows(t, PARSEVAL) if t else None for t in per_doc]
+        if packed:
+            rows = [pickle.loads(pickle.dumps(r)) for r in rows]
+            assert all(r is None or r.rows is None for r in rows)
+        arrays = arrays_of_prepared(rows, PARSEVAL, vocabularies)
+        assert vocabularies["nuc"].labels() == ["NS", "SN", "NN"] and vocabularies["rel"].labels() == ["a", "c", "b"]
+        assert arrays.doc.tolist() == [0, 0, 2, 2, 3] and arrays.n_docs == 4
+        assert arrays.start.tolist() == [1, 1, 2, 1, 1] and arrays.end.tolist() == [2, 1, 3, 3, 2]
+        assert arrays.columns["nuc"].tolist() == [0, 1, 2, 0, 1]
+        assert arrays.columns["rel"].tolist() == [0, 1, 2, 1, 2]
+        for column in (arrays.doc, arrays.start, arrays.end, *arrays.columns.values()):
+            assert column.dtype == np.int64
 
 
 def test_aligned_edus_score_prepared_documents_as_their_trees():

@@ -171,11 +171,11 @@ def test_tuple_arrays_rows_as_given():
     """Rows in order, documents numbered by position, empty documents and an empty side kept."""
     vocabularies = {"nuc": Vocabulary(), "rel": Vocabulary()}
     per_doc = [[(1, 2, "N", "x"), (1, 1, "S", "y")], [], [(3, 3, "N", "x")]]
-    arrays = arrays_of_prepared([Rows.of(rows, PARSEVAL) for rows in per_doc], PARSEVAL, vocabularies)
+    arrays = arrays_of_prepared([Rows(rows, PARSEVAL) for rows in per_doc], PARSEVAL, vocabularies)
     assert arrays.doc.tolist() == [0, 0, 2] and arrays.start.tolist() == [1, 1, 3]
     assert arrays.end.tolist() == [2, 1, 3] and arrays.columns["nuc"].tolist() == [0, 1, 0]
     assert arrays.columns["rel"].tolist() == [0, 1, 0] and arrays.n_docs == 3
-    empty = arrays_of_prepared([None, Rows.of([], PARSEVAL)], PARSEVAL, vocabularies)
+    empty = arrays_of_prepared([None, Rows([], PARSEVAL)], PARSEVAL, vocabularies)
     assert empty.n_docs == 2 and empty.start.size == 0 and empty.doc.size == 0
 
 

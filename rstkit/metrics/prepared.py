@@ -1,8 +1,9 @@
 """Documents prepared for scoring: what the pipeline scores, wherever the tree was read.
 
 Every tree is reduced, once, to what scoring needs of it (:class:`PreparedDocument`): its id,
-source, EDU count and EDU texts, per metric family its rows (:class:`Rows`: int32 values in
-bytes, with the labels they use), and for gold what the warnings count of it. The pipeline
+source, EDU count and EDU texts, per metric family its rows (:class:`Rows`; packed into int32
+bytes with the labels they use when sent between processes), and for gold what the warnings
+count of it. The pipeline
 (:func:`rstkit.metrics.evaluate.evaluate_all`) scores prepared documents only: trees given to it
 are prepared there, and processes that read an evaluation's files prepare them where they read
 them (trees are costly to send between processes; these are small, so reading with several
@@ -17,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
+from operator import itemgetter
+from typing import Any, cast
 
 import numpy as np
 
@@ -44,37 +47,61 @@ class PreparationSpec:
     gold: bool
 
 
-@dataclass(eq=False)
 class Rows:
-    """One document's rows under one metric family. ``table`` holds one row of int32 per scored
-    item, in the family's order: start, end, then the family's value columns (as bytes: cheap to
-    pickle and to join); a label column holds codes into its entry of ``labels``, which lists the
-    column's labels in order of first appearance."""
+    """One document's rows under one metric family: each ``(start, end, *values)`` in the family's
+    column order. In the process that made them they stay the walk's list; pickled (sent back by a
+    reading process) they travel packed: one row of int32 per scored item, as bytes (cheap to pickle
+    and to join), a label column holding codes into its entry of ``labels``, which lists the column's
+    labels in order of first appearance. :func:`arrays_of_prepared` gives the same arrays either way."""
 
-    table: bytes
-    width: int
-    labels: dict[str, tuple[str, ...]]
+    __slots__ = ("_packed", "_rows", "columns", "label_columns")
 
-    @classmethod
-    def of(cls, rows: Sequence[Row], family: MetricFamily) -> Rows:
-        width = 2 + len(family.columns)
-        if not rows:
-            return cls(b"", width, {name: () for name in family.columns if name in family.label_columns})
-        columns = list(zip(*rows))
-        labels: dict[str, tuple[str, ...]] = {}
-        for i, name in enumerate(family.columns, start=2):
-            if name in family.label_columns:
-                labels[name] = tuple(dict.fromkeys(columns[i]))
-                code = {label: c for c, label in enumerate(labels[name])}
-                columns[i] = tuple(map(code.__getitem__, columns[i]))
-        return cls(np.array(columns, dtype=_CELL).T.tobytes(), width, labels)
+    def __init__(self, rows: list[Row], family: MetricFamily) -> None:
+        self._rows: list[Row] | None = rows
+        self._packed: tuple[bytes, dict[str, tuple[str, ...]]] | None = None
+        self.columns, self.label_columns = family.columns, family.label_columns
+
+    @property
+    def width(self) -> int:
+        return 2 + len(self.columns)
+
+    @property
+    def rows(self) -> list[Row] | None:
+        """The rows as the walk gave them (None once packed)."""
+        return self._rows
+
+    @property
+    def packed(self) -> tuple[bytes, dict[str, tuple[str, ...]]]:
+        """``(table, labels)``: the rows as int32 bytes, label columns as codes into ``labels``."""
+        if self._packed is None:
+            self._packed = _pack(self._rows or [], self.columns, self.label_columns)
+        return self._packed
 
     def __len__(self) -> int:
-        return len(self.table) // (self.width * _CELL.itemsize)
+        if self._rows is not None:
+            return len(self._rows)
+        return len(self.packed[0]) // (self.width * _CELL.itemsize)
 
-    def array(self) -> np.ndarray:
-        """The table as an (n, width) array."""
-        return np.frombuffer(self.table, dtype=_CELL).reshape(-1, self.width)
+    def __getstate__(self) -> tuple[object, ...]:
+        return self.packed, self.columns, self.label_columns
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self._packed, self.columns, self.label_columns = state
+        self._rows = None
+
+
+def _pack(rows: Sequence[Row], columns: tuple[str, ...], label_columns: frozenset[str]
+          ) -> tuple[bytes, dict[str, tuple[str, ...]]]:
+    if not rows:
+        return b"", {name: () for name in columns if name in label_columns}
+    transposed = list(zip(*rows))
+    labels: dict[str, tuple[str, ...]] = {}
+    for i, name in enumerate(columns, start=2):
+        if name in label_columns:
+            labels[name] = tuple(dict.fromkeys(transposed[i]))
+            code = {label: c for c, label in enumerate(labels[name])}
+            transposed[i] = tuple(map(code.__getitem__, transposed[i]))
+    return np.array(transposed, dtype=_CELL).T.tobytes(), labels
 
 
 _CELL = np.dtype(np.int32)
@@ -111,7 +138,7 @@ def prepare_document(tree: RSTTree, spec: PreparationSpec) -> PreparedDocument:
         family = config.family
         try:
             rows, count = family.rows(tree, config, gold=spec.gold)
-            prepared[config.metric] = Rows.of(rows, family)
+            prepared[config.metric] = Rows(rows, family)
             if count is not None:
                 nary[config.metric] = count
         except RSTKitError as error:
@@ -125,22 +152,32 @@ def arrays_of_prepared(per_doc: Sequence[Rows | None], family: MetricFamily,
     """One side's rows as arrays (None: a document without rows), each label column encoded with
     its vocabulary in ``vocabularies`` (filled as it goes: each document's labels in order of first
     appearance, documents in order, is the order of first appearance over the whole side)."""
-    prepared = [rows for rows in per_doc if rows is not None]
     lengths = np.fromiter((len(rows) if rows is not None else 0 for rows in per_doc), dtype=np.int64,
                           count=len(per_doc))
-    row_lengths = np.fromiter(map(len, prepared), dtype=np.int64, count=len(prepared))
+    doc = np.repeat(np.arange(len(per_doc), dtype=np.int64), lengths)
+    present = [rows for rows in per_doc if rows is not None]
+    if all(rows.rows is not None for rows in present):  # made in this process: straight from the lists
+        flat = list(chain.from_iterable(cast(list[Row], rows.rows) for rows in present))
+        n = len(flat)
+        table = {i: list(map(itemgetter(i), flat)) for i in range(2 + len(family.columns))}
+        columns = {name: (np.fromiter(vocabularies[name].encode(table[i]), dtype=np.int64, count=n)
+                          if name in family.label_columns else np.fromiter(table[i], dtype=np.int64, count=n))
+                   for i, name in enumerate(family.columns, start=2)}
+        return TupleArrays(doc=doc, start=np.fromiter(table[0], dtype=np.int64, count=n),
+                           end=np.fromiter(table[1], dtype=np.int64, count=n), columns=columns, n_docs=len(per_doc))
+    packed = [rows.packed for rows in present]
+    row_lengths = np.fromiter(map(len, present), dtype=np.int64, count=len(present))
     width = 2 + len(family.columns)
-    table = np.frombuffer(b"".join(rows.table for rows in prepared), dtype=_CELL).reshape(-1, width)
-    columns: dict[str, np.ndarray] = {}
+    rows_table = np.frombuffer(b"".join(table for table, _ in packed), dtype=_CELL).reshape(-1, width)
+    columns = {}
     for i, name in enumerate(family.columns, start=2):
         if name in family.label_columns:
-            columns[name] = _global_codes(table[:, i], [rows.labels[name] for rows in prepared], row_lengths,
+            columns[name] = _global_codes(rows_table[:, i], [labels[name] for _, labels in packed], row_lengths,
                                           vocabularies[name])
         else:
-            columns[name] = table[:, i].astype(np.int64)
-    return TupleArrays(doc=np.repeat(np.arange(len(per_doc), dtype=np.int64), lengths),
-                       start=table[:, 0].astype(np.int64), end=table[:, 1].astype(np.int64), columns=columns,
-                       n_docs=len(per_doc))
+            columns[name] = rows_table[:, i].astype(np.int64)
+    return TupleArrays(doc=doc, start=rows_table[:, 0].astype(np.int64), end=rows_table[:, 1].astype(np.int64),
+                       columns=columns, n_docs=len(per_doc))
 
 
 def _global_codes(local: np.ndarray, labels: list[tuple[str, ...]], row_lengths: np.ndarray,
