@@ -6,6 +6,7 @@ from ``$RSTKIT_EXAMPLES`` (default ``../shared/docs/examples``); fixtures skip w
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,14 @@ def examples_dir() -> Path:
     if not (EXAMPLES / "gold").is_dir():
         pytest.skip(f"evaluation.md examples not found at {EXAMPLES}")
     return EXAMPLES
+
+
+@pytest.fixture(autouse=True)
+def _recursion_limit_restored():
+    """Each test starts with the recursion limit the run started with: a library that raises it for a
+    test and does not lower it again (hypothesis's stack guard, once a test changed the limit inside
+    it) must not hide a recursion from the depth tests that come after (they check their trees are
+    deeper than the limit)."""
+    limit = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(limit)

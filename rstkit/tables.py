@@ -20,9 +20,10 @@ def aligned(rows: Sequence[Sequence[str]], *, left: int = 1, widths: Sequence[in
 
 
 def markdown_table(rows: Sequence[Sequence[str]]) -> list[str]:
-    """``rows`` (the header first) as the lines of a Markdown table, every cell escaped."""
-    lines = ["| " + " | ".join(map(markdown_cell, rows[0])) + " |", "|" + "---|" * len(rows[0])]
-    return lines + ["| " + " | ".join(map(markdown_cell, row)) + " |" for row in rows[1:]]
+    """``rows`` (the header first; cells already Markdown: names escaped with :func:`markdown_cell`)
+    as the lines of a Markdown table."""
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows[1:]]
 
 
 def markdown_cell(text: str) -> str:

@@ -51,7 +51,8 @@ def test_eval_all_formats_agree(capsys):
     assert main([*args, "--format", "json"]) == 0
     payload = json.loads(capsys.readouterr().out)  # one object per (metric, average, system)
     assert [(o["metric"], o["average"], o["system"]) for o in payload] == [("rst-parseval", "micro", "pred"),
-                                                                          ("parseval", "micro", "pred")]
+                                                                          ("parseval", "micro", "pred"),
+                                                                          ("dependency", "micro", "pred")]
     f_rst = payload[0]["scores"]["F"]
     for fmt in ("text", "markdown", "latex"):
         assert main([*args, "--format", fmt]) == 0
@@ -59,7 +60,7 @@ def test_eval_all_formats_agree(capsys):
         assert "rstkit:metric=rst-parseval" in text and f"{f_rst:.2f}" in text
     assert main([*args, "--format", "csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert len(rows) == 8
+    assert len(rows) == 4 + 4 + 11  # a row per measure: S N R F twice, then the 11 dependency measures
     first_f = next(r for r in rows if r["metric"] == "rst-parseval" and r["measure"] == "F")
     assert float(first_f["f1"]) == f_rst and first_f["signature"].startswith("rstkit:")
 

@@ -88,9 +88,16 @@ def interrupted(argv: list[str], delay: float, sig: signal.Signals) -> subproces
 
 
 def check_ending(result: subprocess.CompletedProcess, sig: signal.Signals) -> bool:
-    """The run ended normally (True) or as an interrupt must end (False)."""
+    """The run ended normally (True) or as an interrupt must end (False). A signal that comes while the
+    interpreter starts (before rstkit's handlers, which a loaded machine can stretch past the delay's
+    lower bound) or while it shuts down (the work done, its output whole) ends it as the signal does by
+    default: no message, nothing of rstkit's on stderr but what the finished work printed; the callers
+    check that the output is then absent or whole."""
     if result.returncode == 0:
         return True
+    if result.returncode == -sig:
+        assert "Traceback" not in result.stderr and "interrupted" not in result.stderr, result.stderr
+        return False
     expected = {signal.SIGINT: (130, "rstkit: interrupted"), signal.SIGTERM: (143, "rstkit: terminated")}[sig]
     assert (result.returncode, result.stderr.strip().splitlines()[-1:]) == (expected[0], [expected[1]]), \
         result.stderr
@@ -159,9 +166,7 @@ def test_parse(tmp_path, startup):
     for trial, delay in enumerate(delays(30, startup, duration, 2)):
         out = tmp_path / f"out{trial}"
         result = interrupted(rstkit("parse", sample, out, "--model", "scratch"), delay, signal.SIGINT)
-        if result.returncode == 0:
+        if check_ending(result, signal.SIGINT):
             assert snapshot(out) == snapshot(reference)
             continue
-        assert result.returncode == 130 and "Traceback" not in result.stderr, result.stderr
-        assert result.stderr.strip().splitlines()[-1] == "rstkit: interrupted"
         assert not out.exists() or snapshot(out) == snapshot(reference)

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import previous_readers as previous
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from strategies import rst_trees
 from test_dis_fast import chain
@@ -132,8 +132,15 @@ def test_rs3_reads_generated_and_mutated_files_as_before(text):
         assert markup is None, "the scanner took a file the XML parser rejects"
     else:
         assert markup is None or markup == parsed
+    # a segment holding markup reads as its whole text content now (issue 26, finding 9; the scanner and
+    # the XML parser are compared on such segments in test_text_fidelity.py), where the previous reader
+    # kept the text before the first element: those files are not compared with it
+    assume(not MARKUP_IN_SEGMENT.search(text))
     for lenient in (False, True):
         assert outcome(loads_rs3, text, lenient=lenient) == as_now(outcome(previous.loads_rs3, text, lenient=lenient))
+
+
+MARKUP_IN_SEGMENT = re.compile(r"<segment\b[^>]*>[^<]*<(?!/segment\s*>)")
 
 
 # names by declared type: rst only, multinuc only, both, none (``span`` is the span child's)
