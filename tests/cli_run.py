@@ -1,6 +1,10 @@
-"""Running ``rstkit``'s command line in process, for tests that check its exit status and stderr."""
+"""Running ``rstkit``'s command line for tests that check its exit status and stderr: in process, or
+as a user file permissions apply to."""
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 import warnings
 
 from rstkit.cli import main
@@ -13,3 +17,17 @@ def run_main(argv: list[str], capsys) -> tuple[int, str]:
         warnings.simplefilter("always")
         status = main(argv)
     return status, capsys.readouterr().err
+
+
+def without_privileges() -> list[str] | None:
+    """A command prefix under which file permissions apply (root ignores them: the capabilities that
+    skip permission checks dropped with setpriv), ``[]`` for a user without them, or None where it
+    cannot be had."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        return None
+    caps = "-dac_override,-dac_read_search"
+    probe = subprocess.run(["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}", "true"], check=False,
+                           capture_output=True)
+    return ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}"] if probe.returncode == 0 else None

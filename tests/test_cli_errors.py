@@ -7,7 +7,6 @@ must name; the exit status 2 and the ``(use --flag)`` hints are the documented c
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -15,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import without_privileges
 
 from rstkit.cli import FIX_FLAGS, build_parser, main
 from rstkit.cli.common import nonnegative_int, open_unit_interval, positive_float, positive_int, seed
@@ -110,21 +110,9 @@ def test_the_installed_command_prints_no_traceback(bad):
     assert "Traceback" not in result.stderr
 
 
-def _without_privileges() -> list[str] | None:
-    """A command prefix under which file permissions apply (root ignores them), or None."""
-    if os.geteuid() != 0:
-        return []
-    if shutil.which("setpriv") is None:
-        return None
-    caps = "-dac_override,-dac_read_search"
-    probe = subprocess.run(["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}", "true"], check=False,
-                           capture_output=True)
-    return ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}"] if probe.returncode == 0 else None
-
-
 @pytest.fixture
 def unprivileged() -> list[str]:
-    prefix = _without_privileges()
+    prefix = without_privileges()
     if prefix is None:
         pytest.skip("running as root without setpriv: permissions cannot be tested")
     return prefix

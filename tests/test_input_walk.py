@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import without_privileges
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,21 +72,8 @@ def test_a_link_cycle_is_reported_not_followed_forever(linked, capsys):
     assert [d["doc_id"] for d in json.loads(out)["documents"]] == ["sample_bread", "sample_harbour"]
 
 
-def _without_privileges() -> list[str] | None:
-    """A command prefix under which file permissions apply (root ignores them), or None (the trick
-    of tests/test_cli_errors.py)."""
-    if os.geteuid() != 0:
-        return []
-    if shutil.which("setpriv") is None:
-        return None
-    caps = "-dac_override,-dac_read_search"
-    probe = subprocess.run(["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}", "true"], check=False,
-                           capture_output=True)
-    return ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}"] if probe.returncode == 0 else None
-
-
 def test_an_unreadable_subfolder_is_an_error_naming_it(tmp_path):
-    prefix = _without_privileges()
+    prefix = without_privileges()
     if prefix is None:
         pytest.skip("running as root without setpriv: permissions cannot be tested")
     gold, pred = tmp_path / "gold", tmp_path / "pred"

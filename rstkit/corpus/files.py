@@ -204,17 +204,21 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
             outcomes: Iterable[Outcome] = map(_read_one, tasks)
             return [_replayed(outcome) for outcome in outcomes]
         chunk = max(1, len(tasks) // (16 * workers))
-        with _interrupts_blocked():  # until each worker has set its own handlers
-            pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
+        pool = None
         try:
+            with _interrupts_blocked():  # until each worker has set its own handlers
+                pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
+            # an interrupt held back meanwhile arrives here, with the pool made: it is ended below
             outcomes = pool.map(_read_one, tasks, chunksize=chunk)
         except BaseException:  # an interrupt (or a worker's crash): the workers are ended, not waited for
-            pool.terminate()
+            if pool is not None:
+                pool.terminate()
             raise
         else:
             pool.close()
         finally:
-            pool.join()
+            if pool is not None:
+                pool.join()
         return [_replayed(outcome) for outcome in outcomes]
 
 

@@ -6,12 +6,11 @@ gives n - 1 tuples.
 """
 from __future__ import annotations
 
-from ..labels import get_label_map
-from ..transform import attachment_decisions, binarize, prepared_walk
+from ..transform import PreparedWalk, attachment_decisions, binarize
 from ..tree import RSTTree
 from .config import EvalConfig
 from .family import MetricFamily, Row
-from .rst_parseval import CONSTITUENCY_MEASURES
+from .rst_parseval import CONSTITUENCY_MEASURES, walk_or_prepare
 
 
 def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]:
@@ -58,14 +57,11 @@ class Parseval(MetricFamily):
         The walk expands n-ary nodes as each binarization (and the ``right_mixed`` pass of
         compatibility mode) would; where it declines, the long way raises the tree's error.
         """
-        label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
-        mode = config.gold_binarization
         counted = gold and config.attachment_rebinarization is not None
-        walked = prepared_walk(tree, mode, label_map.relabeller(passthrough),
-                               rebinarization=config.attachment_rebinarization, marcu=False)
-        if walked is not None:
-            return walked.decisions, (walked.nary_decisions if counted else None)
-        rows = tuples(binarize(label_map.apply(tree, passthrough), mode), config)  # raises what the walk declined
+        prepared = walk_or_prepare(tree, config, rebinarization=config.attachment_rebinarization, marcu=False)
+        if isinstance(prepared, PreparedWalk):
+            return prepared.decisions, (prepared.nary_decisions if counted else None)
+        rows = tuples(prepared, config)
         return rows, (nary_decisions(rows) if counted else None)
 
     def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:

@@ -7,10 +7,11 @@ relations counts as a label). A binary tree over n >= 2 EDUs gives 2n - 2 tuples
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Any
 
 from ..labels import get_label_map
 from ..settings import RST_EVAL
-from ..transform import binarize, marcu_tuples, nary_nodes, prepared_walk
+from ..transform import PreparedWalk, binarize, marcu_tuples, nary_nodes, prepared_walk
 from ..tree import RSTTree
 from .config import EvalConfig
 from .family import MetricFamily, Row
@@ -25,6 +26,16 @@ CONSTITUENCY_MEASURES = MappingProxyType({"S": (), "N": ("nuc",), "R": ("rel",),
 def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]:
     """RST-Parseval tuples of an already binarized and relabelled tree."""
     return marcu_tuples(tree)
+
+
+def walk_or_prepare(tree: RSTTree, config: EvalConfig, **walk_options: Any) -> PreparedWalk | RSTTree:
+    """What the constituency families take their rows from: the one walk of ``tree`` under
+    ``config``'s label map and binarization (:func:`rstkit.transform.prepared_walk`, which builds no
+    tree), or where it declines, the tree relabelled and binarized the long way (which raises the
+    tree's error, if it has one)."""
+    label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
+    walked = prepared_walk(tree, config.gold_binarization, label_map.relabeller(passthrough), **walk_options)
+    return walked if walked is not None else binarize(label_map.apply(tree, passthrough), config.gold_binarization)
 
 
 class RSTParseval(MetricFamily):
@@ -44,14 +55,11 @@ class RSTParseval(MetricFamily):
         """``tuples(binarize(relabelled tree), config)``, the same list and the same errors, mostly
         without building the prepared tree (:func:`rstkit.transform.prepared_walk`); under a gold
         binarization of :data:`B1_BINARIZATIONS`, the nodes it leaves n-ary in a gold tree."""
-        label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
-        mode = config.gold_binarization
-        counted = gold and mode in B1_BINARIZATIONS
-        walked = prepared_walk(tree, mode, label_map.relabeller(passthrough), decisions=False)
-        if walked is not None:
-            return walked.marcu, (walked.nary_nodes if counted else None)
-        rows = tuples(binarize(label_map.apply(tree, passthrough), mode), config)  # raises what the walk declined
-        return rows, (len(nary_nodes(binarize(tree, mode))) if counted else None)
+        counted = gold and config.gold_binarization in B1_BINARIZATIONS
+        prepared = walk_or_prepare(tree, config, decisions=False)
+        if isinstance(prepared, PreparedWalk):
+            return prepared.marcu, (prepared.nary_nodes if counted else None)
+        return tuples(prepared, config), (len(nary_nodes(prepared)) if counted else None)
 
     def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
         return [("tuples", "nodes-root+leaves")]
