@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 
 from ..errors import EDUMismatchError, printable
-from ..tree import RSTTree
 from .config import EvalConfig
 from .prepared import PreparedDocument
 
@@ -35,10 +34,9 @@ def normalise_edu_text(text: str) -> str:
     return "".join(_ESCAPE.sub(lambda m: _ESCAPES[m.group()], text).split())
 
 
-def check_edus(gold: RSTTree | PreparedDocument, pred: RSTTree | PreparedDocument, config: EvalConfig,
-               notes: list[str]) -> None:
+def check_edus(gold: PreparedDocument, pred: PreparedDocument, config: EvalConfig, notes: list[str]) -> None:
     """Raise EDUMismatchError (or, when ``config.lenient``, add a warning to ``notes``) if the
-    two trees (or documents prepared from them) of a document have different EDU counts or texts."""
+    two documents prepared for scoring of a document have different EDU counts or texts."""
     if gold.n_edus != pred.n_edus:
         message = (f"EDU count mismatch for document {gold.doc_id!r}: gold {gold.source or '?'} has "
                    f"{gold.n_edus} EDUs, prediction {pred.source or '?'} has {pred.n_edus}")
@@ -46,7 +44,7 @@ def check_edus(gold: RSTTree | PreparedDocument, pred: RSTTree | PreparedDocumen
             raise EDUMismatchError(message, fixes=("lenient", "edus_aligned"))
         notes.append(message + "; scored by EDU numbers (lenient)")
         return
-    gold_texts, pred_texts = _edu_texts(gold), _edu_texts(pred)
+    gold_texts, pred_texts = gold.edu_texts, pred.edu_texts
     if gold_texts == pred_texts:  # the common case, without normalising
         return
     differing = [i for i, (g, p) in enumerate(zip(gold_texts, pred_texts), start=1) if _differ(g, p)]
@@ -61,10 +59,6 @@ def check_edus(gold: RSTTree | PreparedDocument, pred: RSTTree | PreparedDocumen
         same_text = _document_text(gold_texts) == _document_text(pred_texts)
         raise EDUMismatchError(message, fixes=("lenient", "edus_aligned") if same_text else ("lenient",))
     notes.append(message + "; scored by EDU numbers (lenient)")
-
-
-def _edu_texts(doc: RSTTree | PreparedDocument) -> tuple[str, ...]:
-    return doc.edu_texts if isinstance(doc, PreparedDocument) else tuple(edu.text for edu in doc.edus)
 
 
 def _document_text(texts: tuple[str, ...]) -> str:
