@@ -59,3 +59,26 @@ LABEL_MAPS: tuple[LabelMapName, ...] = get_args(LabelMapName)
 #: the 0/0 rule of precision and recall: what a ratio with nothing to count gives (as seqeval's ``zero_division``)
 ZeroDivision = Literal[0, 1]
 ZERO_DIVISION: Final = 0
+
+SpanKey = Literal["chars", "first-edu-end"]
+#: how aligned EDUs (``edus="aligned"``) key a span: by its first and last character (``chars``), or by the
+#: last character of its first EDU and of its last EDU (``first-edu-end``: DMRST's and isanlp_rst's token keying)
+SPAN_KEYS: tuple[SpanKey, ...] = get_args(SpanKey)
+
+NNRelation = Literal["left", "right"]
+#: which child of a binary multinuclear (NN) node gives its relation: ``left`` (rstkit, educe, NTT's code),
+#: ``right`` (DMRST's and crossGENRE's trees); under RST-Parseval both children then carry that relation
+NN_RELATIONS: tuple[NNRelation, ...] = get_args(NNRelation)
+
+RelationFixer = Literal["none", "isanlp-gum", "isanlp-rurstb"]
+#: isanlp_rst's "relation fixer": a table that rewrites (relation, nuclearity) of binary nodes, per corpus
+RELATION_FIXERS: tuple[RelationFixer, ...] = get_args(RelationFixer)
+
+NaryChildren = Literal["all", "first-three"]
+#: n-ary nodes whose children's labels differ: binarized with ``all`` their children, or as NTT's code does
+#: (``first-three``: ``((c1 c2) c3)``, later children dropped)
+NARY_CHILDREN: tuple[NaryChildren, ...] = get_args(NaryChildren)
+
+PresetName = Literal["rst-eval", "dmrst", "isanlp", "ntt", "dipo", "crossgenre", "neuralrst", "rstfinder"]
+#: named peers' scoring procedures (:mod:`rstkit.metrics.presets`)
+PRESETS: tuple[PresetName, ...] = get_args(PresetName)

@@ -9,9 +9,19 @@ from ..errors import RSTKitError, RSTKitWarning
 from ..evaluation import evaluate
 from ..metrics import EvalConfig
 from ..metrics.config import Statistics
+from ..metrics.presets import preset_settings
 from ..metrics.registry import METRICS
 from ..report import FORMATS
-from ..settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, MISSING_POLICIES, RST_EVAL
+from ..settings import (
+    AVERAGES,
+    COMPAT_MODES,
+    EDU_MODES,
+    EVAL_BINARIZATIONS,
+    MISSING_POLICIES,
+    PRESETS,
+    RST_EVAL,
+    SPAN_KEYS,
+)
 from .common import (
     add_encoding_option,
     add_label_option,
@@ -29,14 +39,18 @@ def add_parser(sub) -> None:
     p.add_argument("gold", help="gold file or directory (documents matched by id)")
     p.add_argument("preds", nargs="+", metavar="PRED",
                    help="prediction file(s) or directories; with several, the first is the baseline")
-    p.add_argument("--metric", **comma_list(METRICS), default=["parseval"],
+    p.add_argument("--metric", **comma_list(METRICS), default=None,
                    help="rst-parseval (Marcu), parseval (original, on attachment decisions), dependency (Morey et "
                         "al. 2018: one head-ordered dependency per EDU), all (every family), or a comma list "
                         "(default: parseval)")
-    p.add_argument("--average", **comma_list(AVERAGES), default=["micro"],
+    p.add_argument("--average", **comma_list(AVERAGES), default=None,
                    help="micro (pooled), macro (mean of per-document F1), dplp (DPLP's per-document P/R), all, "
                         "or a comma list; every metric and average is scored from one read of the files")
     add_label_option(p, default="raw")
+    p.add_argument("--preset", choices=PRESETS, default=None,
+                   help="a peer's scoring procedure by name (docs/presets.md): it sets metric, average, label map, "
+                        "binarization, span keying and the peer's quirks, each replaced by the option given; the "
+                        "signature shows them and preset=NAME (rst-eval: the same numbers as --compat rst-eval)")
     p.add_argument("--binarize", choices=EVAL_BINARIZATIONS, default=None,
                    help="binarization of gold and predictions (default: the metric's: right-heavy for rst-parseval "
                         "and parseval, none for dependency, whose chain encoding binarizes in its own way)")
@@ -56,6 +70,10 @@ def add_parser(sub) -> None:
                         "that segment their own EDUs, with spans over the characters of the text (which must "
                         "be the same, whitespace aside) and an EDU segmentation score (shown in the signature; "
                         "--lenient then only repairs extents when reading)")
+    p.add_argument("--span-key", choices=SPAN_KEYS, default=None,
+                   help="with --edus aligned: key spans by their first and last character (chars, the default) or "
+                        "by the last character of their first and of their last EDU (first-edu-end: DMRST's and "
+                        "isanlp_rst's token keying); shown in the signature when not chars")
     p.add_argument("--exclude-single-edu", action="store_true", help="leave 1-EDU documents out of the averages")
     p.add_argument("--skip-errors", action="store_true",
                    help="drop unreadable documents (listed as warnings) instead of failing")
@@ -86,15 +104,44 @@ def run(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     if names is not None and len(names) != len(args.preds):
         raise RSTKitError(f"--names gives {len(names)} names for {len(args.preds)} prediction sets")
+    metrics, averages = args.metric or ["parseval"], args.average or ["micro"]
+    if args.preset is not None:
+        return _run(args, names, _preset_configs(args))
     settings = {"labels": args.labels, "binarize": args.binarize, "missing": args.missing, "edus": args.edus,
                 "lenient": args.lenient, "exclude_single_edu": args.exclude_single_edu,
                 "dep_encoding": args.dep_encoding,
                 "statistics": Statistics.used(args.ci, args.n_bootstrap, args.n_trials, args.seed,
                                               paired=len(args.preds) > 1)}
+    if args.span_key is not None:
+        settings["span_key"] = args.span_key
     if args.compat != RST_EVAL:
         settings["unknown_labels"] = "keep" if args.keep_unknown_labels else "error"
     make = EvalConfig.rst_eval if args.compat == RST_EVAL else EvalConfig
-    configs = [make(metric=metric, average=average, **settings) for metric in args.metric for average in args.average]
+    return _run(args, names, [make(metric=metric, average=average, **settings) for metric in metrics
+                              for average in averages])
+
+
+def _preset_configs(args: argparse.Namespace) -> list[EvalConfig]:
+    """The configurations of ``--preset``: its settings, replaced by the options given (``--labels`` and
+    ``--binarize`` where they differ from their defaults, ``--metric`` and ``--average`` when given)."""
+    if args.compat is not None:
+        raise RSTKitError("--preset and --compat do not go together (--preset rst-eval is --compat rst-eval)")
+    overrides = {"missing": args.missing, "edus": args.edus, "lenient": args.lenient,
+                 "exclude_single_edu": args.exclude_single_edu, "dep_encoding": args.dep_encoding,
+                 "statistics": Statistics.used(args.ci, args.n_bootstrap, args.n_trials, args.seed,
+                                               paired=len(args.preds) > 1)}
+    for name, value, default in (("labels", args.labels, "raw"), ("binarize", args.binarize, None),
+                                 ("span_key", args.span_key, None)):
+        if value != default:
+            overrides[name] = value
+    if args.keep_unknown_labels:
+        overrides["unknown_labels"] = "keep"
+    preset = preset_settings(args.preset, **overrides)
+    return [EvalConfig(**{**preset, "metric": metric, "average": average})
+            for metric in args.metric or [preset["metric"]] for average in args.average or [preset["average"]]]
+
+
+def _run(args: argparse.Namespace, names: list[str] | None, configs: list[EvalConfig]) -> int:
     with warnings.catch_warnings(record=True) as caught:  # each printed once, even when shown before
         warnings.simplefilter("always", RSTKitWarning)
         try:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..errors import EDUMismatchError, printable
-from ..settings import ZERO_DIVISION, ZeroDivision
+from ..settings import ZERO_DIVISION, SpanKey, ZeroDivision
 from .average import f1_score, percent
 from .counts import TupleArrays
 from .edus import normalise_edu_text
@@ -101,12 +101,22 @@ def check_same_text(gold: PreparedDocument, pred: PreparedDocument, gold_map: Ch
         f"{at(g, gold_map, 'gold', gold)}; {at(p, pred_map, 'prediction', pred)} ('|' marks the difference)")
 
 
-def to_characters(arrays: TupleArrays, maps: Sequence[CharacterMap | None], edu_columns: Sequence[str] = ()
-                  ) -> TupleArrays:
+def key_starts(flat: np.ndarray, first_edu: np.ndarray, span_key: SpanKey) -> np.ndarray:
+    """The first key of spans whose first EDU is ``first_edu`` (indices of that EDU's start into ``flat``,
+    a document's EDU start offsets): its first character (``chars``), or the last character of that EDU
+    (``first-edu-end``, the keying of DMRST and isanlp_rst, which key a span by the last token of its
+    first EDU and of its last EDU)."""
+    keys: np.ndarray = flat[first_edu] if span_key == "chars" else flat[first_edu + 1] - 1
+    return keys
+
+
+def to_characters(arrays: TupleArrays, maps: Sequence[CharacterMap | None], edu_columns: Sequence[str] = (),
+                  span_key: SpanKey = "chars") -> TupleArrays:
     """``arrays`` with each span ``(first EDU, last EDU)`` replaced by ``(first character, last
     character)`` through the map of its document (``maps[doc]``; None where it has no row), and each
     value column of ``edu_columns`` (an EDU number, 0 for none) by one code of its EDU's characters
-    (``first * (length + 1) + last``; -1 for none), equal on two sides exactly when the EDUs are."""
+    (``first * (length + 1) + last``; -1 for none), equal on two sides exactly when the EDUs are.
+    ``span_key`` chooses the first character (:func:`key_starts`)."""
     bounds = [m.bounds if m is not None else np.zeros(1, dtype=np.int64) for m in maps]
     offsets = np.concatenate(([0], np.cumsum([b.size for b in bounds])))[:-1]
     flat = np.concatenate(bounds) if bounds else np.zeros(0, dtype=np.int64)
@@ -118,7 +128,8 @@ def to_characters(arrays: TupleArrays, maps: Sequence[CharacterMap | None], edu_
             edu = columns[name]
             placed = flat[base + np.maximum(edu, 1) - 1] * radix + flat[base + np.maximum(edu, 1)] - 1
             columns[name] = np.where(edu > 0, placed, -1)
-    return replace(arrays, start=flat[base + arrays.start - 1], end=flat[base + arrays.end] - 1, columns=columns)
+    return replace(arrays, start=key_starts(flat, base + arrays.start - 1, span_key), end=flat[base + arrays.end] - 1,
+                   columns=columns)
 
 
 def renumber(sides: Sequence[TupleArrays]) -> list[TupleArrays]:
@@ -177,16 +188,17 @@ def segmentation(gold_maps: Sequence[CharacterMap], pred_maps: Sequence[Characte
 
 
 def align(gold: Sequence[PreparedDocument], systems: Sequence[Sequence[PreparedDocument | None]],
-          gold_arrays: TupleArrays, pred_arrays: Sequence[TupleArrays], edu_columns: Sequence[str] = ()
-          ) -> tuple[TupleArrays, list[TupleArrays], list[Segmentation]]:
+          gold_arrays: TupleArrays, pred_arrays: Sequence[TupleArrays], edu_columns: Sequence[str] = (),
+          span_key: SpanKey = "chars") -> tuple[TupleArrays, list[TupleArrays], list[Segmentation]]:
     """Gold and predicted rows on (renumbered) character spans, and each system's segmentation.
 
     ``gold_arrays`` and ``pred_arrays`` hold the rows of the documents ``gold`` (in order) over EDU
     numbers, and of each of ``systems`` (the same documents, None where a system has none);
-    ``edu_columns`` name the value columns that hold EDU numbers (:func:`to_characters`).
+    ``edu_columns`` name the value columns that hold EDU numbers, ``span_key`` how spans are keyed
+    (:func:`to_characters`).
     """
     gold_maps = [CharacterMap.of(doc, "gold") for doc in gold]
-    char_sides, segmentations = [to_characters(gold_arrays, gold_maps, edu_columns)], []
+    char_sides, segmentations = [to_characters(gold_arrays, gold_maps, edu_columns, span_key)], []
     for docs, arrays in zip(systems, pred_arrays):
         maps = []
         for gold_doc, gold_map, doc in zip(gold, gold_maps, docs):
@@ -195,7 +207,7 @@ def align(gold: Sequence[PreparedDocument], systems: Sequence[Sequence[PreparedD
                 pred_map = CharacterMap.of(doc, "prediction")
                 check_same_text(gold_doc, doc, gold_map, pred_map)
             maps.append(pred_map)
-        char_sides.append(to_characters(arrays, maps, edu_columns))
+        char_sides.append(to_characters(arrays, maps, edu_columns, span_key))
         segmentations.append(segmentation(gold_maps, maps))
     renumbered = renumber(char_sides)
     return renumbered[0], renumbered[1:], segmentations

@@ -19,7 +19,12 @@ from ..settings import (
     EDU_MODES,
     EVAL_BINARIZATIONS,
     MISSING_POLICIES,
+    NARY_CHILDREN,
+    NN_RELATIONS,
+    PRESETS,
+    RELATION_FIXERS,
     RST_EVAL,
+    SPAN_KEYS,
     UNKNOWN_LABEL_POLICIES,
     Average,
     Binarization,
@@ -29,6 +34,10 @@ from ..settings import (
     EvalBinarization,
     Metric,
     Missing,
+    NaryChildren,
+    NNRelation,
+    RelationFixer,
+    SpanKey,
     UnknownLabels,
 )
 
@@ -36,8 +45,12 @@ if TYPE_CHECKING:
     from .family import MetricFamily
 
 SIGNATURE_PREFIX = "rstkit:"
-SIGNATURE_KEYS = ("metric", "avg", "tuples", "dep", "edus", "labels", "bin", "bin.att", "compat", "missing", "1edu",
-                  "lenient", "ci", "boot", "trials", "seed", "docs", "version")
+SIGNATURE_KEYS = ("metric", "avg", "tuples", "dep", "edus", "span", "labels", "bin", "bin.att", "nary", "nn", "fixer",
+                  "compat", "missing", "1edu", "lenient", "ci", "boot", "trials", "seed", "preset", "docs", "version")
+#: settings that the signature and the JSON settings show only where they differ from these defaults (they came
+#: after the outputs they would otherwise change), each with its signature key
+QUIET_DEFAULTS = {"span_key": ("span", "chars"), "nary_children": ("nary", "all"), "nn_relation": ("nn", "left"),
+                  "relation_fixer": ("fixer", "none"), "preset_name": ("preset", None)}
 
 
 @dataclass(frozen=True)
@@ -143,6 +156,17 @@ class EvalConfig:
         dependencies only: how n-ary nodes become dependencies, ``chain`` (the reference's
         default) or ``tree``, or ``GOLD,PRED`` to encode the two sides differently (``tree,chain``
         is what showdown.py does by default).
+    span_key
+        with ``edus="aligned"`` only: ``chars`` keys a span by its first and last character;
+        ``first-edu-end`` by the last character of its first EDU and of its last EDU, as DMRST and
+        isanlp_rst key spans by tokens (:func:`rstkit.metrics.aligned.key_spans`).
+    nary_children, nn_relation, relation_fixer
+        peers' quirks, constituency metrics only (:mod:`rstkit.metrics.quirks`): NTT's binarization of
+        n-ary nodes whose children's labels differ (``first-three``), the relation of a multinuclear
+        node from its ``right`` child, and isanlp_rst's relation fixer tables.
+    preset_name
+        the name of the peer procedure (:mod:`rstkit.metrics.presets`) these settings expand,
+        shown in the signature; :meth:`preset` makes such a configuration.
 
     >>> config = EvalConfig(metric="rst-parseval", average="macro", labels="rstdt18")
     >>> config.signature(4)
@@ -165,6 +189,11 @@ class EvalConfig:
     exclude_single_edu: bool = False
     statistics: Statistics = Statistics()
     dep_encoding: str = "chain"
+    span_key: SpanKey = "chars"
+    nary_children: NaryChildren = "all"
+    nn_relation: NNRelation = "left"
+    relation_fixer: RelationFixer = "none"
+    preset_name: str | None = None
 
     def __post_init__(self) -> None:
         from .registry import METRICS, family
@@ -179,11 +208,24 @@ class EvalConfig:
                               f"not {self.dep_encoding!r}")
         for name, allowed in (("average", AVERAGES), ("binarize", EVAL_BINARIZATIONS),
                               ("missing", MISSING_POLICIES), ("edus", EDU_MODES),
-                              ("unknown_labels", UNKNOWN_LABEL_POLICIES)):
+                              ("unknown_labels", UNKNOWN_LABEL_POLICIES), ("span_key", SPAN_KEYS),
+                              ("nary_children", NARY_CHILDREN), ("nn_relation", NN_RELATIONS),
+                              ("relation_fixer", RELATION_FIXERS)):
             if getattr(self, name) not in allowed:
                 raise RSTKitError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
         if self.compat is not None and self.compat not in COMPAT_MODES:
             raise RSTKitError(f"compat must be one of {', '.join(COMPAT_MODES)}, not {self.compat!r}")
+        if self.preset_name is not None and self.preset_name not in PRESETS:
+            raise RSTKitError(f"preset must be one of {', '.join(PRESETS)}, not {self.preset_name!r}")
+        if self.span_key != "chars" and self.edus != "aligned":
+            raise RSTKitError(f"span_key={self.span_key!r} keys spans of aligned EDUs (edus='aligned'); with gold "
+                              "EDUs both keyings give the same scores, so it is refused")
+        if self.has_quirks and self.metric not in ("rst-parseval", "parseval"):
+            raise RSTKitError("nary_children, nn_relation and relation_fixer apply to the constituency metrics "
+                              f"(rst-parseval, parseval), not {self.metric!r}")
+        if self.has_quirks and (self.compat is not None or self.binarize not in ("right", "none")):
+            raise RSTKitError("nary_children, nn_relation and relation_fixer need binarize='right' (or 'none' "
+                              "where every tree is binary) and no compat mode")
         if not isinstance(self.statistics, Statistics):
             raise RSTKitError(f"statistics must be a Statistics object, not {self.statistics!r}")
         from ..labels import get_label_map
@@ -195,6 +237,19 @@ class EvalConfig:
         """The reference preset: rst-eval's behaviour, bugs included (evaluation.md section 8)."""
         settings.setdefault("unknown_labels", "keep")
         return cls(compat=RST_EVAL, **settings)
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> EvalConfig:
+        """The settings of the peer procedure ``name`` (:data:`rstkit.metrics.presets.PRESET_SETTINGS`),
+        each of ``overrides`` replacing the preset's; the signature shows them and ``preset=NAME``."""
+        from .presets import preset_settings
+
+        return cls(**preset_settings(name, **overrides))
+
+    @property
+    def has_quirks(self) -> bool:
+        """Whether a peer's quirk (NTT's binarization, NN relation from the right, a relation fixer) is on."""
+        return (self.nary_children, self.nn_relation, self.relation_fixer) != ("all", "left", "none")
 
     def with_(self, **changes: Any) -> EvalConfig:
         """A copy with ``changes``; a new ``metric`` takes its family's default binarization where
@@ -238,7 +293,8 @@ class EvalConfig:
         from .registry import FAMILIES
 
         others = {name for f in FAMILIES.values() if f is not self.family for name in f.own_settings}
-        return {key: value for key, value in asdict(self).items() if key not in others}
+        return {key: value for key, value in asdict(self).items()
+                if key not in others and not (key in QUIET_DEFAULTS and value == QUIET_DEFAULTS[key][1])}
 
     def shared_settings(self) -> dict[str, Any]:
         """The settings every metric family reads (those configurations scored together share)."""
@@ -263,18 +319,26 @@ class EvalConfig:
             ("avg", self.average),
             *family.signature_items(self),
             ("edus", self.edus),
+            *self._quiet_items("span_key"),
             ("labels", self.labels + ("" if self.labels == "raw" else f"+unknown:{self.unknown_labels}")),
             ("bin", self.gold_binarization),
             *family.binarization_items(self),
+            *self._quiet_items("nary_children", "nn_relation", "relation_fixer"),
             ("compat", self.compat or "none"),
             ("missing", self.missing),
             ("1edu", "excluded" if self.exclude_single_edu else "included"),
             ("lenient", "yes" if self.lenient else "no"),
             *self.statistics.signature_parts(),
+            *self._quiet_items("preset_name"),
             ("docs", str(n_documents)),
             ("version", __version__),
         ]
         return SIGNATURE_PREFIX + "|".join(f"{k}={v}" for k, v in parts)
+
+    def _quiet_items(self, *names: str) -> list[tuple[str, str]]:
+        """The signature items of ``names`` (:data:`QUIET_DEFAULTS`) that differ from their defaults."""
+        return [(QUIET_DEFAULTS[name][0], str(getattr(self, name))) for name in names
+                if getattr(self, name) != QUIET_DEFAULTS[name][1]]
 
     @classmethod
     def from_signature(cls, text: str) -> EvalConfig:
@@ -308,7 +372,8 @@ class EvalConfig:
                 "binarize": "right" if items["bin"] == RST_EVAL else items["bin"], "compat": compat,
                 "missing": items["missing"], "edus": items["edus"], "lenient": _flag(items, "lenient", "yes", "no"),
                 "exclude_single_edu": _flag(items, "1edu", "excluded", "included"), "statistics": statistics,
-                **{field: items[key] for key, field in own.items() if key in items}}
+                **{field: items[key] for key, field in own.items() if key in items},
+                **{name: items[key] for name, (key, _) in QUIET_DEFAULTS.items() if key in items}}
             config = cls(**settings)
             n_documents = int(items["docs"])
         except KeyError as exc:

@@ -304,7 +304,7 @@ def _score(gold: list[PreparedDocument], systems: list[list[PreparedDocument | N
     segmentations: Sequence[aligned.Segmentation | None] = [None] * len(systems)
     if config.edus == "aligned":
         gold_arrays, pred_arrays, segmentations = aligned.align(gold, systems, gold_arrays, pred_arrays,
-                                                                family.edu_columns)
+                                                                family.edu_columns, config.span_key)
     codec = codec_for([gold_arrays, *pred_arrays])
     results = []
     for name, arrays, segmentation in zip(names, pred_arrays, segmentations):

@@ -10,6 +10,7 @@ from ..transform import PreparedWalk, attachment_decisions, binarize
 from ..tree import RSTTree
 from .config import EvalConfig
 from .family import MetricFamily, Row
+from .quirks import quirk_rows
 from .rst_parseval import CONSTITUENCY_MEASURES, walk_or_prepare
 
 
@@ -57,6 +58,8 @@ class Parseval(MetricFamily):
         The walk expands n-ary nodes as each binarization (and the ``right_mixed`` pass of
         compatibility mode) would; where it declines, the long way raises the tree's error.
         """
+        if config.has_quirks:
+            return list(quirk_rows(tree, config, marcu=False)), None
         counted = gold and config.attachment_rebinarization is not None
         prepared = walk_or_prepare(tree, config, rebinarization=config.attachment_rebinarization, marcu=False)
         if isinstance(prepared, PreparedWalk):

@@ -15,6 +15,7 @@ from ..transform import PreparedWalk, binarize, marcu_tuples, nary_nodes, prepar
 from ..tree import RSTTree
 from .config import EvalConfig
 from .family import MetricFamily, Row
+from .quirks import quirk_rows
 
 #: the binarizations of gold trees that bug B1 of the reference can leave n-ary
 B1_BINARIZATIONS = (RST_EVAL, "right_mixed")
@@ -55,6 +56,8 @@ class RSTParseval(MetricFamily):
         """``tuples(binarize(relabelled tree), config)``, the same list and the same errors, mostly
         without building the prepared tree (:func:`rstkit.transform.prepared_walk`); under a gold
         binarization of :data:`B1_BINARIZATIONS`, the nodes it leaves n-ary in a gold tree."""
+        if config.has_quirks:
+            return list(quirk_rows(tree, config, marcu=True)), None
         counted = gold and config.gold_binarization in B1_BINARIZATIONS
         prepared = walk_or_prepare(tree, config, decisions=False)
         if isinstance(prepared, PreparedWalk):

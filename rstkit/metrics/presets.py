@@ -1,0 +1,59 @@
+"""Named peers' scoring procedures: each preset expands to explicit :class:`EvalConfig` settings.
+
+A preset is a name for what a published parser's own scorer does (docs/presets.md has the
+table: what each peer's code does, and in which of its files). ``EvalConfig.preset(name,
+**overrides)`` expands it, ``overrides`` replacing any setting; the signature then shows every
+expanded setting plus ``preset=NAME``. Presets that key spans as DMRST does (``first-edu-end``)
+do so where spans are keyed by character, with ``edus="aligned"``; with gold EDUs both keyings
+give the same scores.
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from ..errors import RSTKitError
+from ..settings import PRESETS, RST_EVAL
+
+_SETTINGS: dict[str, dict[str, Any]] = {
+    # educe / rst-eval: its binarization with bug B1, right_mixed before attachment trees, unknown labels kept
+    RST_EVAL: {"metric": "rst-parseval", "average": "micro", "compat": RST_EVAL, "unknown_labels": "keep"},
+    # DMRST_Parser Metric.py: use_org_Parseval False (Marcu's nodes; True: parseval), 2c/(g+p), span keys
+    # (last token of the first EDU, last token of the last EDU); NN nodes' one relation on both children
+    "dmrst": {"metric": "rst-parseval", "average": "micro", "labels": "raw", "nn_relation": "right",
+              "span_key": "first-edu-end"},
+    # isanlp_rst universal_parser: original Parseval, GUM labels cut to their class, its relation fixer
+    "isanlp": {"metric": "parseval", "average": "micro", "labels": "gum", "relation_fixer": "isanlp-gum",
+               "span_key": "first-edu-end"},
+    # NTT RSTParser_EMNLP22: original Parseval, root counted, micro; its binarization keeps three children
+    "ntt": {"metric": "parseval", "average": "micro", "labels": "raw", "nary_children": "first-three"},
+    # dipo 0.2.1: parent-keyed original Parseval by default (its flag's names are reversed)
+    "dipo": {"metric": "parseval", "average": "micro", "labels": "raw"},
+    # crossGENRE4RST (Liu & Zeldes): DPLP's evaluator, (span, relation); NN relation from the right child
+    "crossgenre": {"metric": "rst-parseval", "average": "dplp", "labels": "gum", "nn_relation": "right"},
+    # NeuralRST (Yu et al. 2018): Marcu's nodes, micro, labels as written
+    "neuralrst": {"metric": "rst-parseval", "average": "micro", "labels": "raw"},
+    # rstfinder: gold not binarized, every node but the root
+    "rstfinder": {"metric": "rst-parseval", "average": "micro", "labels": "raw", "binarize": "none"},
+}
+#: each preset's settings (EvalConfig fields), before overrides
+PRESET_SETTINGS = MappingProxyType({name: MappingProxyType(settings) for name, settings in _SETTINGS.items()})
+
+
+def preset_settings(name: str, **overrides: Any) -> dict[str, Any]:
+    """The EvalConfig settings of preset ``name`` with ``overrides``, ``preset_name`` included.
+
+    ``span_key`` is kept only with ``edus="aligned"`` (unless an override names it): with gold
+    EDUs it changes no score.
+
+    >>> preset_settings("ntt")["nary_children"]
+    'first-three'
+    """
+    if name not in PRESET_SETTINGS:
+        raise RSTKitError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+    settings = dict(PRESET_SETTINGS[name])
+    if overrides.get("edus", "gold") != "aligned":
+        settings.pop("span_key", None)
+    settings.update(overrides)
+    settings["preset_name"] = name
+    return settings
