@@ -227,3 +227,20 @@ def _rotated(tree: T, rng: random.Random) -> T:
         if left.kids[0].nuc == "S" and left.kids[1].nuc == "S":
             left = left._replace(kids=(left.kids[0], left.kids[1]._replace(nuc="N", rel="span")))
     return oracle.grouped(tree.nuc, tree.rel, [left, right])
+
+
+@pytest.mark.gum
+def test_audit_ranks_an_end_to_end_number_under_both_keyings(gum_pairs):
+    """A number DMRST's metric gives (micro RST-Parseval, rounded as papers print it) is reproduced by the
+    first-edu-end variants and the dmrst preset, not by rstkit's own character keying."""
+    from rstkit.audit import audit, parse_published
+
+    pairs, gold, pred = gum_pairs
+    micro = dmrst_scores(pairs, org_parseval=False)["micro"]
+    published = parse_published(" ".join(f"{m}={micro[m]:.1f}" for m in "SNRF"))
+    result = audit(gold, pred, published, label_maps=("gum",), edus="aligned", presets=True)
+    exact = [m.scored.variant for m in result.exact]
+    assert exact and all(v.span_key == "first-edu-end" for v in exact)
+    assert "preset:dmrst/rst-parseval/micro/aligned:first-edu-end" in result.exact_presets
+    keyings = {m.scored.variant.span_key for m in result.matches}
+    assert keyings == {"chars", "first-edu-end"}

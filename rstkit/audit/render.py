@@ -61,18 +61,22 @@ def _audit_text(result: Audit, fmt: str, digits: int, top: int) -> str:
     with_1edu = any(m.scored.variant.exclude_single_edu for m in result.matches) or any(
         n.variant.exclude_single_edu for n in result.not_applicable)
     dependency = any(m.scored.variant.dep_encoding for m in result.matches)
+    procedure = any(m.scored.variant.procedure for m in result.matches)
     header = ["rank", "metric", "average", "labels", "gold bin.", *(["encoding", "compat"] if dependency else []),
+              *(["procedure"] if procedure else []),
               *(["1-EDU docs"] if with_1edu else []), *measures, "dist", "mean", "match"]
     blank = [""] * (len(header) - len(measures) - 3)
     rows = [["published", *blank[1:], *(published.text(m) for m in measures), "", "", ""]]
     shown = result.matches if top <= 0 else result.matches[:max(top, len(result.exact))]
-    rows += [_match_row(m, measures, with_1edu, dependency, digits) for m in shown]
+    rows += [_match_row(m, measures, with_1edu, dependency, digits, procedure) for m in shown]
     tolerance = ", ".join(sorted({f"{t:g}" for t in published.tolerances.values()}))
     documents = f"{result.n_documents} document" + ("" if result.n_documents == 1 else "s")
     title = (f"Audit of {published} on {documents}: {len(result.matches)} variants scored, "
              f"{len(result.exact)} exact (within {tolerance}), {len(result.not_applicable)} not applicable")
     more = len(result.matches) - len(shown)
     tail = [f"({more} more variants; --top 0 shows all)"] if more else []
+    if result.presets_scored:
+        tail.append("peers' procedures (presets) that reproduce it: " + (", ".join(result.exact_presets) or "none"))
     tail += _not_applicable(result)
     explained = ("encoding", DEPENDENCY_ENCODINGS) if dependency else ("gold bin.", GOLD_BINARIZATIONS)
     if fmt == "markdown":
@@ -96,7 +100,8 @@ def _not_applicable(result: Audit) -> list[str]:
     return lines
 
 
-def _match_row(match: Match, measures: list[str], with_1edu: bool, dependency: bool, digits: int) -> list[str]:
+def _match_row(match: Match, measures: list[str], with_1edu: bool, dependency: bool, digits: int,
+               procedure: bool = False) -> list[str]:
     variant = match.scored.variant
     cells = []
     for m in measures:
@@ -107,6 +112,7 @@ def _match_row(match: Match, measures: list[str], with_1edu: bool, dependency: b
             cells.append(f"{match.scored.scores[m]:.{digits}f}")
     return [str(match.rank), variant.metric, variant.average, variant.labels, variant.binarization,
             *([variant.dep_encoding or "", RST_EVAL if variant.compat else "none"] if dependency else []),
+            *([variant.procedure] if procedure else []),
             *(["excluded" if variant.exclude_single_edu else "kept"] if with_1edu else []),
             *cells, f"{match.distance:.{digits}f}", f"{match.mean_difference:.{digits}f}",
             "exact" if match.exact else ""]

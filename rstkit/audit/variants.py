@@ -13,7 +13,20 @@ import numpy as np
 from ..errors import RSTKitError, RSTKitWarning
 from ..metrics import EvalConfig, evaluate
 from ..metrics.average import aggregate
-from ..settings import AVERAGES, RST_EVAL, Average, Binarization, EvalBinarization, Metric, Missing, UnknownLabels
+from ..metrics.presets import PRESET_SETTINGS
+from ..settings import (
+    AVERAGES,
+    RST_EVAL,
+    SPAN_KEYS,
+    Average,
+    Binarization,
+    EduMode,
+    EvalBinarization,
+    Metric,
+    Missing,
+    SpanKey,
+    UnknownLabels,
+)
 from ..tree import RSTTree
 from .published import LABEL_COLUMN, Published
 
@@ -46,7 +59,11 @@ class Variant:
 
     Dependency variants also name their encoding (``dep_encoding``) and whether the reference's
     procedure is reproduced (``compat``: bug B1 inside ``chain``); their ``binarization`` is the one
-    before conversion (``none``, or ``right``: showdown.py's ``--binarize_true right``)."""
+    before conversion (``none``, or ``right``: showdown.py's ``--binarize_true right``).
+
+    With predicted EDUs (``edus="aligned"``) a variant also names its span keying (``span_key``);
+    a peer's procedure by name (``preset``, :mod:`rstkit.metrics.presets`) takes its settings from
+    the preset, ``metric`` and ``average`` aside."""
 
     metric: Metric
     average: Average
@@ -55,13 +72,27 @@ class Variant:
     exclude_single_edu: bool = False
     dep_encoding: str | None = None
     compat: bool = False
+    edus: EduMode = "gold"
+    span_key: SpanKey = "chars"
+    preset: str | None = None
 
     @property
     def name(self) -> str:
         name = f"{self.metric}/{self.average}/{self.labels}/{self.binarization}"
+        if self.preset is not None:
+            name = f"preset:{self.preset}/{self.metric}/{self.average}"
         if self.dep_encoding is not None:
             name += f"/{self.dep_encoding}" + ("/rst-eval" if self.compat else "")
+        if self.edus == "aligned":
+            name += f"/aligned:{self.span_key}"
         return name + ("/1edu-excluded" if self.exclude_single_edu else "")
+
+    @property
+    def procedure(self) -> str:
+        """What the audit's table shows of the variant beyond metric, average, labels, binarization:
+        its preset and span keying (empty for gold-EDU variants of no preset)."""
+        keying = self.span_key if self.edus == "aligned" else ""
+        return " ".join(part for part in (f"preset {self.preset}" if self.preset else "", keying) if part)
 
     def config(self, *, missing: Missing = "error", lenient: bool = False,
                unknown_labels: UnknownLabels | None = None) -> EvalConfig:
@@ -72,6 +103,11 @@ class Variant:
                                     "exclude_single_edu": self.exclude_single_edu}
         if unknown_labels is not None:
             settings["unknown_labels"] = unknown_labels
+        if self.edus == "aligned":
+            settings.update(edus="aligned", span_key=self.span_key)
+        if self.preset is not None:
+            del settings["labels"]
+            return EvalConfig.preset(self.preset, **settings)
         if self.dep_encoding is not None:
             make = EvalConfig.rst_eval if self.compat else EvalConfig
             return make(binarize=cast(EvalBinarization, self.binarization), dep_encoding=self.dep_encoding,
@@ -86,26 +122,50 @@ class Variant:
                "binarization": self.binarization, "exclude_single_edu": self.exclude_single_edu}
         if self.dep_encoding is not None:
             out.update(dep_encoding=self.dep_encoding, compat=RST_EVAL if self.compat else None)
+        if self.edus == "aligned":
+            out.update(edus=self.edus, span_key=self.span_key)
+        if self.preset is not None:
+            out["preset"] = self.preset
         return out
 
 
 def variants(label_maps: Sequence[str] = ("rstdt18",), *, single_edu_axis: bool = False,
-             dependency: bool = False) -> list[Variant]:
+             dependency: bool = False, edus: EduMode = "gold", span_keys: Sequence[SpanKey] = SPAN_KEYS
+             ) -> list[Variant]:
     """Every variant of the constituency metrics: metric x average x labels (``label_maps`` then
     ``raw``) x gold binarization; with ``dependency``, every dependency variant instead: average x
     labels x encoding (:data:`DEPENDENCY_ENCODINGS`) x the reference's procedure or not (bug B1
     inside ``chain``), trees converted as they are, plus ``chain`` after a right binarization
     (showdown.py's ``--binarize_true right``). Doubled by the exclusion of one-EDU documents
-    when ``single_edu_axis``."""
+    when ``single_edu_axis``. With ``edus="aligned"`` (predictions with their own EDUs) every
+    constituency variant is scored under each of ``span_keys`` (by default both: chars and DMRST's
+    first-edu-end)."""
     labels = list(dict.fromkeys([*label_maps, "raw"]))
     exclusions = (False, True) if single_edu_axis else (False,)
     if not dependency:
+        if edus == "aligned":
+            return [Variant(m, a, lab, b, x, edus=edus, span_key=k) for m, a, lab, b, x, k in
+                    product(CONSTITUENCY_METRICS, AVERAGES, labels, GOLD_BINARIZATIONS, exclusions, span_keys)]
         return [Variant(m, a, lab, b, x) for m, a, lab, b, x in
                 product(CONSTITUENCY_METRICS, AVERAGES, labels, GOLD_BINARIZATIONS, exclusions)]
     procedures: list[tuple[Binarization, str]] = [("none", encoding) for encoding in DEPENDENCY_ENCODINGS]
     procedures.append(("right", "chain"))
     return [Variant("dependency", a, lab, b, x, encoding, compat) for a, lab, (b, encoding), compat, x in
             product(AVERAGES, labels, procedures, (False, True), exclusions)]
+
+
+def preset_variants(edus: EduMode = "gold") -> list[Variant]:
+    """One variant per peer procedure (:mod:`rstkit.metrics.presets`) under its own metric and
+    average, and DMRST's under original Parseval too (its ``use_org_Parseval=True``)."""
+    out = []
+    for name, settings in PRESET_SETTINGS.items():
+        metrics = [settings["metric"], *(["parseval"] if name == "dmrst" else [])]
+        for metric in metrics:
+            key = settings.get("span_key", "chars") if edus == "aligned" else "chars"
+            out.append(Variant(metric, settings["average"], settings.get("labels", "raw"),
+                               settings.get("binarize", RST_EVAL if name == RST_EVAL else "right"),
+                               edus=edus, span_key=key, preset=name))
+    return out
 
 
 # -- scoring the variants -----------------------------------------------------------------------
@@ -136,7 +196,8 @@ def score_variants(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], can
     """
     groups: dict[tuple, list[Variant]] = {}
     for variant in candidates:
-        key = (variant.metric, variant.labels, variant.binarization, variant.dep_encoding, variant.compat)
+        key = (variant.metric, variant.labels, variant.binarization, variant.dep_encoding, variant.compat,
+               variant.edus, variant.span_key, variant.preset)
         groups.setdefault(key, []).append(variant)
     scored: dict[Variant, Scored] = {}
     failed: list[NotApplicable] = []
@@ -228,6 +289,15 @@ class Audit:
     def exact(self) -> list[Match]:
         return [m for m in self.matches if m.exact]
 
+    @property
+    def presets_scored(self) -> bool:
+        return any(m.scored.variant.preset for m in self.matches)
+
+    @property
+    def exact_presets(self) -> list[str]:
+        """The peers' procedures (as variant names) that reproduce the published numbers."""
+        return [m.scored.variant.name for m in self.exact if m.scored.variant.preset]
+
     def as_dict(self) -> dict:
         return {
             "published": self.published.values,
@@ -236,6 +306,7 @@ class Audit:
             "n_documents": self.n_documents,
             "n_variants": len(self.matches) + len(self.not_applicable),
             "exact_matches": [m.scored.variant.name for m in self.exact],
+            **({"exact_presets": self.exact_presets} if self.presets_scored else {}),
             "matches": [m.as_dict() for m in self.matches],
             "not_applicable": [{**n.variant.as_dict(), "reason": n.reason} for n in self.not_applicable],
             "warnings": self.warnings,
@@ -244,8 +315,14 @@ class Audit:
 
 def audit(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], published: Published,
           *, label_maps: Sequence[str] = ("rstdt18",), missing: Missing = "error", lenient: bool = False,
-          unknown_labels: UnknownLabels | None = None, candidates: Sequence[Variant] | None = None) -> Audit:
+          unknown_labels: UnknownLabels | None = None, candidates: Sequence[Variant] | None = None,
+          edus: EduMode = "gold", span_keys: Sequence[SpanKey] = SPAN_KEYS, presets: bool = False) -> Audit:
     """Rank every variant (or ``candidates``) by its distance to ``published``.
+
+    With ``edus="aligned"`` (an end-to-end number: predictions with their own EDUs) the variants
+    are scored under each of ``span_keys``; with ``presets``, the peers' procedures by name
+    (:func:`preset_variants`) are ranked too, and :attr:`Audit.exact_presets` names those that
+    reproduce the numbers.
 
     Raises RSTKitError when no variant can be computed at all (the reasons are listed).
 
@@ -258,7 +335,10 @@ def audit(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], published: P
     """
     if candidates is None:
         single_edu = any(t.n_edus == 1 for t in gold.values())
-        candidates = variants(label_maps, single_edu_axis=single_edu, dependency=published.dependency)
+        candidates = variants(label_maps, single_edu_axis=single_edu, dependency=published.dependency, edus=edus,
+                              span_keys=span_keys)
+        if presets and not published.dependency:
+            candidates += preset_variants(edus)
     notes: list[str] = []
     scored, failed = score_variants(gold, pred, candidates, missing=missing, lenient=lenient,
                                     unknown_labels=unknown_labels, notes=notes)

@@ -25,7 +25,7 @@ from ..audit import (
 from ..errors import RSTKitError
 from ..evaluation import pair_single_files
 from ..labels import label_map_names
-from ..settings import MISSING_POLICIES
+from ..settings import EDU_MODES, MISSING_POLICIES, SPAN_KEYS
 from ..tree import RSTTree
 from .common import nonnegative_int, read_input
 
@@ -54,6 +54,15 @@ def add_parser(sub) -> None:
                    help="prediction format key, or 'auto' to detect it (default: by extension; with --paper "
                         "and --parser, that parser's native format)")
     p.add_argument("--doc-map", metavar="FILE", default=None, help="native file name -> document id map")
+    p.add_argument("--edus", choices=EDU_MODES, default="gold",
+                   help="aligned: an end-to-end number (predictions with their own EDUs, spans compared by "
+                        "character); every variant is then ranked under each span keying (--span-key)")
+    p.add_argument("--span-key", choices=SPAN_KEYS, action="append", default=None,
+                   help="with --edus aligned: the span keying(s) to rank (default both: chars and first-edu-end, "
+                        "DMRST's and isanlp_rst's); may be given twice")
+    p.add_argument("--presets", action="store_true",
+                   help="also rank the peers' procedures by name (eval --preset; docs/presets.md) and say which "
+                        "reproduce the published numbers")
     p.add_argument("--top", type=nonnegative_int, default=10,
                    help="ranked variants to show in text/markdown, at least every exact match (0: all)")
     p.add_argument("--format", choices=AUDIT_FORMATS, default="text", help="output format")
@@ -76,8 +85,12 @@ def run(args: argparse.Namespace) -> int:
             raise RSTKitError("--parser needs --paper")
         published = parse_published(args.published)
         gold, pred = _documents(args, args.pred_format, notes)
+        if args.span_key and args.edus != "aligned":
+            raise RSTKitError("--span-key needs --edus aligned (with gold EDUs both keyings give the same scores)")
         result = audit(gold, pred, published, label_maps=_label_maps(args.labels), missing=args.missing,
-                       lenient=args.lenient, unknown_labels="keep" if args.keep_unknown_labels else None)
+                       lenient=args.lenient, unknown_labels="keep" if args.keep_unknown_labels else None,
+                       edus=args.edus, span_keys=tuple(dict.fromkeys(args.span_key or SPAN_KEYS)),
+                       presets=args.presets)
         notes.extend(result.warnings)
         output = render_audit(result, args.format, digits=args.digits, top=args.top)
     for message in dict.fromkeys(notes):
