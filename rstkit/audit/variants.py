@@ -157,11 +157,11 @@ def variants(label_maps: Sequence[str] = ("rstdt18",), *, single_edu_axis: bool 
 def preset_variants(edus: EduMode = "gold") -> list[Variant]:
     """One variant per peer procedure (:mod:`rstkit.metrics.presets`) under its own metric and
     average, and DMRST's under original Parseval too (its ``use_org_Parseval=True``)."""
-    out = []
+    out: list[Variant] = []
     for name, settings in PRESET_SETTINGS.items():
         metrics = [settings["metric"], *(["parseval"] if name == "dmrst" else [])]
         for metric in metrics:
-            key = settings.get("span_key", "chars") if edus == "aligned" else "chars"
+            key: SpanKey = settings.get("span_key", "chars") if edus == "aligned" else "chars"
             out.append(Variant(metric, settings["average"], settings.get("labels", "raw"),
                                settings.get("binarize", RST_EVAL if name == RST_EVAL else "right"),
                                edus=edus, span_key=key, preset=name))
