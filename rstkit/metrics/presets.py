@@ -29,8 +29,9 @@ _SETTINGS: dict[str, dict[str, Any]] = {
     "ntt": {"metric": "parseval", "average": "micro", "labels": "raw", "nary_children": "first-three"},
     # dipo 0.2.1: parent-keyed original Parseval by default (its flag's names are reversed)
     "dipo": {"metric": "parseval", "average": "micro", "labels": "raw"},
-    # crossGENRE4RST (Liu & Zeldes): DPLP's evaluator, (span, relation); NN relation from the right child
-    "crossgenre": {"metric": "rst-parseval", "average": "dplp", "labels": "gum", "nn_relation": "right"},
+    # crossGENRE4RST (Liu & Zeldes) eval/metrics.py: use_parseval=True (original Parseval, the NN relation from
+    # the right child), R compares (span, relation), MACRO = F1 of mean P and mean R (DPLP's)
+    "crossgenre": {"metric": "parseval", "average": "dplp", "labels": "gum", "nn_relation": "right"},
     # NeuralRST (Yu et al. 2018): Marcu's nodes, micro, labels as written
     "neuralrst": {"metric": "rst-parseval", "average": "micro", "labels": "raw"},
     # rstfinder: gold not binarized, every node but the root
