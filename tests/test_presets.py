@@ -201,3 +201,13 @@ def test_cli_preset(capsys):
     assert "metric=parseval" in out and "span=first-edu-end" in out and "nn=right" in out and "preset=dmrst" in out
     status, err = run_main(["eval", gold, pred, "--preset", "ntt", "--compat", "rst-eval"], capsys)
     assert status != 0 and "--preset and --compat" in err
+
+
+@pytest.mark.filterwarnings("ignore::rstkit.errors.RSTKitWarning")
+def test_cli_options_replace_the_presets(capsys):
+    gold, pred = str(SAMPLE / "gold"), str(SAMPLE / "pred")
+    assert main(["eval", gold, pred, "--preset", "crossgenre", "--labels", "raw", "--average", "micro"]) == 0
+    out = capsys.readouterr().out
+    assert "|avg=micro|" in out and "|labels=raw|" in out and "|nn=right|" in out and "preset=crossgenre" in out
+    status, err = run_main(["audit", gold, pred, "--published", "S=50", "--span-key", "first-edu-end"], capsys)
+    assert status != 0 and "--span-key needs --edus aligned" in err

@@ -47,6 +47,7 @@ def add_parser(sub) -> None:
                    help="micro (pooled), macro (mean of per-document F1), dplp (DPLP's per-document P/R), all, "
                         "or a comma list; every metric and average is scored from one read of the files")
     add_label_option(p, default="raw")
+    p.set_defaults(labels=None)  # raw unless given; None tells --preset that no --labels was given
     p.add_argument("--preset", choices=PRESETS, default=None,
                    help="a peer's scoring procedure by name (docs/presets.md): it sets metric, average, label map, "
                         "binarization, span keying and the peer's quirks, each replaced by the option given; the "
@@ -107,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     metrics, averages = args.metric or ["parseval"], args.average or ["micro"]
     if args.preset is not None:
         return _run(args, names, _preset_configs(args))
-    settings = {"labels": args.labels, "binarize": args.binarize, "missing": args.missing, "edus": args.edus,
+    settings = {"labels": args.labels or "raw", "binarize": args.binarize, "missing": args.missing, "edus": args.edus,
                 "lenient": args.lenient, "exclude_single_edu": args.exclude_single_edu,
                 "dep_encoding": args.dep_encoding,
                 "statistics": Statistics.used(args.ci, args.n_bootstrap, args.n_trials, args.seed,
@@ -122,17 +123,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _preset_configs(args: argparse.Namespace) -> list[EvalConfig]:
-    """The configurations of ``--preset``: its settings, replaced by the options given (``--labels`` and
-    ``--binarize`` where they differ from their defaults, ``--metric`` and ``--average`` when given)."""
+    """The configurations of ``--preset``: its settings, each replaced by the option given (``--metric``,
+    ``--average``, ``--labels``, ``--binarize``, ``--span-key``)."""
     if args.compat is not None:
         raise RSTKitError("--preset and --compat do not go together (--preset rst-eval is --compat rst-eval)")
     overrides = {"missing": args.missing, "edus": args.edus, "lenient": args.lenient,
                  "exclude_single_edu": args.exclude_single_edu, "dep_encoding": args.dep_encoding,
                  "statistics": Statistics.used(args.ci, args.n_bootstrap, args.n_trials, args.seed,
                                                paired=len(args.preds) > 1)}
-    for name, value, default in (("labels", args.labels, "raw"), ("binarize", args.binarize, None),
-                                 ("span_key", args.span_key, None)):
-        if value != default:
+    for name, value in (("labels", args.labels), ("binarize", args.binarize), ("span_key", args.span_key)):
+        if value is not None:
             overrides[name] = value
     if args.keep_unknown_labels:
         overrides["unknown_labels"] = "keep"
