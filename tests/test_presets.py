@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 from cli_run import run_main
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import rst_trees
 
 from rstkit.cli import main
 from rstkit.corpus import read_documents
@@ -211,3 +212,19 @@ def test_cli_options_replace_the_presets(capsys):
     assert "|avg=micro|" in out and "|labels=raw|" in out and "|nn=right|" in out and "preset=crossgenre" in out
     status, err = run_main(["audit", gold, pred, "--published", "S=50", "--span-key", "first-edu-end"], capsys)
     assert status != 0 and "--span-key needs --edus aligned" in err
+
+
+@settings(max_examples=150, deadline=None)
+@given(tree=rst_trees(min_edus=2, max_edus=14, max_arity=5, patterns="reference"),
+       metric=st.sampled_from(["rst-parseval", "parseval"]))
+def test_quirks_that_do_not_apply_leave_rstkit_rows(tree, metric):
+    """On trees whose multinuclear children share their label (this strategy's), the right child's relation
+    is the left one's, so ``nn_relation=right`` gives rstkit's own rows; and where no n-ary node has
+    children of differing labels (no S N S), NTT's binarization is rstkit's right-heavy one."""
+    config = EvalConfig(metric=metric)
+    own = sorted(config.family.rows(tree, config, gold=False)[0])
+    assert sorted(quirk_rows(tree, config.with_(nn_relation="right"), marcu=metric == "rst-parseval")) == own
+    mixed = any(n.arity > 2 and len({(c.nuclearity, c.relation) for c in n.children}) > 1 for n in tree.nodes())
+    if not mixed:
+        ntt = config.with_(nary_children="first-three")
+        assert sorted(quirk_rows(tree, ntt, marcu=metric == "rst-parseval")) == own
