@@ -195,6 +195,7 @@ def test_span_key_in_signature_only_when_not_chars():
 
 
 # -- invariant: with the same EDUs on both sides, both keyings give the same scores --------------------
+@pytest.mark.gum
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), metric=st.sampled_from(["rst-parseval", "parseval"]),
        average=st.sampled_from(["micro", "macro", "dplp"]))
