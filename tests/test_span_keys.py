@@ -42,8 +42,10 @@ def breaks(texts: list[str]) -> list[int]:
     return out
 
 
-def dmrst_entries(tree: T, texts: list[str], org_parseval: bool) -> dict[str, tuple[str, str]]:
-    """DMRST's dictionary of one document: span key -> (relation, nuclearity)."""
+def dmrst_entries(tree: T, texts: list[str], org_parseval: bool, fixer: dict[str, str] | None = None
+                  ) -> dict[str, tuple[str, str]]:
+    """DMRST's dictionary of one document: span key -> (relation, nuclearity); ``fixer`` rewrites a node's
+    ``relation_pair`` (lowercased) first, as isanlp_rst's data_manager.py does."""
     ends = breaks(texts)
 
     def key(node: T) -> str:
@@ -56,6 +58,9 @@ def dmrst_entries(tree: T, texts: list[str], org_parseval: bool) -> dict[str, tu
         left, right = node.kids
         pair = left.nuc + right.nuc
         relation = right.rel if pair == "NN" else (right.rel if pair == "NS" else left.rel)
+        fixed = (fixer or {}).get(f"{relation}_{pair}".lower())
+        if fixed is not None:
+            relation, pair = fixed.split("_")[0], fixed.split("_")[1].upper()
         if org_parseval:
             out[key(node)] = (relation, pair)
         else:
@@ -71,9 +76,10 @@ def dmrst_counts(gold: dict, pred: dict) -> tuple[dict[str, int], int, int]:
     return matched, len(gold), len(pred)
 
 
-def dmrst_scores(pairs: list[tuple[T, list[str], T, list[str]]], org_parseval: bool) -> dict[str, dict[str, float]]:
+def dmrst_scores(pairs: list[tuple[T, list[str], T, list[str]]], org_parseval: bool,
+                 fixer: dict[str, str] | None = None) -> dict[str, dict[str, float]]:
     """Micro (S N R F) and macro (S N R) F1 in percent, as DMRST's Metric.py computes them."""
-    per_doc = [dmrst_counts(dmrst_entries(g, gt, org_parseval), dmrst_entries(p, pt, org_parseval))
+    per_doc = [dmrst_counts(dmrst_entries(g, gt, org_parseval, fixer), dmrst_entries(p, pt, org_parseval, fixer))
                for g, gt, p, pt in pairs]
     g_total, p_total = sum(d[1] for d in per_doc), sum(d[2] for d in per_doc)
     micro = {m: 100 * 2 * sum(d[0][m] for d in per_doc) / (g_total + p_total) for m in "SNRF"}
@@ -150,6 +156,34 @@ def test_first_edu_end_reproduces_dmrst_metric_on_resegmented_gum(gum_pairs, met
             assert scores[m] == pytest.approx(expected[average][m], abs=1e-6), (average, m)
     chars = evaluate(gold, pred, EvalConfig.preset("dmrst", edus="aligned", metric=metric, span_key="chars")).scores
     assert chars["S"] != pytest.approx(expected["micro"]["S"], abs=1e-6)  # rstkit's own keying gives other numbers
+
+
+@pytest.mark.gum
+def test_isanlp_preset_reproduces_its_metric_with_gum_classes_and_the_fixer(gum_dir):
+    """isanlp_rst: DMRST's metric (original Parseval by default), GUM labels cut to their class, and its
+    GUM relation fixer (topic_ns -> contingency_ns, restatement_sn -> restatement_ns), on the two GUM
+    documents with a topic NS node, resegmented, the predictions saying contingency where gold says topic
+    (isanlp's model has no topic_ns class to predict)."""
+    fixer = {"topic_ns": "contingency_ns", "restatement_sn": "restatement_ns"}
+    rng = random.Random(5)
+    pairs, gold, pred = [], {}, {}
+    for doc in ("GUM_fiction_frankenstein", "GUM_letter_gorbachev"):
+        text = (gum_dir / "lisp_binary" / f"{doc}.dis").read_text(encoding="utf-8")
+        gold_t, texts = oracle.read_dis(text), edu_texts(text)
+        pred_t, pred_texts = resegmented(gold_t, texts, rng)
+        pred_t = _topic_as_contingency(pred_t)
+        pairs.append((oracle.relabel(gold_t, "gum"), texts, oracle.relabel(pred_t, "gum"), pred_texts))
+        gold[doc] = loads_dis(text, doc_id=doc)
+        pred[doc] = loads_dis(oracle.write_dis(pred_t, dict(enumerate(pred_texts, start=1))), doc_id=doc)
+    expected = dmrst_scores(pairs, org_parseval=True, fixer=fixer)["micro"]
+    assert expected != dmrst_scores(pairs, org_parseval=True)["micro"]  # the fixer fires
+    scores = evaluate(gold, pred, EvalConfig.preset("isanlp", edus="aligned")).scores
+    assert scores == pytest.approx(expected, abs=1e-6)
+
+
+def _topic_as_contingency(tree: T) -> T:
+    rel = "contingency-condition" if tree.rel and tree.rel.startswith("topic") else tree.rel
+    return T(tree.start, tree.end, tree.nuc, rel, tuple(_topic_as_contingency(k) for k in tree.kids))
 
 
 # -- the worked example of docs/presets.md (tests/test_aligned_examples.py's trees) ----------------------
