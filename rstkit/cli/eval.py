@@ -9,7 +9,7 @@ from ..errors import RSTKitError, RSTKitWarning
 from ..evaluation import evaluate
 from ..metrics import EvalConfig
 from ..metrics.config import Statistics
-from ..metrics.registry import METRICS
+from ..metrics.registry import METRICS, TREE_METRICS
 from ..report import FORMATS
 from ..settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, MISSING_POLICIES, RST_EVAL
 from .common import (
@@ -29,13 +29,17 @@ def add_parser(sub) -> None:
     p.add_argument("gold", help="gold file or directory (documents matched by id)")
     p.add_argument("preds", nargs="+", metavar="PRED",
                    help="prediction file(s) or directories; with several, the first is the baseline")
-    p.add_argument("--metric", **comma_list(METRICS), default=["parseval"],
+    p.add_argument("--metric", **comma_list(METRICS, every=TREE_METRICS), default=["parseval"],
                    help="rst-parseval (Marcu), parseval (original, on attachment decisions), dependency (Morey et "
                         "al. 2018: one head-ordered dependency per EDU), all (every family), or a comma list "
-                        "(default: parseval)")
+                        "(default: parseval); segmentation (alone: DISRPT's boundary P/R/F1 over tokens, of "
+                        ".tok/.conllu files or of trees' EDUs; all leaves it out)")
     p.add_argument("--average", **comma_list(AVERAGES), default=["micro"],
                    help="micro (pooled), macro (mean of per-document F1), dplp (DPLP's per-document P/R), all, "
                         "or a comma list; every metric and average is scored from one read of the files")
+    p.add_argument("--no-sentence-initial", action="store_true",
+                   help="segmentation: sentence-initial tokens are no boundary on either side (the DISRPT scorer's "
+                        "-nb; needs sentences: .conllu files, or trees whose EDUs carry sentence numbers)")
     add_label_option(p, default="raw")
     p.add_argument("--binarize", choices=EVAL_BINARIZATIONS, default=None,
                    help="binarization of gold and predictions (default: the metric's: right-heavy for rst-parseval "
@@ -89,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     settings = {"labels": args.labels, "binarize": args.binarize, "missing": args.missing, "edus": args.edus,
                 "lenient": args.lenient, "exclude_single_edu": args.exclude_single_edu,
                 "dep_encoding": args.dep_encoding,
+                "sentence_initial": "dropped" if args.no_sentence_initial else "counted",
                 "statistics": Statistics.used(args.ci, args.n_bootstrap, args.n_trials, args.seed,
                                               paired=len(args.preds) > 1)}
     if args.compat != RST_EVAL:

@@ -20,6 +20,7 @@ from ..settings import (
     EVAL_BINARIZATIONS,
     MISSING_POLICIES,
     RST_EVAL,
+    SENTENCE_INITIAL,
     UNKNOWN_LABEL_POLICIES,
     Average,
     Binarization,
@@ -29,6 +30,7 @@ from ..settings import (
     EvalBinarization,
     Metric,
     Missing,
+    SentenceInitial,
     UnknownLabels,
 )
 
@@ -38,6 +40,8 @@ if TYPE_CHECKING:
 SIGNATURE_PREFIX = "rstkit:"
 SIGNATURE_KEYS = ("metric", "avg", "tuples", "dep", "edus", "labels", "bin", "bin.att", "compat", "missing", "1edu",
                   "lenient", "ci", "boot", "trials", "seed", "docs", "version")
+#: the segmentation family's own keys (after ``avg``)
+SEGMENTATION_SIGNATURE_KEYS = ("seg", "docinit", "sentinit")
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,10 @@ class EvalConfig:
         dependencies only: how n-ary nodes become dependencies, ``chain`` (the reference's
         default) or ``tree``, or ``GOLD,PRED`` to encode the two sides differently (``tree,chain``
         is what showdown.py does by default).
+    sentence_initial
+        segmentation only: ``counted`` (the default) or ``dropped``, the DISRPT scorer's ``-nb``:
+        every sentence-initial token is no boundary on both sides (sentences: ``.conllu`` files, or
+        trees whose EDUs carry sentence numbers).
 
     >>> config = EvalConfig(metric="rst-parseval", average="macro", labels="rstdt18")
     >>> config.signature(4)
@@ -165,6 +173,7 @@ class EvalConfig:
     exclude_single_edu: bool = False
     statistics: Statistics = Statistics()
     dep_encoding: str = "chain"
+    sentence_initial: SentenceInitial = "counted"
 
     def __post_init__(self) -> None:
         from .registry import METRICS, family
@@ -179,7 +188,8 @@ class EvalConfig:
                               f"not {self.dep_encoding!r}")
         for name, allowed in (("average", AVERAGES), ("binarize", EVAL_BINARIZATIONS),
                               ("missing", MISSING_POLICIES), ("edus", EDU_MODES),
-                              ("unknown_labels", UNKNOWN_LABEL_POLICIES)):
+                              ("unknown_labels", UNKNOWN_LABEL_POLICIES),
+                              ("sentence_initial", SENTENCE_INITIAL)):
             if getattr(self, name) not in allowed:
                 raise RSTKitError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
         if self.compat is not None and self.compat not in COMPAT_MODES:
@@ -289,7 +299,7 @@ class EvalConfig:
         """
         items = parse_signature(text)
         items.setdefault("edus", "gold")
-        unknown_keys = [key for key in items if key not in SIGNATURE_KEYS]
+        unknown_keys = [key for key in items if key not in SIGNATURE_KEYS + SEGMENTATION_SIGNATURE_KEYS]
         if unknown_keys:
             raise RSTKitError(f"signature has unknown key(s) {', '.join(unknown_keys)}: {text}")
         try:
