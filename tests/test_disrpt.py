@@ -93,8 +93,10 @@ def test_hand_counted_macro(tmp_path, capsys) -> None:
 
 
 def test_no_boundary_at_all_scores_zero(tmp_path, capsys) -> None:
-    gold = write(tmp_path / "g.tok", "# newdoc id = d\n1\ta\t_\t_\t_\t_\t_\t_\t_\tSeg=B-seg\n2\tb\t_\t_\t_\t_\t_\t_\t_\tSeg=O\n")
-    pred = write(tmp_path / "p.tok", "# newdoc id = d\n1\ta\t_\t_\t_\t_\t_\t_\t_\tSeg=O\n2\tb\t_\t_\t_\t_\t_\t_\t_\t_\n")
+    gold = write(tmp_path / "g.tok", "# newdoc id = d\n1\ta\t_\t_\t_\t_\t_\t_\t_\tSeg=B-seg\n"
+                                     "2\tb\t_\t_\t_\t_\t_\t_\t_\tSeg=O\n")
+    pred = write(tmp_path / "p.tok", "# newdoc id = d\n1\ta\t_\t_\t_\t_\t_\t_\t_\tSeg=O\n"
+                                     "2\tb\t_\t_\t_\t_\t_\t_\t_\t_\n")
     out = run_json(["eval", gold, pred, "--metric", "segmentation"], capsys)
     assert out["scores"] == {"P": 0.0, "R": 0.0, "F1": 0.0}
     assert out["counts"] == {"tokens": 2, "gold": 1, "pred": 0, "matched": 0}
