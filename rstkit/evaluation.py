@@ -24,11 +24,12 @@ from typing import TypeGuard, TypeVar, cast
 
 from .corpus import read_input
 from .errors import RSTKitError, RSTKitWarning
+from .formats.disrpt import is_disrpt_input
 from .gcpause import no_cyclic_gc
 from .metrics import EvalConfig, EvalResult, evaluate_all
 from .metrics.config import DEFAULT_STATISTICS, Statistics
 from .metrics.prepared import PreparationSpec, PreparedDocument, first_of_each_metric, prepare_document
-from .metrics.segmentation import is_disrpt_input, read_segmentations
+from .metrics.segmentation import read_segmentations
 from .report import Report, render
 from .tree import RSTTree
 

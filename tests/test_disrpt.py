@@ -311,3 +311,16 @@ def test_writing_back_changes_only_the_last_column(docs, extras, conllu, data) -
     assert [d.tokens for d in again.documents] == [d.tokens for d in original.documents]
     assert [d.sentence_starts for d in again.documents] == [d.sentence_starts for d in original.documents]
     assert {d.doc_id: list(d.boundaries) for d in again.documents} == new
+
+
+def test_convert_reads_disrpt_files_as_segmentations(tmp_path, capsys) -> None:
+    source = write(tmp_path / "all.conllu", GOLD_CONLLU)
+    assert main(["convert", source, str(tmp_path / "tok"), "--to", "tok"]) == 0
+    doc_a = read_disrpt(tmp_path / "tok" / "docA.tok").documents[0]
+    assert doc_a.tokens == ("The", "cat", "did", "n't", "sleep", "But", "it", "ran")  # no 3-4 or 2.1 line
+    assert doc_a.boundaries == (True, False, True, False, False, True, False, True)
+    assert doc_a.sentence_starts is None
+    assert main(["convert", str(tmp_path / "tok" / "docA.tok"), str(tmp_path / "a.conllu"), "--to", "conllu"]) == 2
+    assert ".tok files have no sentences" in capsys.readouterr().err
+    assert main(["convert", source, str(tmp_path / "dis"), "--to", "dis"]) == 2
+    assert "not trees" in capsys.readouterr().err

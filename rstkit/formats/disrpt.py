@@ -16,14 +16,16 @@ A file read here is a segmentation, not a tree: :meth:`DisrptDocument.edus` give
 """
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import FormatError, WriteError, printable
+from ..errors import CorpusError, FormatError, WriteError, printable
+from ..folders import walk_files
 from ..tree import EDU, RSTTree
-from . import Format, read_text, register
+from . import Format, known_suffixes, read_text, register
 
 #: the MISC items of a token that begins an EDU, and of one that does not
 SEG_BEGIN, SEG_INSIDE = "Seg=B-seg", "Seg=O"
@@ -80,6 +82,30 @@ class DisrptFile:
 def is_disrpt(path: str | Path) -> bool:
     """Whether a file name is a DISRPT file's (``.tok`` or ``.conllu``)."""
     return str(path).lower().endswith(EXTENSIONS)
+
+
+def is_disrpt_input(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a DISRPT file, or a directory that holds some."""
+    path = Path(path)
+    if path.is_dir():
+        return any(is_disrpt(p.name) for p in walk_files(path).files)
+    return is_disrpt(path.name)
+
+
+def list_disrpt(path: str | os.PathLike[str]) -> list[Path]:
+    """``path`` itself, or the DISRPT files under a directory (a directory that also holds tree files,
+    or that cannot be listed whole, is an error)."""
+    path = Path(path)
+    if not path.is_dir():
+        return [path]
+    listing = walk_files(path)
+    if listing.problems:
+        raise listing.problems[0]
+    trees = [p for p in listing.files if not is_disrpt(p.name) and p.name.lower().endswith(tuple(known_suffixes()))]
+    if trees:
+        raise CorpusError(f"the directory holds DISRPT files ({', '.join(EXTENSIONS)}) and tree files such as "
+                          f"{trees[0].name}: give them separately", str(path))
+    return [p for p in listing.files if is_disrpt(p.name)]
 
 
 def read_disrpt(path: str | Path, *, encoding: str | None = None) -> DisrptFile:
@@ -175,53 +201,70 @@ def _relabelled(line: str, label: str) -> str:
     return f"{head}\t{'|'.join(items)}{ending}"
 
 
-def _tokens(tree: RSTTree) -> list[tuple[list[str], EDU]]:
-    """Each EDU's whitespace tokens; an EDU without any cannot be written."""
-    edus = []
-    for edu in tree.edus:
-        words = edu.text.split()
-        if not words:
-            raise WriteError(f"document {tree.doc_id!r}: EDU {edu.index} has no text, so no token to begin it")
-        edus.append((words, edu))
-    return edus
-
-
 def _token_line(number: int, word: str, begins: bool) -> str:
     return f"{number}\t{word}\t_\t_\t_\t_\t_\t_\t_\t{SEG_BEGIN if begins else SEG_INSIDE}\n"
 
 
+def dumps_segmentation(doc_id: str, tokens: Sequence[str], boundaries: Sequence[bool],
+                       sentence_starts: Sequence[bool] | None) -> str:
+    """One document as a DISRPT file: ``.tok`` without ``sentence_starts``, else ``.conllu`` (each
+    sentence with ``# sent_id`` and ``# text``); columns 3-9 ``_``."""
+    lines = [f"# newdoc id = {doc_id}\n"]
+    if sentence_starts is None:
+        lines += [_token_line(i, word, begins) for i, (word, begins) in enumerate(zip(tokens, boundaries), start=1)]
+        return "".join(lines) + "\n"
+    firsts = [i for i, starts in enumerate(sentence_starts) if starts or i == 0]
+    for n, (first, end) in enumerate(zip(firsts, [*firsts[1:], len(tokens)]), start=1):
+        lines.append(f"# sent_id = {doc_id}-{n}\n# text = {' '.join(tokens[first:end])}\n")
+        lines += [_token_line(i - first + 1, tokens[i], boundaries[i]) for i in range(first, end)]
+        lines.append("\n")
+    return "".join(lines)
+
+
+def _tree_tokens(tree: RSTTree, sentences: bool) -> tuple[list[str], list[bool], list[bool] | None]:
+    """A tree's whitespace tokens, which begin an EDU, and (``sentences``) which begin a sentence:
+    an EDU whose sentence number differs from the previous EDU's. An EDU without a token, or
+    without a sentence number when they are asked for, cannot be written."""
+    tokens: list[str] = []
+    boundaries: list[bool] = []
+    starts: list[bool] = []
+    previous: int | None = None
+    for edu in tree.edus:
+        words = edu.text.split()
+        if not words:
+            raise WriteError(f"document {tree.doc_id!r}: EDU {edu.index} has no text, so no token to begin it")
+        if sentences and edu.sentence is None:
+            raise WriteError(f"document {tree.doc_id!r} has no sentence numbers on its EDUs, which .conllu needs "
+                             "(its format does not carry them): write .tok instead")
+        tokens += words
+        boundaries += [True] + [False] * (len(words) - 1)
+        starts += [edu.sentence != previous] + [False] * (len(words) - 1)
+        previous = edu.sentence
+    return tokens, boundaries, starts if sentences else None
+
+
 def write_tok(tree: RSTTree) -> str:
     """A ``.tok`` file of one document: its EDUs' whitespace tokens, numbered from 1."""
-    lines = [f"# newdoc id = {tree.doc_id}\n"]
-    number = 0
-    for words, _ in _tokens(tree):
-        for i, word in enumerate(words):
-            number += 1
-            lines.append(_token_line(number, word, i == 0))
-    return "".join(lines) + "\n"
+    return dumps_segmentation(tree.doc_id or "", *_tree_tokens(tree, sentences=False))
 
 
 def write_conllu(tree: RSTTree) -> str:
     """A ``.conllu`` file of one document: sentences from its EDUs' sentence numbers (GUM's
     ``.rsd`` ``sid``), each with ``# sent_id`` and ``# text``; columns 3-9 ``_``. A tree whose EDUs
     carry no sentence numbers cannot be written (write ``.tok``)."""
-    edus = _tokens(tree)
-    if any(edu.sentence is None for _, edu in edus):
-        raise WriteError(f"document {tree.doc_id!r} has no sentence numbers on its EDUs, which .conllu needs "
-                         "(its format does not carry them): write .tok instead")
-    sentences: list[list[tuple[str, bool]]] = []
-    previous: int | None = None
-    for words, edu in edus:
-        if edu.sentence != previous:
-            sentences.append([])
-            previous = edu.sentence
-        sentences[-1] += [(word, i == 0) for i, word in enumerate(words)]
-    lines = [f"# newdoc id = {tree.doc_id}\n"]
-    for n, sentence in enumerate(sentences, start=1):
-        lines.append(f"# sent_id = {tree.doc_id}-{n}\n# text = {' '.join(word for word, _ in sentence)}\n")
-        lines += [_token_line(i, word, begins) for i, (word, begins) in enumerate(sentence, start=1)]
-        lines.append("\n")
-    return "".join(lines)
+    return dumps_segmentation(tree.doc_id or "", *_tree_tokens(tree, sentences=True))
+
+
+def convert_segmentations(file: DisrptFile, to: str) -> dict[str, str]:
+    """Each document of a DISRPT file as its own file in format ``to`` (``tok``, or ``conllu``,
+    which needs a ``.conllu`` source: ``.tok`` files have no sentences), by document id."""
+    if to not in ("tok", "conllu"):
+        raise FormatError(f"a DISRPT file holds EDU segmentations, not trees: it converts to tok or conllu, "
+                          f"not {to}", file.path)
+    if to == "conllu" and not file.conllu:
+        raise FormatError(".tok files have no sentences, which .conllu needs", file.path)
+    return {d.doc_id: dumps_segmentation(d.doc_id, d.tokens, d.boundaries, d.sentence_starts if to == "conllu"
+                                         else None) for d in file.documents}
 
 
 def _not_trees(path: str | Path, lenient: bool = False, encoding: str | None = None, **options: object

@@ -21,13 +21,10 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from itertools import accumulate
-from pathlib import Path
 from types import MappingProxyType
 
 from ..errors import CorpusError, EDUMismatchError, RSTKitError, printable
-from ..folders import walk_files
-from ..formats import known_suffixes
-from ..formats.disrpt import EXTENSIONS, DisrptDocument, is_disrpt, read_disrpt
+from ..formats.disrpt import DisrptDocument, list_disrpt, read_disrpt
 from ..tree import RSTTree
 from .config import EvalConfig
 from .family import MetricFamily, Row
@@ -117,34 +114,13 @@ def prepare_disrpt(document: DisrptDocument, spec: PreparationSpec) -> PreparedD
                             given_tokens=document.tokens)
 
 
-def is_disrpt_input(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is a DISRPT file, or a directory that holds some."""
-    path = Path(path)
-    if path.is_dir():
-        return any(is_disrpt(p.name) for p in walk_files(path).files)
-    return is_disrpt(path.name)
-
-
 def read_segmentations(path: str | os.PathLike[str], spec: PreparationSpec, *, encoding: str | None = None
                        ) -> dict[str, PreparedDocument]:
-    """The documents of a DISRPT file, or of every DISRPT file under a directory, prepared under
-    ``spec``, by ``# newdoc id`` (an id in two files is an error naming both; a directory that
-    also holds tree files is an error too)."""
-    path = Path(path)
-    if path.is_dir():
-        listing = walk_files(path)
-        if listing.problems:
-            raise listing.problems[0]
-        files = [p for p in listing.files if is_disrpt(p.name)]
-        trees = [p for p in listing.files if not is_disrpt(p.name)
-                 and any(p.name.lower().endswith(s) for s in known_suffixes())]
-        if trees:
-            raise CorpusError(f"the directory holds DISRPT files ({', '.join(EXTENSIONS)}) and tree files such as "
-                              f"{trees[0].name}: give them separately", str(path))
-    else:
-        files = [path]
+    """The documents of a DISRPT file, or of every DISRPT file under a directory
+    (:func:`~rstkit.formats.disrpt.list_disrpt`), prepared under ``spec``, by ``# newdoc id`` (an
+    id in two files is an error naming both)."""
     documents: dict[str, PreparedDocument] = {}
-    for file in files:
+    for file in list_disrpt(path):
         for document in read_disrpt(file, encoding=encoding).documents:
             if document.doc_id in documents:
                 raise CorpusError(f"document id {document.doc_id!r} is in {documents[document.doc_id].source} "
