@@ -21,14 +21,15 @@ from ..convert import convert
 from ..corpus import check_input, input_format, read_documents
 from ..errors import RSTKitError
 from ..formats import all_formats, get_format
-from ..formats.disrpt import convert_segmentations, is_disrpt_input, list_disrpt, read_disrpt
+from ..formats.disrpt import FORMATS as DISRPT_FORMATS
+from ..formats.disrpt import convert_segmentations, is_disrpt_input, list_disrpt, read_disrpt, write_trees
 from ..output import check_names, check_target, wants_directory, write_files
 from ..settings import BINARIZATIONS
 from .common import add_input_options, add_label_option
 
 
 def add_parser(sub) -> None:
-    writable = sorted(k for k, f in all_formats().items() if f.write is not None)
+    writable = sorted([*(k for k, f in all_formats().items() if f.write is not None), *DISRPT_FORMATS])
     p = sub.add_parser("convert", help="convert trees between formats, optionally binarized and relabelled",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("src", help="a file or a directory of documents")
@@ -64,10 +65,13 @@ def run(args: argparse.Namespace) -> int:
     to_file = not into_folder and len(documents) == 1 and not dst.is_dir()
     if not to_file:
         check_target(dst, directory=True, inputs=inputs)
-        extension = get_format(args.to).extensions[0]
+        extension = _extension(args.to)
         check_names(((f"{doc_id}{extension}", f"document {doc_id!r} of {src}") for doc_id in documents), str(dst))
-    converted = convert(documents, args.to, binarize=args.binarize, labels=args.labels,
-                        unknown_labels="keep" if args.keep_unknown_labels else "error")
+    if args.to in DISRPT_FORMATS:
+        converted = write_trees(documents, args.to)
+    else:
+        converted = convert(documents, args.to, binarize=args.binarize, labels=args.labels,
+                            unknown_labels="keep" if args.keep_unknown_labels else "error")
     write_files(dst, converted, into_directory=not to_file, force=args.force, inputs=inputs)
     return 0
 
@@ -75,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 def _convert_segmentations(args: argparse.Namespace, src: Path, dst: Path, inputs: list[Path],
                            into_folder: bool) -> int:
     """DISRPT files in SRC, one output file per document (see the module's text)."""
-    extension = get_format(args.to).extensions[0]
+    extension = _extension(args.to)
     converted: dict[str, str] = {}
     origin: dict[str, Path] = {}
     for path in list_disrpt(src):
@@ -91,3 +95,8 @@ def _convert_segmentations(args: argparse.Namespace, src: Path, dst: Path, input
                      for name in converted), str(dst))
     write_files(dst, converted, into_directory=not to_file, force=args.force, inputs=inputs)
     return 0
+
+
+def _extension(to: str) -> str:
+    """The file-name ending of output format ``to``."""
+    return DISRPT_FORMATS[to] if to in DISRPT_FORMATS else get_format(to).extensions[0]

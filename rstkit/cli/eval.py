@@ -9,7 +9,7 @@ from ..errors import RSTKitError, RSTKitWarning
 from ..evaluation import evaluate
 from ..metrics import EvalConfig
 from ..metrics.config import Statistics
-from ..metrics.registry import METRICS, TREE_METRICS
+from ..metrics.registry import ALL_METRICS, METRICS
 from ..report import FORMATS
 from ..settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, MISSING_POLICIES, RST_EVAL
 from .common import (
@@ -29,7 +29,7 @@ def add_parser(sub) -> None:
     p.add_argument("gold", help="gold file or directory (documents matched by id)")
     p.add_argument("preds", nargs="+", metavar="PRED",
                    help="prediction file(s) or directories; with several, the first is the baseline")
-    p.add_argument("--metric", **comma_list(METRICS, every=TREE_METRICS), default=["parseval"],
+    p.add_argument("--metric", **comma_list(ALL_METRICS, every=METRICS), default=["parseval"],
                    help="rst-parseval (Marcu), parseval (original, on attachment decisions), dependency (Morey et "
                         "al. 2018: one head-ordered dependency per EDU), all (every family), or a comma list "
                         "(default: parseval); segmentation (alone: DISRPT's boundary P/R/F1 over tokens, of "

@@ -236,4 +236,4 @@ def _load_builtin() -> None:
 #: modules of rstkit.formats that register a format when imported
 BUILTIN_MODULES = ["dis", "rs3", "rsd",
                    "hilda", "surdeanu", "codra", "feng", "braud_coling", "li_qi", "braud_eacl", "dplp",
-                   "dmrst", "isanlp", "surdeanu_native", "feng_dis", "hilda_orig", "disrpt"]
+                   "dmrst", "isanlp", "surdeanu_native", "feng_dis", "hilda_orig"]

@@ -11,8 +11,9 @@ when counting, as the official scorer does, and kept byte for byte when a file i
 :func:`read_disrpt` reads a file into :class:`DisrptDocument` s (tokens, boundaries, sentence
 starts); :func:`with_boundaries` gives the same file's text with other boundaries, every byte but
 the MISC column's ``Seg`` item kept; :func:`write_tok` / :func:`write_conllu` write a tree's EDUs
-over their whitespace tokens (the registered ``tok`` and ``conllu`` formats, ``rstkit convert``).
-A file read here is a segmentation, not a tree: :meth:`DisrptDocument.edus` gives its EDUs.
+over their whitespace tokens (``rstkit convert --to tok|conllu``, :func:`write_trees`). A file read
+here is a segmentation, not a tree, so these are not in the tree format registry:
+:meth:`DisrptDocument.edus` gives a document's EDUs, :func:`convert_segmentations` its files.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from pathlib import Path
 from ..errors import CorpusError, FormatError, WriteError, printable
 from ..folders import walk_files
 from ..tree import EDU, RSTTree
-from . import Format, known_suffixes, read_text, register
+from . import known_suffixes, read_text
 
 #: the MISC items of a token that begins an EDU, and of one that does not
 SEG_BEGIN, SEG_INSIDE = "Seg=B-seg", "Seg=O"
@@ -267,13 +268,12 @@ def convert_segmentations(file: DisrptFile, to: str) -> dict[str, str]:
                                          else None) for d in file.documents}
 
 
-def _not_trees(path: str | Path, lenient: bool = False, encoding: str | None = None, **options: object
-               ) -> list[RSTTree]:
-    raise FormatError("a DISRPT file holds an EDU segmentation, not a tree: score it with --metric "
-                      "segmentation, or read it with rstkit.formats.disrpt.read_disrpt", str(path))
+#: the DISRPT formats ``rstkit convert --to`` writes, by key, with their file-name ending
+FORMATS = {"tok": ".tok", "conllu": ".conllu"}
 
 
-register(Format("tok", "DISRPT .tok: one token per line, Seg=B-seg where an EDU begins (written from trees; "
-                       "read as segmentations)", _not_trees, write_tok, (".tok",), multi_document=True))
-register(Format("conllu", "DISRPT .conllu: .tok with the sentences of the tree's EDUs (GUM .rsd sid)", _not_trees,
-                write_conllu, (".conllu",), multi_document=True))
+def write_trees(documents: Mapping[str, RSTTree], to: str) -> dict[str, str]:
+    """``{file name: text}``: each tree as a DISRPT file of format ``to`` (``tok`` or ``conllu``),
+    named by its document id (the key), which is also its ``# newdoc id``."""
+    return {f"{doc_id}{FORMATS[to]}": dumps_segmentation(doc_id, *_tree_tokens(tree, sentences=to == "conllu"))
+            for doc_id, tree in documents.items()}

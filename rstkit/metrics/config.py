@@ -176,10 +176,10 @@ class EvalConfig:
     sentence_initial: SentenceInitial = "counted"
 
     def __post_init__(self) -> None:
-        from .registry import METRICS, family
+        from .registry import ALL_METRICS, family
 
-        if self.metric not in METRICS:
-            raise RSTKitError(f"metric must be one of {', '.join(METRICS)}, not {self.metric!r}")
+        if self.metric not in ALL_METRICS:
+            raise RSTKitError(f"metric must be one of {', '.join(ALL_METRICS)}, not {self.metric!r}")
         if self.binarize is None:
             object.__setattr__(self, "binarize", family(self.metric).default_binarization)
         encodings = self.dep_encoding.split(",") if isinstance(self.dep_encoding, str) else [None]

@@ -15,10 +15,11 @@ FAMILIES: dict[str, MetricFamily] = {family.name: family for family in (
     SEGMENTATION,
 )}
 
-#: the ``metric`` settings, in the order the command line lists them
-METRICS: tuple[str, ...] = tuple(FAMILIES)
-#: the families that score trees (``--metric all``); token-level ones are scored alone
-TREE_METRICS: tuple[str, ...] = tuple(name for name, f in FAMILIES.items() if not f.token_level)
+#: the ``metric`` settings of the families that score trees, in the order the command line lists them
+#: (``--metric all``; they may be scored together)
+METRICS: tuple[str, ...] = tuple(name for name, f in FAMILIES.items() if not f.token_level)
+#: every ``metric`` setting: those, then the token-level families (scored alone)
+ALL_METRICS: tuple[str, ...] = tuple(FAMILIES)
 
 
 def family(name: str) -> MetricFamily:
@@ -26,4 +27,4 @@ def family(name: str) -> MetricFamily:
     try:
         return FAMILIES[name]
     except KeyError:
-        raise RSTKitError(f"metric must be one of {', '.join(METRICS)}, not {name!r}") from None
+        raise RSTKitError(f"metric must be one of {', '.join(ALL_METRICS)}, not {name!r}") from None
