@@ -24,10 +24,12 @@ from typing import TypeGuard, TypeVar, cast
 
 from .corpus import read_input
 from .errors import RSTKitError, RSTKitWarning
+from .formats.disrpt import is_disrpt_input
 from .gcpause import no_cyclic_gc
 from .metrics import EvalConfig, EvalResult, evaluate_all
 from .metrics.config import DEFAULT_STATISTICS, Statistics
 from .metrics.prepared import PreparationSpec, PreparedDocument, first_of_each_metric, prepare_document
+from .metrics.segmentation import read_segmentations
 from .report import Report, render
 from .tree import RSTTree
 
@@ -148,11 +150,14 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
     notes: list[str] = []
     lenient = configs[0].lenient
     reading = {"encoding": encoding} if encoding else {}
-    gold_docs = _documents(gold, gold_format, lenient, skip_errors, jobs, notes, reading,
-                           _send_back(configs, gold=True))
+    segmentations = _segmentations(gold, configs, True, encoding)
+    gold_docs = segmentations if segmentations is not None else _documents(
+        gold, gold_format, lenient, skip_errors, jobs, notes, reading, _send_back(configs, gold=True))
     options = {"doc_map": doc_map, **reading} if doc_map else reading
     pred_send_back = _send_back(configs, gold=False)
-    preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options, pred_send_back) for p in sources]
+    preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options, pred_send_back)
+             if (segmentations := _segmentations(p, configs, False, encoding)) is None else segmentations
+             for p in sources]
     if _is_path(gold) and Path(gold).is_file() and len(gold_docs) == 1:
         (gold_id,) = gold_docs
         preds = [pair_single_files(docs, gold_id, str(p)) if _is_path(p) and Path(p).is_file() else docs
@@ -203,6 +208,16 @@ def _send_back(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTree],
         return None
     spec = PreparationSpec(tuple(first_of_each_metric(configs)), gold)
     return partial(prepare_document, spec=spec)
+
+
+def _segmentations(source: Source, configs: Sequence[EvalConfig], gold: bool, encoding: str | None
+                   ) -> dict[str, PreparedDocument] | None:
+    """The documents of DISRPT files (a ``.tok``/``.conllu`` file, or a directory of them), prepared
+    under ``configs``; None when ``source`` is something else."""
+    if not (_is_path(source) and is_disrpt_input(source)):
+        return None
+    spec = PreparationSpec(tuple(first_of_each_metric(configs)), gold)
+    return read_segmentations(source, spec, encoding=encoding)
 
 
 def _documents(source: Source, fmt: str | None, lenient: bool, skip_errors: bool, jobs: int | None,

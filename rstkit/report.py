@@ -80,6 +80,8 @@ def _text(report: Report, digits: int) -> str:
     if len(report.results) > 1:
         return _text_table(report, digits)
     result = report.results[0]
+    if result.family.token_level:
+        return _token_text(report, digits)
     measures = result.family.table_measures
     header = ["system", *measures]
     rows = [[system.name, *(_cell(report, 0, s, m, digits) for m in measures)]
@@ -89,6 +91,37 @@ def _text(report: Report, digits: int) -> str:
     lines += _segmentation_text(result, digits)
     if report.per_relation:
         lines += ["", *_relation_text(result, digits)]
+    lines.append(f"signature: {result.signature}")
+    return "\n".join(lines)
+
+
+def token_scores(result: EvalResult, system: int = 0) -> tuple[dict[str, float], dict[str, int]]:
+    """A token-level family's one measure: ``{P, R, F1}`` (percent) and ``{tokens, gold, pred,
+    matched}`` summed over the documents that enter the averages."""
+    (measure,) = result.family.measures
+    chosen = result.systems[system]
+    counts = chosen.counts.select(result.included)
+    i = counts.measures.index(measure)
+    n_tokens = result.n_tokens[result.included] if result.n_tokens is not None else []
+    return ({"P": chosen.scores.precision[measure], "R": chosen.scores.recall[measure],
+             "F1": chosen.scores.f1[measure]},
+            {"tokens": int(sum(n_tokens)), "gold": int(counts.gold[i].sum()), "pred": int(counts.pred[i].sum()),
+             "matched": int(counts.matched[i].sum())})
+
+
+def _token_text(report: Report, digits: int) -> str:
+    """One token-level result: P, R, F1 and the counts of each system."""
+    result = report.results[0]
+    (measure,) = result.family.measures
+    rows = []
+    for s, system in enumerate(result.systems):
+        scores, counts = token_scores(result, s)
+        f1 = _cell(report, 0, s, measure, digits)
+        rows.append([system.name, f"{scores['P']:.{digits}f}", f"{scores['R']:.{digits}f}", f1,
+                     *map(str, counts.values())])
+    lines = [f"{_title(result)} (%), {len(result.doc_ids)} documents" + _ci_note(report)]
+    lines += aligned([["system", "P", "R", "F1", "tokens", "gold", "pred", "matched"], *rows,
+                      *_paired_rows(report, 0, [], [measure])])
     lines.append(f"signature: {result.signature}")
     return "\n".join(lines)
 
@@ -177,6 +210,9 @@ def _system_json(report: Report, r: int, s: int, with_documents: bool) -> dict[s
         "precision": dict(system.scores.precision),
         "recall": dict(system.scores.recall),
     }
+    if result.family.token_level:
+        del out["precision"], out["recall"]
+        out["scores"], out["counts"] = token_scores(result, s)
     segmentation = result.segmentation(s)
     if segmentation is not None:
         out["segmentation"] = segmentation

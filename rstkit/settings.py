@@ -52,6 +52,10 @@ DependencyEncoding = Literal["chain", "tree"]
 #: the ``right_mixed`` way first (multinuclear nodes become chains), ``tree`` keeps them (stars, shared ranks)
 DEP_ENCODINGS: tuple[DependencyEncoding, ...] = get_args(DependencyEncoding)
 
+#: segmentation: sentence-initial tokens ``counted`` like any other, or ``dropped`` (DISRPT's ``-nb``)
+SentenceInitial = Literal["counted", "dropped"]
+SENTENCE_INITIAL: tuple[SentenceInitial, ...] = get_args(SentenceInitial)
+
 LabelMapName = Literal["raw", "rstdt18", "gum"]
 #: the built-in relation label maps (:mod:`rstkit.labels`)
 LABEL_MAPS: tuple[LabelMapName, ...] = get_args(LabelMapName)

@@ -60,12 +60,13 @@ class CommaChoices(tuple):
         return all(tuple.__contains__(self, item) for item in items)
 
 
-def comma_list(allowed: Sequence[str]) -> dict[str, Any]:
+def comma_list(allowed: Sequence[str], every: Sequence[str] | None = None) -> dict[str, Any]:
     """``type`` and ``choices`` of an option that takes one of ``allowed``, ``all``, or a comma list
-    of them (parsed into a list without repeats, in the order given; ``all``: every one)."""
+    of them (parsed into a list without repeats, in the order given; ``all``: every one, or those
+    of ``every``)."""
     def parse(text: str) -> list[str]:
         if text.strip() == "all":
-            return list(allowed)
+            return list(allowed if every is None else every)
         values = [v.strip() for v in text.split(",")]
         wrong = [v for v in values if v not in allowed]
         if wrong:

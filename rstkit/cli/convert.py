@@ -5,6 +5,11 @@ with a trailing slash, ``out/``), else a directory. DST may not overlap SRC (the
 folder inside SRC, SRC inside DST). Nothing is written until every document converted, and then
 all files or none (an interrupted run leaves nothing half-written); existing files are not
 overwritten without ``--force``, and SRC's own files never are.
+
+``--to tok`` / ``--to conllu`` write DISRPT segmentation files (each EDU's whitespace tokens, the
+first marked ``Seg=B-seg``; ``.conllu`` sentences from the EDUs' sentence numbers, GUM's ``.rsd``
+``sid``). DISRPT files as SRC are EDU segmentations, not trees: they convert to ``tok`` or ``conllu``
+only, one file per ``# newdoc id``, tokens and boundaries as they are.
 """
 from __future__ import annotations
 
@@ -14,14 +19,17 @@ from pathlib import Path
 
 from ..convert import convert
 from ..corpus import check_input, input_format, read_documents
+from ..errors import RSTKitError
 from ..formats import all_formats, get_format
+from ..formats.disrpt import FORMATS as DISRPT_FORMATS
+from ..formats.disrpt import convert_segmentations, is_disrpt_input, list_disrpt, read_disrpt, write_trees
 from ..output import check_names, check_target, wants_directory, write_files
 from ..settings import BINARIZATIONS
 from .common import add_input_options, add_label_option
 
 
 def add_parser(sub) -> None:
-    writable = sorted(k for k, f in all_formats().items() if f.write is not None)
+    writable = sorted([*(k for k, f in all_formats().items() if f.write is not None), *DISRPT_FORMATS])
     p = sub.add_parser("convert", help="convert trees between formats, optionally binarized and relabelled",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("src", help="a file or a directory of documents")
@@ -47,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     into_folder = src.is_dir() or wants_directory(args.dst)
     check_target(dst, directory=into_folder, inputs=inputs)
     notes: list[str] = []
+    if args.in_format is None and is_disrpt_input(src):
+        return _convert_segmentations(args, src, dst, inputs, into_folder)
     in_format = input_format(src, args.in_format, notes)
     for note in notes:
         print(f"rstkit: {note}", file=sys.stderr)
@@ -55,9 +65,38 @@ def run(args: argparse.Namespace) -> int:
     to_file = not into_folder and len(documents) == 1 and not dst.is_dir()
     if not to_file:
         check_target(dst, directory=True, inputs=inputs)
-        extension = get_format(args.to).extensions[0]
+        extension = _extension(args.to)
         check_names(((f"{doc_id}{extension}", f"document {doc_id!r} of {src}") for doc_id in documents), str(dst))
-    converted = convert(documents, args.to, binarize=args.binarize, labels=args.labels,
-                        unknown_labels="keep" if args.keep_unknown_labels else "error")
+    if args.to in DISRPT_FORMATS:
+        converted = write_trees(documents, args.to)
+    else:
+        converted = convert(documents, args.to, binarize=args.binarize, labels=args.labels,
+                            unknown_labels="keep" if args.keep_unknown_labels else "error")
     write_files(dst, converted, into_directory=not to_file, force=args.force, inputs=inputs)
     return 0
+
+
+def _convert_segmentations(args: argparse.Namespace, src: Path, dst: Path, inputs: list[Path],
+                           into_folder: bool) -> int:
+    """DISRPT files in SRC, one output file per document (see the module's text)."""
+    extension = _extension(args.to)
+    converted: dict[str, str] = {}
+    origin: dict[str, Path] = {}
+    for path in list_disrpt(src):
+        for doc_id, text in convert_segmentations(read_disrpt(path, encoding=args.encoding), args.to).items():
+            if doc_id in origin:
+                raise RSTKitError(f"document id {doc_id!r} is in {origin[doc_id]} and in {path}", str(path))
+            origin[doc_id] = path
+            converted[f"{doc_id}{extension}"] = text
+    to_file = not into_folder and len(converted) == 1 and not dst.is_dir()
+    if not to_file:
+        check_target(dst, directory=True, inputs=inputs)
+        check_names(((name, f"document {name[:-len(extension)]!r} of {origin[name[:-len(extension)]]}")
+                     for name in converted), str(dst))
+    write_files(dst, converted, into_directory=not to_file, force=args.force, inputs=inputs)
+    return 0
+
+
+def _extension(to: str) -> str:
+    """The file-name ending of output format ``to``."""
+    return DISRPT_FORMATS[to] if to in DISRPT_FORMATS else get_format(to).extensions[0]

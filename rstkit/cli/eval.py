@@ -10,7 +10,7 @@ from ..evaluation import evaluate
 from ..metrics import EvalConfig
 from ..metrics.config import Statistics
 from ..metrics.presets import preset_settings
-from ..metrics.registry import METRICS
+from ..metrics.registry import ALL_METRICS, METRICS
 from ..report import FORMATS
 from ..settings import (
     AVERAGES,
@@ -39,13 +39,17 @@ def add_parser(sub) -> None:
     p.add_argument("gold", help="gold file or directory (documents matched by id)")
     p.add_argument("preds", nargs="+", metavar="PRED",
                    help="prediction file(s) or directories; with several, the first is the baseline")
-    p.add_argument("--metric", **comma_list(METRICS), default=None,
+    p.add_argument("--metric", **comma_list(ALL_METRICS, every=METRICS), default=None,
                    help="rst-parseval (Marcu), parseval (original, on attachment decisions), dependency (Morey et "
                         "al. 2018: one head-ordered dependency per EDU), all (every family), or a comma list "
-                        "(default: parseval)")
+                        "(default: parseval); segmentation (alone: DISRPT's boundary P/R/F1 over tokens, of "
+                        ".tok/.conllu files or of trees' EDUs; all leaves it out)")
     p.add_argument("--average", **comma_list(AVERAGES), default=None,
                    help="micro (pooled), macro (mean of per-document F1), dplp (DPLP's per-document P/R), all, "
                         "or a comma list; every metric and average is scored from one read of the files")
+    p.add_argument("--no-sentence-initial", action="store_true",
+                   help="segmentation: sentence-initial tokens are no boundary on either side (the DISRPT scorer's "
+                        "-nb; needs sentences: .conllu files, or trees whose EDUs carry sentence numbers)")
     add_label_option(p, default="raw")
     p.set_defaults(labels=None)  # raw unless given; None tells --preset that no --labels was given
     p.add_argument("--preset", choices=PRESETS, default=None,
@@ -111,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     settings = {"labels": args.labels or "raw", "binarize": args.binarize, "missing": args.missing, "edus": args.edus,
                 "lenient": args.lenient, "exclude_single_edu": args.exclude_single_edu,
                 "dep_encoding": args.dep_encoding,
+                "sentence_initial": "dropped" if args.no_sentence_initial else "counted",
                 "statistics": Statistics.used(args.ci, args.n_bootstrap, args.n_trials, args.seed,
                                               paired=len(args.preds) > 1)}
     if args.span_key is not None:

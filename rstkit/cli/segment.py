@@ -9,6 +9,10 @@ would give the same output, ``a.txt`` and ``a.md``, are an error naming both). `
 line with a blank line between paragraphs (``.edus``); ``--format jsonl`` one JSON object
 per EDU with its character offsets into the input, paragraph and sentence (``.jsonl``).
 
+A DISRPT file (``.tok``, ``.conllu``; a directory of them with ``--glob '*.tok'``) is segmented
+on its own tokens (the sentences of a ``.conllu`` file begin EDUs) and written back as the same
+file with only the ``Seg`` item of its last column changed (``Seg=B-seg`` or ``Seg=O``).
+
 Every input is read and every output location checked before anything is segmented; the
 files are written all or none. OUT may not overlap INPUT; an input is never overwritten, an
 existing output only with ``--force``. Needs
@@ -25,6 +29,7 @@ from pathlib import Path
 from ..corpus import walk_input
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning
 from ..folders import not_regular
+from ..formats.disrpt import DisrptFile, is_disrpt, read_disrpt, with_boundaries
 from ..output import check_existing, check_names, check_target, wants_directory, write_files
 from ..segment.tokenize import read_plain_text
 from .common import positive_int
@@ -35,10 +40,11 @@ EXTENSIONS = {"lines": ".edus", "jsonl": ".jsonl"}
 def add_parser(sub) -> None:
     p = sub.add_parser("segment", help="split plain text into EDUs (extra: parser)", description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("input", help="a UTF-8 text file or a directory of them")
+    p.add_argument("input", help="a UTF-8 text file or a directory of them, or DISRPT .tok/.conllu files")
     p.add_argument("out", help="output file (for a file) or directory (for a directory)")
-    p.add_argument("--format", choices=sorted(EXTENSIONS), default="lines",
-                   help="lines: EDUs one per line (default); jsonl: one JSON object per EDU with offsets")
+    p.add_argument("--format", choices=sorted(EXTENSIONS), default=None,
+                   help="lines: EDUs one per line (default); jsonl: one JSON object per EDU with offsets (not for "
+                        "DISRPT files, which are written back in their own format)")
     p.add_argument("--glob", default="*.txt", help="which files of a directory to segment (default: *.txt)")
     p.add_argument("--model", default=None, metavar="DIR",
                    help="segmenter model directory, or the name of a shipped model: segmenter (the default; reads "
@@ -95,12 +101,18 @@ def render(segmentation, fmt: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    files, into_folder = plan(Path(args.input), out, EXTENSIONS[args.format], args.glob, args.force,
-                         wants_directory(args.out))
-    texts, errors = {}, []
+    disrpt = is_disrpt(args.input if Path(args.input).is_file() else args.glob)
+    if disrpt and args.format is not None:
+        raise RSTKitError("--format is for plain text: DISRPT files are written back as they are, with their "
+                          "last column segmented", args.input)
+    extension = Path(args.input if Path(args.input).is_file() else args.glob).suffix if disrpt else \
+        EXTENSIONS[args.format or "lines"]
+    files, into_folder = plan(Path(args.input), out, extension, args.glob, args.force, wants_directory(args.out))
+    texts: dict[Path, str | DisrptFile] = {}
+    errors = []
     for source in files.values():
         try:
-            texts[source] = read_plain_text(source)
+            texts[source] = read_disrpt(source) if disrpt else read_plain_text(source)
         except RSTKitError as exc:
             errors.append(exc)
     _raise(errors)
@@ -112,9 +124,13 @@ def run(args: argparse.Namespace) -> int:
     written = {}
     for name, source in files.items():
         text = texts[source]
+        if isinstance(text, DisrptFile):
+            from ..segment.disrpt import segment_document
+            written[name] = with_boundaries(text, {d.doc_id: segment_document(segmenter, d) for d in text.documents})
+            continue
         if not text.strip():
             warnings.warn(f"{source}: no text (empty or only whitespace); its output is empty", RSTKitWarning,
                           stacklevel=2)
-        written[name] = render(segmenter.segment(text), args.format)
+        written[name] = render(segmenter.segment(text), args.format or "lines")
     write_files(out, written, into_directory=into_folder, force=args.force, inputs=[Path(args.input)])
     return 0

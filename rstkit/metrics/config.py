@@ -25,6 +25,7 @@ from ..settings import (
     RELATION_FIXERS,
     RST_EVAL,
     SPAN_KEYS,
+    SENTENCE_INITIAL,
     UNKNOWN_LABEL_POLICIES,
     Average,
     Binarization,
@@ -38,6 +39,7 @@ from ..settings import (
     NNRelation,
     RelationFixer,
     SpanKey,
+    SentenceInitial,
     UnknownLabels,
 )
 
@@ -51,6 +53,8 @@ SIGNATURE_KEYS = ("metric", "avg", "tuples", "dep", "edus", "span", "labels", "b
 #: after the outputs they would otherwise change), each with its signature key
 QUIET_DEFAULTS = {"span_key": ("span", "chars"), "nary_children": ("nary", "all"), "nn_relation": ("nn", "left"),
                   "relation_fixer": ("fixer", "none"), "preset_name": ("preset", None)}
+#: the segmentation family's own keys (after ``avg``)
+SEGMENTATION_SIGNATURE_KEYS = ("seg", "docinit", "sentinit")
 
 
 @dataclass(frozen=True)
@@ -167,6 +171,10 @@ class EvalConfig:
     preset_name
         the name of the peer procedure (:mod:`rstkit.metrics.presets`) these settings expand,
         shown in the signature; :meth:`preset` makes such a configuration.
+    sentence_initial
+        segmentation only: ``counted`` (the default) or ``dropped``, the DISRPT scorer's ``-nb``:
+        every sentence-initial token is no boundary on both sides (sentences: ``.conllu`` files, or
+        trees whose EDUs carry sentence numbers).
 
     >>> config = EvalConfig(metric="rst-parseval", average="macro", labels="rstdt18")
     >>> config.signature(4)
@@ -194,12 +202,13 @@ class EvalConfig:
     nn_relation: NNRelation = "left"
     relation_fixer: RelationFixer = "none"
     preset_name: str | None = None
+    sentence_initial: SentenceInitial = "counted"
 
     def __post_init__(self) -> None:
-        from .registry import METRICS, family
+        from .registry import ALL_METRICS, family
 
-        if self.metric not in METRICS:
-            raise RSTKitError(f"metric must be one of {', '.join(METRICS)}, not {self.metric!r}")
+        if self.metric not in ALL_METRICS:
+            raise RSTKitError(f"metric must be one of {', '.join(ALL_METRICS)}, not {self.metric!r}")
         if self.binarize is None:
             object.__setattr__(self, "binarize", family(self.metric).default_binarization)
         encodings = self.dep_encoding.split(",") if isinstance(self.dep_encoding, str) else [None]
@@ -210,7 +219,7 @@ class EvalConfig:
                               ("missing", MISSING_POLICIES), ("edus", EDU_MODES),
                               ("unknown_labels", UNKNOWN_LABEL_POLICIES), ("span_key", SPAN_KEYS),
                               ("nary_children", NARY_CHILDREN), ("nn_relation", NN_RELATIONS),
-                              ("relation_fixer", RELATION_FIXERS)):
+                              ("relation_fixer", RELATION_FIXERS), ("sentence_initial", SENTENCE_INITIAL)):
             if getattr(self, name) not in allowed:
                 raise RSTKitError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
         if self.compat is not None and self.compat not in COMPAT_MODES:
@@ -353,7 +362,7 @@ class EvalConfig:
         """
         items = parse_signature(text)
         items.setdefault("edus", "gold")
-        unknown_keys = [key for key in items if key not in SIGNATURE_KEYS]
+        unknown_keys = [key for key in items if key not in SIGNATURE_KEYS + SEGMENTATION_SIGNATURE_KEYS]
         if unknown_keys:
             raise RSTKitError(f"signature has unknown key(s) {', '.join(unknown_keys)}: {text}")
         try:

@@ -36,6 +36,7 @@ from .prepared import (
     prepare_document,
 )
 from .relations import Confusion, RelationReport, confusion, relation_report
+from .segmentation import check_tokens
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 
 _T = TypeVar("_T")
@@ -79,6 +80,7 @@ class EvalResult:
     relation_labels: list[str]
     included: np.ndarray  # documents that enter the averages (1-EDU ones may be excluded)
     warnings: list[str] = field(default_factory=list)
+    n_tokens: np.ndarray | None = None  # gold tokens per document, for token-level families
 
     @property
     def signature(self) -> str:
@@ -224,6 +226,10 @@ def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Se
         raise RSTKitError("no configuration to score")
     base = configs[0]
     firsts = {config.metric: config for config in first_of_each_metric(configs)}
+    token_level = [m for m, c in firsts.items() if c.family.token_level]
+    if token_level and (len(firsts) > 1 or base.edus == "aligned"):
+        raise RSTKitError(f"{token_level[0]} compares tokens, not EDUs: score it alone, with gold EDUs (edus='gold'; "
+                          "lenient aligns tokens by characters)")
     for config in configs:
         leading = firsts[config.metric]
         if config.with_(average=leading.average) != leading or config.shared_settings() != base.shared_settings():
@@ -263,7 +269,9 @@ def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Se
                 for m in firsts:
                     per_doc[m].append(None)
                 continue
-            if base.edus == "gold":
+            if token_level:
+                check_tokens(gold_doc, doc, base, edu_notes)
+            elif base.edus == "gold":
                 check_edus(gold_doc, doc, base, edu_notes)
             for m in firsts:
                 per_doc[m].append(doc.rows_of(m))
@@ -311,8 +319,10 @@ def _score(gold: list[PreparedDocument], systems: list[list[PreparedDocument | N
         counts = count_matches(gold_arrays, arrays, codec, family.measures)
         results.append(SystemResult(name, counts, aggregate(counts.select(included), config.average), arrays,
                                     segmentation))
-    return EvalResult(config, doc_ids, n_edus, results, gold_arrays, codec,
-                      vocabularies[family.relation_column].labels(), included, notes)
+    relation_labels = vocabularies[family.relation_column].labels() if family.relation_column else []
+    n_tokens = np.array([len(d.tokens) for d in gold], dtype=np.int64) if family.token_level else None
+    return EvalResult(config, doc_ids, n_edus, results, gold_arrays, codec, relation_labels, included, notes,
+                      n_tokens)
 
 
 def _paired_ids(gold: Mapping[str, Document], systems: list[Mapping[str, Document]], names: list[str],

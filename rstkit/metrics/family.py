@@ -55,6 +55,10 @@ class MetricFamily(ABC):
     b1_note: ClassVar[tuple[str, str]] = ("", "")
     #: whether a one-EDU document has rows (else it is scored with none, and the warnings say so)
     one_edu_rows: ClassVar[bool] = False
+    #: whether the family scores tokens (keys are token positions): gold and prediction must then have
+    #: the same tokens instead of the same EDUs, and reports give its one measure's P, R, F1 and counts
+    #: with the number of gold tokens
+    token_level: ClassVar[bool] = False
 
     @abstractmethod
     def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:

@@ -118,6 +118,15 @@ class PreparedDocument:
     edu_texts: tuple[str, ...]
     rows: dict[str, Rows | RSTKitError]
     nary: dict[str, int] = field(default_factory=dict)
+    #: the document's tokens where its source gives them (DISRPT files); else its EDUs' whitespace tokens
+    given_tokens: tuple[str, ...] | None = None
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """The document's tokens (what token-level families score)."""
+        if self.given_tokens is not None:
+            return self.given_tokens
+        return tuple(word for text in self.edu_texts for word in text.split())
 
     def rows_of(self, metric: str) -> Rows:
         """The rows of ``metric``, or the error the tree gave for them."""

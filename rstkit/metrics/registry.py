@@ -6,15 +6,20 @@ from .dependency import DEPENDENCY
 from .family import MetricFamily
 from .parseval import PARSEVAL
 from .rst_parseval import RST_PARSEVAL
+from .segmentation import SEGMENTATION
 
 FAMILIES: dict[str, MetricFamily] = {family.name: family for family in (
     RST_PARSEVAL,
     PARSEVAL,
     DEPENDENCY,
+    SEGMENTATION,
 )}
 
-#: the ``metric`` settings, in the order the command line lists them
-METRICS: tuple[str, ...] = tuple(FAMILIES)
+#: the ``metric`` settings of the families that score trees, in the order the command line lists them
+#: (``--metric all``; they may be scored together)
+METRICS: tuple[str, ...] = tuple(name for name, f in FAMILIES.items() if not f.token_level)
+#: every ``metric`` setting: those, then the token-level families (scored alone)
+ALL_METRICS: tuple[str, ...] = tuple(FAMILIES)
 
 
 def family(name: str) -> MetricFamily:
@@ -22,4 +27,4 @@ def family(name: str) -> MetricFamily:
     try:
         return FAMILIES[name]
     except KeyError:
-        raise RSTKitError(f"metric must be one of {', '.join(METRICS)}, not {name!r}") from None
+        raise RSTKitError(f"metric must be one of {', '.join(ALL_METRICS)}, not {name!r}") from None

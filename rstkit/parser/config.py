@@ -25,7 +25,7 @@ PRETRAINED_OPTIONS = ("dim", "dropout", "fine_tune", "window", "overlap")
 #: every model-selection metric by its name
 _SELECT_BY: dict[str, tuple[Metric, Average, str]] = {
     f"{metric}-{average}-{key}": (metric, average, key)
-    for metric, family in FAMILIES.items() for average in AVERAGES for key in family.measures}
+    for metric, family in FAMILIES.items() if metric in METRICS for average in AVERAGES for key in family.measures}
 
 
 def parse_select_by(name: str) -> tuple[Metric, Average, str]:

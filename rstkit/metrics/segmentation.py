@@ -1,0 +1,154 @@
+"""EDU segmentation scored as the DISRPT shared tasks' official scorer does.
+
+A document is a sequence of tokens, each beginning an EDU or not: a DISRPT ``.tok``/``.conllu``
+document (:mod:`rstkit.formats.disrpt`: ``Seg=B-seg``), or a tree of any format, whose EDUs give
+the boundaries over their whitespace tokens (the first token of each EDU begins one). Each token
+that begins an EDU is one row, keyed by its position; the one measure ``seg`` matches rows of the
+same key, so that, summed over all tokens of all documents (micro), a true positive is a token both
+sides mark, a false positive one only the prediction marks, a false negative one only the gold
+marks: the official scorer's counts (``utils/disrpt_eval_2024.py`` in disrpt/sharedtask2025).
+Document-initial tokens count like any other (``docinit=counted``); with ``sentence_initial=
+"dropped"`` (the scorer's ``-nb``) every sentence-initial token is no boundary on either side,
+which needs sentences (``.conllu``, or trees whose EDUs carry sentence numbers). Multi-word-token
+and empty-node lines are no tokens. A side with no boundary at all scores 0, not an error.
+
+Both sides must have the same tokens (:func:`check_tokens`: an error naming the document and the
+first differing token); ``lenient`` keys rows by character offset in the text without whitespace
+instead, so that a prediction over other tokens of the same text is scored, with a warning.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from itertools import accumulate
+from types import MappingProxyType
+
+from ..errors import CorpusError, EDUMismatchError, RSTKitError, printable
+from ..formats.disrpt import DisrptDocument, list_disrpt, read_disrpt
+from ..tree import RSTTree
+from .config import EvalConfig
+from .family import MetricFamily, Row
+from .prepared import PreparationSpec, PreparedDocument, Rows
+
+
+class Segmentation(MetricFamily):
+    """Tokens that begin an EDU, DISRPT's way (see the module docstring)."""
+
+    name = "segmentation"
+    title = "EDU segmentation (DISRPT)"
+    columns = ()
+    label_columns = frozenset()
+    measures = MappingProxyType({"seg": ()})
+    table_measures = ("seg",)
+    relation_column = ""
+    default_binarization = "none"
+    own_settings = ("sentence_initial",)
+    signature_settings = MappingProxyType({"sentinit": "sentence_initial"})
+    one_edu_rows = True
+    token_level = True
+
+    def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
+        """One row per token of ``tree`` that begins an EDU (the first of each EDU's whitespace tokens)."""
+        tokens: list[str] = []
+        boundaries: list[bool] = []
+        sentence_starts: list[bool] | None = []
+        previous: int | None = None
+        for edu in tree.edus:
+            words = edu.text.split()
+            tokens += words
+            boundaries += [True] + [False] * (len(words) - 1) if words else []
+            if sentence_starts is not None and words:
+                if edu.sentence is None:
+                    sentence_starts = None
+                else:
+                    sentence_starts += [edu.sentence != previous] + [False] * (len(words) - 1)
+                    previous = edu.sentence
+        if tree.edus and not tokens:
+            raise RSTKitError(f"document {tree.doc_id!r} has no EDU text, so no tokens to segment", tree.source)
+        where = f"document {tree.doc_id!r} ({tree.source or 'a tree'}), whose EDUs carry no sentence numbers"
+        return boundary_rows(tokens, boundaries, sentence_starts, config, where), None
+
+    def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
+        return [("seg", "disrpt"), ("docinit", "counted"), ("sentinit", config.sentence_initial)]
+
+
+SEGMENTATION = Segmentation()
+
+
+def boundary_rows(tokens: Sequence[str], boundaries: Sequence[bool], sentence_starts: Sequence[bool] | None,
+                  config: EvalConfig, where: str) -> list[Row]:
+    """The rows of a document's boundaries under ``config``: keyed by token number, or with
+    ``lenient`` by character offset (whitespace left out); sentence-initial tokens dropped when
+    the configuration says so (``where`` names the document in the error when it has no sentences)."""
+    if config.sentence_initial == "dropped":
+        if sentence_starts is None:
+            raise RSTKitError(f"dropping sentence-initial boundaries (--no-sentence-initial, the DISRPT scorer's "
+                              f"-nb) needs sentences (.conllu files); {where}")
+        boundaries = [b and not s for b, s in zip(boundaries, sentence_starts)]
+    keys: Sequence[int] = range(len(tokens))
+    if config.lenient:
+        lengths = [len("".join(token.split())) for token in tokens]
+        keys = [offset - length for offset, length in zip(accumulate(lengths), lengths)]
+    return [(key, key) for key, begins in zip(keys, boundaries) if begins]
+
+
+def prepare_disrpt(document: DisrptDocument, spec: PreparationSpec) -> PreparedDocument:
+    """A DISRPT document prepared for scoring: rows of the segmentation family; other families
+    get the error that a segmentation has no tree."""
+    rows: dict[str, Rows | RSTKitError] = {}
+    where = f"document {document.doc_id!r} of {document.source} has none (a .tok file)"
+    for config in spec.configs:
+        family = config.family
+        if not family.token_level:
+            rows[config.metric] = RSTKitError(
+                f"document {document.doc_id!r} is a DISRPT segmentation, not a tree: only --metric "
+                f"{SEGMENTATION.name} scores it", document.source)
+            continue
+        try:
+            rows[config.metric] = Rows(boundary_rows(document.tokens, document.boundaries, document.sentence_starts,
+                                                     config, where), family)
+        except RSTKitError as error:
+            rows[config.metric] = error
+    edus = document.edus()
+    return PreparedDocument(document.doc_id, document.source, len(edus), tuple(e.text for e in edus), rows,
+                            given_tokens=document.tokens)
+
+
+def read_segmentations(path: str | os.PathLike[str], spec: PreparationSpec, *, encoding: str | None = None
+                       ) -> dict[str, PreparedDocument]:
+    """The documents of a DISRPT file, or of every DISRPT file under a directory
+    (:func:`~rstkit.formats.disrpt.list_disrpt`), prepared under ``spec``, by ``# newdoc id`` (an
+    id in two files is an error naming both)."""
+    documents: dict[str, PreparedDocument] = {}
+    for file in list_disrpt(path):
+        for document in read_disrpt(file, encoding=encoding).documents:
+            if document.doc_id in documents:
+                raise CorpusError(f"document id {document.doc_id!r} is in {documents[document.doc_id].source} "
+                                  f"and in {file}", str(file))
+            documents[document.doc_id] = prepare_disrpt(document, spec)
+    return documents
+
+
+def check_tokens(gold: PreparedDocument, pred: PreparedDocument, config: EvalConfig, notes: list[str]) -> None:
+    """Raise EDUMismatchError unless both documents have the same tokens; with ``lenient``, the same
+    text without whitespace is enough (a warning names the first differing token)."""
+    gold_tokens, pred_tokens = gold.tokens, pred.tokens
+    if gold_tokens == pred_tokens:
+        return
+    first = next((i for i, (g, p) in enumerate(zip(gold_tokens, pred_tokens)) if g != p),
+                 min(len(gold_tokens), len(pred_tokens)))
+    shown = [f"'{printable(tokens[first], 40)}'" if first < len(tokens) else "nothing (its last token ended before)"
+             for tokens in (gold_tokens, pred_tokens)]
+    message = (f"token mismatch in document {gold.doc_id!r}: gold {gold.source or '?'} has {len(gold_tokens)} "
+               f"tokens, prediction {pred.source or '?'} {len(pred_tokens)}; the first difference is token "
+               f"{first + 1}: {shown[0]} in gold, {shown[1]} in prediction")
+    if not config.lenient:
+        raise EDUMismatchError(message, fixes=("lenient",))
+    if _characters(gold_tokens) != _characters(pred_tokens):
+        raise EDUMismatchError(message + "; the texts differ too (whitespace aside), so tokens cannot be aligned "
+                                         "by characters")
+    notes.append(message + "; boundaries aligned by characters (lenient)")
+
+
+def _characters(tokens: Sequence[str]) -> str:
+    return "".join("".join(token.split()) for token in tokens)
