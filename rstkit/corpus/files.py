@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning
+from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning, caller_stacklevel
 from ..folders import not_regular, walk_files
 from ..formats import Format, all_formats, get_format
 from ..formats.detect import describe_groups, sniffed
@@ -135,7 +135,7 @@ def _files_of_format(directory: Path, files: list[Path], fmt: Format) -> list[Pa
                 f"{_names(every, directory)}")
         if unknown:
             note += f" ({len(unknown)} fit no known format: {_names(unknown, directory)})"
-        warnings.warn(f"{directory}: {note}", RSTKitWarning, stacklevel=3)
+        warnings.warn(f"{directory}: {note}", RSTKitWarning, stacklevel=caller_stacklevel())
     return every
 
 
@@ -267,5 +267,5 @@ def _read_one(task: tuple[Path, str | None, bool, bool, Callable[[RSTTree], Any]
 def _replayed(outcome: Outcome) -> list[Any] | RSTKitError:
     trees, caught = outcome
     for message, category in caught:
-        warnings.warn(message, category, stacklevel=4)
+        warnings.warn(message, category, stacklevel=caller_stacklevel())
     return trees
