@@ -31,7 +31,8 @@ from importlib import import_module
 
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
-from .common import add_verbosity_options, set_verbosity, warn
+from ..progress import shown
+from .common import VERBOSITY, add_verbosity_options, set_verbosity, warn
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names)
 FIX_FLAGS = {
@@ -112,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     set_verbosity(args)
-    with warnings.catch_warnings(), _terminate_as_interrupt():  # the command prints its warnings, whatever
+    with warnings.catch_warnings(), _terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1):  # the command prints its warnings, whatever
         warnings.simplefilter("default", RSTKitWarning)                   # filters its caller set
         warnings.showwarning = _show_warning
         return _run(args)

@@ -19,6 +19,7 @@ from ..folders import not_regular, walk_files
 from ..formats import Format, all_formats, get_format
 from ..formats.detect import describe_groups, sniffed
 from ..gcpause import no_cyclic_gc
+from ..progress import Progress
 from ..tree import RSTTree
 
 
@@ -201,8 +202,8 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
     tasks = [(Path(f), format, lenient, single, send_back, options) for f in files]
     with no_cyclic_gc():
         if workers <= 1:
-            outcomes: Iterable[Outcome] = map(_read_one, tasks)
-            return [_replayed(outcome) for outcome in outcomes]
+            with Progress(len(tasks), "read", "file") as bar:
+                return [_replayed(_counted(_read_one(task), bar)) for task in tasks]
         chunk = max(1, len(tasks) // (16 * workers))
         pool = None
         try:
@@ -220,6 +221,11 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
             if pool is not None:
                 pool.join()
         return [_replayed(outcome) for outcome in outcomes]
+
+
+def _counted(outcome: Outcome, bar: Progress) -> Outcome:
+    bar.update()
+    return outcome
 
 
 _INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
