@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time each name is imported o
 
 #: the public names by module, imported on first use so that ``import rstkit`` (and the command
 #: line, which is inside the package) pays only for what it uses; ``None``: the module itself
-_PUBLIC = {
+_PUBLIC: dict[str, list[str | None]] = {
     "rstkit.draw": [None],
     "rstkit.audit": ["audit", "audit_paper", "load_paper", "parse_published", "render_audit", "render_paper"],
     "rstkit.convert": ["convert"],

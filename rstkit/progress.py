@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
-from typing import TextIO
+from typing import Self, TextIO
 
 _SHOWN: ContextVar[bool] = ContextVar("rstkit_progress_shown", default=False)
 
@@ -53,7 +53,7 @@ class Progress:
         self._drawn = False
         self._terminal = bool(getattr(self.stream, "isatty", lambda: False)())
 
-    def __enter__(self) -> Progress:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

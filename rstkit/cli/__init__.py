@@ -28,6 +28,7 @@ import threading
 import warnings
 from collections.abc import Iterator
 from importlib import import_module
+from typing import cast
 
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
@@ -73,7 +74,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     for name in [chosen] if chosen in SUBCOMMANDS else SUBCOMMANDS:
         import_module(f"{__name__}.{name.replace('-', '_')}").add_parser(sub)
         subparser = sub.choices[name]
-        subparser.formatter_class = _with_defaults(subparser.formatter_class)
+        subparser.formatter_class = _with_defaults(cast(type[argparse.HelpFormatter], subparser.formatter_class))
         add_verbosity_options(subparser)
     return parser
 
@@ -113,8 +114,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     set_verbosity(args)
-    with warnings.catch_warnings(), _terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1):  # the command prints its warnings, whatever
-        warnings.simplefilter("default", RSTKitWarning)                   # filters its caller set
+    # the command prints its warnings, whatever filters its caller set; progress unless --quiet
+    with warnings.catch_warnings(), _terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1):
+        warnings.simplefilter("default", RSTKitWarning)
         warnings.showwarning = _show_warning
         return _run(args)
 

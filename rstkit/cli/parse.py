@@ -38,7 +38,6 @@ Reproduce the shipped model's GUM test scores::
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -47,7 +46,7 @@ from ..convert import unwritable
 from ..errors import ManyErrors, RSTKitError
 from ..formats import all_formats
 from ..output import check_existing, check_names, check_target, write_files
-from .common import VERBOSITY, info, add_deprecated, add_jobs_option, add_output_option, output_path, positive_int
+from .common import VERBOSITY, add_deprecated, add_jobs_option, add_output_option, info, output_path, positive_int
 
 NO_SEGMENTER = "none"
 
@@ -76,7 +75,7 @@ def add_parser(sub) -> None:
     p.add_argument("--gold-out", default=None, metavar="DIR",
                    help="with --split: copy the split's gold files to DIR (the gold of rstkit eval)")
     p.add_argument("--beam", type=positive_int, default=1, help="beam size (1: greedy)")
-    p.add_argument("--batch-size", dest="batch_docs", type=positive_int, default=16,
+    p.add_argument("--batch-size", dest="batch_docs", type=positive_int, default=16, metavar="N",
                    help="documents decoded together")
     add_deprecated(p, "--batch-docs", "--batch-size", "batch_docs", type=positive_int)
     add_jobs_option(p, "CPU threads for torch (default: 1 for up to 4 documents, else min(4, cores) less the "
@@ -120,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
     timings = {"loading": 0.0}
     if args.gold_out and not args.split:
         raise RSTKitError("--gold-out needs --split (the gold files of a corpus split)")
-    out, gold_out = Path(output_path(args.out_dir, args.output, "OUT_DIR")), Path(args.gold_out) if args.gold_out else None
+    out = Path(output_path(args.out_dir, args.output, "OUT_DIR"))
+    gold_out = Path(args.gold_out) if args.gold_out else None
     protected = [Path(args.input)] + ([Path(args.boundaries)] if args.boundaries else [])
     check_target(out, directory=True, inputs=protected, also=[gold_out] if gold_out else [])
     if gold_out is not None:
@@ -195,9 +195,9 @@ def run(args: argparse.Namespace) -> int:
     if gold_out is not None:
         write_files(gold_out, {file.name: file.read_bytes() for file in gold_files.values()}, into_directory=True,
                     force=args.force, inputs=protected)
-    spent = ", ".join(f"{what} {seconds:.1f}s" for what, seconds in timings.items() if what != "loading" or seconds)
-    _note(f"{len(trees)} document(s) parsed with the {parser.source} model ({threads} thread{'s' if threads > 1 else ''}"
-          f"; models loaded in {timings['loading']:.1f}s; {spent}) -> {out}")
+    spent = ", ".join(f"{what} in {seconds:.1f}s" for what, seconds in timings.items() if what != "loading")
+    _note(f"{len(trees)} document(s) parsed with the {parser.source} model ({threads} "
+          f"thread{'s' if threads > 1 else ''}; models loaded in {timings['loading']:.1f}s; {spent}) -> {out}")
     return 0
 
 
