@@ -53,7 +53,8 @@ def add_parser(sub) -> None:
     p.add_argument("--epochs", type=positive_int, default=30)
     p.add_argument("--patience", type=positive_int, default=5,
                    help="stop after this many epochs without dev improvement")
-    p.add_argument("--batch-size", dest="batch_docs", type=positive_int, default=4, metavar="N", help="documents per training batch")
+    p.add_argument("--batch-size", dest="batch_docs", type=positive_int, default=4, metavar="N",
+                   help="documents per training batch")
     add_deprecated(p, "--batch-docs", "--batch-size", "batch_docs", type=positive_int)
     p.add_argument("--accumulate", type=positive_int, default=1, help="batches per optimizer step")
     p.add_argument("--lr", type=positive_float, default=2e-3, help="learning rate of the parser")
