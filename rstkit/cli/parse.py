@@ -197,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
                     force=args.force, inputs=protected)
     spent = ", ".join(f"{what} in {seconds:.1f}s" for what, seconds in timings.items() if what != "loading")
     _note(f"{len(trees)} document(s) parsed with the {parser.source} model ({threads} "
-          f"thread{'s' if threads > 1 else ''}; models loaded in {timings['loading']:.1f}s; {spent}) -> {out}")
+          f"thread{'s' if threads > 1 else ''}) -> {out}; models loaded in {timings['loading']:.1f}s, {spent}")
     return 0
 
 
