@@ -12,36 +12,57 @@ The public API in one place::
 
 Trees (:mod:`.tree`), reading and writing (:mod:`.corpus`, :mod:`.formats`), transforms
 (:mod:`.transform`, :mod:`.labels`, :mod:`.dependency`), scoring (:mod:`.evaluation` over
-:mod:`.metrics`), audits
-(:mod:`.audit`), drawing (:mod:`.draw`) and statistics are imported here; the parser and the
-segmenter (``Parser``, ``Segmenter``: extra ``parser``, torch) and a few heavier names are
-imported on first use (:data:`_LAZY`), so ``import rstkit`` does not import torch. Everything else
-is reached through its submodule.
+:mod:`.metrics`), audits (:mod:`.audit`), drawing (:mod:`.draw`) and statistics are all reached
+here, each imported on first use (:data:`_LAZY`): ``import rstkit`` imports nothing heavy, and
+the parser and the segmenter (``Parser``, ``Segmenter``: extra ``parser``, torch) name the extra to
+install when it is missing. Everything else is reached through its submodule.
 """
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import draw
 from ._version import __version__
-from .audit import audit, audit_paper, load_paper, parse_published, render_audit, render_paper
-from .convert import convert
-from .corpus import Corpus, open_corpus, read_documents, read_file, read_tree, resolve_corpus
-from .errors import RSTKitError, RSTKitWarning
-from .evaluation import Evaluation, evaluate
-from .formats import get_format
-from .formats.detect import detect_format
-from .formats.dis import dumps_dis, loads_dis
-from .labels import LabelMap, canonical_label, get_label_map
-from .metrics import EvalConfig, EvalResult
-from .stats import corpus_stats
-from .transform import attachment_decisions, binarize, from_attachment, marcu_tuples, to_attachment
-from .tree import EDU, Node, RSTTree, from_nltk, to_nltk, validate
 
-#: names imported on first use, (module, attribute): they import torch (extra ``parser``; not in
-#: ``__all__``), networkx, or XML machinery that ``import rstkit`` need not pay for
+if TYPE_CHECKING:  # what type checkers see; at run time each name is imported on first use (_PUBLIC)
+    from . import draw
+    from .audit import audit, audit_paper, load_paper, parse_published, render_audit, render_paper
+    from .convert import convert
+    from .corpus import Corpus, open_corpus, read_documents, read_file, read_tree, resolve_corpus
+    from .errors import RSTKitError, RSTKitWarning
+    from .evaluation import Evaluation, evaluate
+    from .formats import get_format
+    from .formats.detect import detect_format
+    from .formats.dis import dumps_dis, loads_dis
+    from .labels import LabelMap, canonical_label, get_label_map
+    from .metrics import EvalConfig, EvalResult
+    from .stats import corpus_stats
+    from .transform import attachment_decisions, binarize, from_attachment, marcu_tuples, to_attachment
+    from .tree import EDU, Node, RSTTree, from_nltk, to_nltk, validate
+
+#: the public names by module, imported on first use so that ``import rstkit`` (and the command
+#: line, which is inside the package) pays only for what it uses; ``None``: the module itself
+_PUBLIC: dict[str, list[str | None]] = {
+    "rstkit.draw": [None],
+    "rstkit.audit": ["audit", "audit_paper", "load_paper", "parse_published", "render_audit", "render_paper"],
+    "rstkit.convert": ["convert"],
+    "rstkit.corpus": ["Corpus", "open_corpus", "read_documents", "read_file", "read_tree", "resolve_corpus"],
+    "rstkit.errors": ["RSTKitError", "RSTKitWarning"],
+    "rstkit.evaluation": ["Evaluation", "evaluate"],
+    "rstkit.formats": ["get_format"],
+    "rstkit.formats.detect": ["detect_format"],
+    "rstkit.formats.dis": ["dumps_dis", "loads_dis"],
+    "rstkit.labels": ["LabelMap", "canonical_label", "get_label_map"],
+    "rstkit.metrics": ["EvalConfig", "EvalResult"],
+    "rstkit.stats": ["corpus_stats"],
+    "rstkit.transform": ["attachment_decisions", "binarize", "from_attachment", "marcu_tuples", "to_attachment"],
+    "rstkit.tree": ["EDU", "Node", "RSTTree", "from_nltk", "to_nltk", "validate"],
+}
+
+#: names imported on first use, (module, attribute; None: the module): they import torch (extra
+#: ``parser``; ``Parser`` and ``Segmenter`` are not in ``__all__``), networkx, or XML machinery
 _LAZY = {
+    **{name or module.rpartition(".")[2]: (module, name) for module, names in _PUBLIC.items() for name in names},
     "Parser": ("rstkit.parser", "Parser"),
     "Segmenter": ("rstkit.segment", "Segmenter"),
     "to_dependencies": ("rstkit.dependency", "to_dependencies"),
@@ -52,16 +73,29 @@ _LAZY = {
     "dumps_rsd": ("rstkit.formats.rsd", "dumps_rsd"),
 }
 
+#: what a missing optional package means: the extra that brings it
+_EXTRAS = {"torch": "parser", "transformers": "parser", "tqdm": "parser", "sklearn": "probe"}
+
 
 def __getattr__(name: str) -> Any:
     if name not in _LAZY:
         raise AttributeError(f"module 'rstkit' has no attribute {name!r}")
     module, attribute = _LAZY[name]
+    import_module("rstkit.draw")  # trees display in notebooks once rstkit's names are used (tree.register_display)
     try:
-        return getattr(import_module(module), attribute)
+        loaded = import_module(module)
+        value = loaded if attribute is None else getattr(loaded, attribute)
+    except ModuleNotFoundError as exc:  # an optional package (torch, transformers) missing
+        extra = _EXTRAS.get((exc.name or "").partition(".")[0])
+        if extra is None:
+            raise
+        raise ModuleNotFoundError(f"rstkit.{name} needs the {extra!r} extra ({exc.name} is missing): "
+                                  f"pip install 'rstkit[{extra}]'", name=exc.name) from None
     except AttributeError:
         raise AttributeError(f"rstkit.{name} is not part of this version of rstkit ({module} has no {attribute})"
                              ) from None
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:

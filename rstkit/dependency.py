@@ -63,13 +63,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import cast
-
-import networkx as nx
+from typing import TYPE_CHECKING, cast
 
 from .errors import BinarizationError, LabelError, RSTKitError, TreeStructureError
 from .settings import DEP_ENCODINGS, DependencyEncoding
 from .tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf, validate
+
+if TYPE_CHECKING:  # imported where a graph is made or read: scoring dependencies needs none
+    import networkx as nx
 
 VIRTUAL_ROOT = 0
 #: the label and nuclearity of the real root's record (and of EDUs never attached, D3.6)
@@ -97,6 +98,8 @@ def to_dependencies(tree: RSTTree, encoding: DependencyEncoding | None = None) -
     >>> sorted(star.successors(2)), star.edges[0, 2]
     ([1, 3, 5, 6], {'relation': 'ROOT', 'nuclearity': 'Nucleus', 'rank': 1})
     """
+    import networkx as nx
+
     if encoding is not None:
         records = dependency_records(tree, encoding)
         scored = nx.DiGraph(doc_id=tree.doc_id, b1_nary=records.b1_nary)
@@ -136,6 +139,8 @@ def from_dependencies(graph: nx.DiGraph, edus: tuple[EDU, ...], *, doc_id: str =
     >>> from_dependencies(to_dependencies(tree), tree.edus, doc_id=tree.doc_id) == tree
     True
     """
+    import networkx as nx
+
     n = len(edus)
     _check_graph(graph, n, source)
     top = next(iter(graph.successors(VIRTUAL_ROOT)))
@@ -153,6 +158,8 @@ def _line(graph: nx.DiGraph, edu: int) -> int | None:
 
 
 def _check_graph(graph: nx.DiGraph, n: int, source: str | None) -> None:
+    import networkx as nx
+
     expected = set(range(n + 1))
     if set(graph.nodes) != expected:
         extra = sorted(set(graph.nodes) - expected)

@@ -9,6 +9,9 @@ turns ``fixes`` into a hint naming its own flags, and Python users read ``error.
 """
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 from collections.abc import Sequence
 
 #: settings an error can point to as its fix, with what each does (library wording, no CLI flags)
@@ -24,6 +27,20 @@ FIXES = {
     "encoding": "name the encoding of the input files (encoding='latin-1', ...)",
     "no_segmenter": "read .txt files as one EDU per line, not as plain text to segment (segmenter=None)",
 }
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` for ``warnings.warn`` that names the first line outside rstkit (and outside
+    the context managers wrapping its functions) as the warning's origin: the user's call, at
+    whatever depth inside rstkit the warning is raised."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_INTERNAL):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+#: where the frames that a warning's origin skips come from: rstkit, and contextlib's decorators
+_INTERNAL = (os.path.dirname(os.path.abspath(__file__)) + os.sep, os.path.abspath(contextlib.__file__))
 
 
 def printable(text: str, limit: int | None = 40) -> str:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TypeGuard, TypeVar, cast
 
 from .corpus import read_input
-from .errors import RSTKitError, RSTKitWarning
+from .errors import RSTKitError, RSTKitWarning, caller_stacklevel
 from .formats.disrpt import is_disrpt_input
 from .gcpause import no_cyclic_gc
 from .metrics import EvalConfig, EvalResult, evaluate_all
@@ -171,7 +171,7 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
         result.warnings[:0] = notes
     evaluation = Evaluation.of(results)
     for message in dict.fromkeys(m for result in results for m in result.warnings):
-        warnings.warn(message, RSTKitWarning, stacklevel=2)
+        warnings.warn(message, RSTKitWarning, stacklevel=caller_stacklevel())
     return evaluation
 
 

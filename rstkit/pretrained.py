@@ -29,6 +29,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -106,6 +107,28 @@ def _identity(name: str, path: Path) -> str:
     return digest.hexdigest()[:24]
 
 
+#: tokenizer, transformer and identity of each model read in this process, by name and directory
+_LOADED: dict[tuple[str, str], tuple[Any, Any, str]] = {}
+
+
+def _loaded(name: str, path: Path, fresh: bool) -> tuple[Any, Any, str]:
+    """The tokenizer, the transformer and the identity of model ``name`` at ``path``: read once per
+    process and shared, or (``fresh``) read anew for the caller alone."""
+    key = (name, str(path))
+    if not fresh and key in _LOADED:
+        return _LOADED[key]
+    transformers = _import_transformers()
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+        transformer = transformers.AutoModel.from_pretrained(str(path), local_files_only=True)
+    except (OSError, ValueError, KeyError) as exc:
+        raise RSTKitError(f"cannot load the transformers model: {str(exc).splitlines()[0]}", str(path)) from None
+    loaded = (tokenizer, transformer, _identity(name, path))
+    if not fresh:
+        _LOADED[key] = loaded
+    return loaded
+
+
 def _import_transformers():
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -121,18 +144,14 @@ def _import_transformers():
 class PretrainedEncoder(nn.Module):
     """A local transformer and its fast tokenizer, reading documents of any length."""
 
-    def __init__(self, name: str, *, window: int = 512, overlap: float = 0.25, cache_dir: str | Path | None = None):
+    def __init__(self, name: str, *, window: int = 512, overlap: float = 0.25, cache_dir: str | Path | None = None,
+                 fresh: bool = False):
         super().__init__()
         if not 0 <= overlap < 1:
             raise RSTKitError(f"window overlap must be in [0, 1), got {overlap}")
         self.name = name
         path = model_directory(name)
-        transformers = _import_transformers()
-        try:
-            self.tokenizer = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)
-            self.transformer = transformers.AutoModel.from_pretrained(str(path), local_files_only=True)
-        except (OSError, ValueError, KeyError) as exc:
-            raise RSTKitError(f"cannot load the transformers model: {str(exc).splitlines()[0]}", str(path)) from None
+        self.tokenizer, self.transformer, self.identity = _loaded(name, path, fresh)
         if not self.tokenizer.is_fast:
             raise RSTKitError("the model needs a fast tokenizer (tokenizer.json) for character offsets", str(path))
         self.transformer.eval()
@@ -147,7 +166,6 @@ class PretrainedEncoder(nn.Module):
         if self.capacity < 2:
             raise RSTKitError(f"window of {self.window} positions leaves no room for text", str(path))
         self.step = max(1, round(self.capacity * (1 - overlap)))
-        self.identity = _identity(name, path)
         self.cache_dir = Path(cache_dir) if cache_dir else None
 
     def _special_tokens(self, path: Path) -> tuple[list[int], list[int]]:
@@ -160,10 +178,12 @@ class PretrainedEncoder(nn.Module):
         raise RSTKitError("cannot tell the tokenizer's special tokens from the text", str(path))
 
     @classmethod
-    def load(cls, name: str, *, window: int = 512, overlap: float = 0.25, cache_dir: str | Path | None = None
-             ) -> PretrainedEncoder:
-        """The encoder ``name`` (``minilm`` or ``hf:PATH``); ``cache_dir`` keeps states on disk."""
-        return cls(name, window=window, overlap=overlap, cache_dir=cache_dir)
+    def load(cls, name: str, *, window: int = 512, overlap: float = 0.25, cache_dir: str | Path | None = None,
+             fresh: bool = False) -> PretrainedEncoder:
+        """The encoder ``name`` (``minilm`` or ``hf:PATH``); ``cache_dir`` keeps states on disk. Its
+        weights are read once per process and shared by every encoder of the same model (the
+        segmenter's and the parser's MiniLM), unless ``fresh`` (a copy of its own, to train)."""
+        return cls(name, window=window, overlap=overlap, cache_dir=cache_dir, fresh=fresh)
 
     def tokenize(self, text: str) -> tuple[np.ndarray, np.ndarray]:
         """Word-piece ids ``(n,)`` and character offsets ``(n, 2)`` of ``text``."""

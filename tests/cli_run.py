@@ -31,3 +31,19 @@ def without_privileges() -> list[str] | None:
     probe = subprocess.run(["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}", "true"], check=False,
                            capture_output=True)
     return ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}"] if probe.returncode == 0 else None
+
+
+def run_main_out(argv: list[str], capsys, stdin: bytes | None = None, monkeypatch=None) -> tuple[int, str, str]:
+    """The exit status of ``rstkit ARGV``, its stdout and its stderr (every warning shown); ``stdin``
+    (with ``monkeypatch``) is what standard input holds."""
+    if stdin is not None:
+        import io
+        import sys
+
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    capsys.readouterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        status = main(argv)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err

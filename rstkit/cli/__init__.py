@@ -28,9 +28,12 @@ import threading
 import warnings
 from collections.abc import Iterator
 from importlib import import_module
+from typing import cast
 
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
+from ..progress import shown
+from .common import VERBOSITY, add_verbosity_options, set_verbosity, warn
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names)
 FIX_FLAGS = {
@@ -57,30 +60,73 @@ def error_line(error: RSTKitError) -> str:
 SUBCOMMANDS = ["eval", "convert", "stats", "train", "parse", "draw", "discoeval", "audit", "segment", "train-segmenter"]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. Given ``argv``, only the subcommand it names is imported (each
+    imports what it needs: ``rstkit eval`` no audit, ``rstkit --version`` nothing); the others are
+    imported for ``rstkit --help`` and a name that is none of them."""
     parser = argparse.ArgumentParser(
         prog="rstkit", description="RST discourse parsing toolkit: corpus I/O, conversion, exact evaluation.")
     parser.add_argument("--version", action="version", version=f"rstkit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMANDS:
+    chosen = _subcommand(argv)
+    if chosen is None and argv is not None and "--version" in argv:
+        return parser
+    for name in [chosen] if chosen in SUBCOMMANDS else SUBCOMMANDS:
         import_module(f"{__name__}.{name.replace('-', '_')}").add_parser(sub)
+        subparser = sub.choices[name]
+        subparser.formatter_class = _with_defaults(cast(type[argparse.HelpFormatter], subparser.formatter_class))
+        add_verbosity_options(subparser)
     return parser
 
 
+def _subcommand(argv: list[str] | None) -> str | None:
+    """The subcommand ``argv`` names: its first argument that is not an option."""
+    return next((arg for arg in argv if not arg.startswith("-")), None) if argv is not None else None
+
+
+def _with_defaults(formatter: type[argparse.HelpFormatter]) -> type[argparse.HelpFormatter]:
+    """``formatter`` that also shows each option's default (where its help does not say it already)."""
+    return type(f"Defaults{formatter.__name__}", (_DefaultsShown, formatter), {})
+
+
+class _DefaultsShown(argparse.HelpFormatter):
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if ("default" in text or action.default in (None, False, argparse.SUPPRESS) or not action.option_strings
+                or action.help == argparse.SUPPRESS):
+            return action.help
+        default = ",".join(map(str, action.default)) if isinstance(action.default, (list, tuple)) else action.default
+        return f"{text} (default: {default})".replace("%", "%%") if "%" not in text else text
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    print(f"rstkit: warning: {message}", file=sys.stderr)
+    warn(str(message))
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # the subcommand's usage, not the top level's
+        command = sub_parser(parser, args.command)
+        (command or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2
-    with warnings.catch_warnings(), _terminate_as_interrupt():  # the command prints its warnings, whatever
-        warnings.simplefilter("default", RSTKitWarning)                   # filters its caller set
+    set_verbosity(args)
+    # the command prints its warnings, whatever filters its caller set; progress unless --quiet
+    with warnings.catch_warnings(), _terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1):
+        warnings.simplefilter("default", RSTKitWarning)
         warnings.showwarning = _show_warning
         return _run(args)
+
+
+def sub_parser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
+    """The parser of subcommand ``name`` in ``parser``."""
+    for action in parser._subparsers._group_actions if parser._subparsers else ():
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            return action.choices[name]
+    return None
 
 
 class Terminated(KeyboardInterrupt):

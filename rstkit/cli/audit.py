@@ -8,7 +8,6 @@ side; with ``GOLD PRED --parser NAME`` it recomputes that parser's row of every 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ..audit import (
@@ -27,7 +26,16 @@ from ..evaluation import pair_single_files
 from ..labels import label_map_names
 from ..settings import EDU_MODES, MISSING_POLICIES, SPAN_KEYS
 from ..tree import RSTTree
-from .common import nonnegative_int, read_input
+from .common import (
+    STREAM,
+    add_output_option,
+    check_result_target,
+    nonnegative_int,
+    one_stdin,
+    read_input,
+    warn,
+    write_result,
+)
 
 
 def add_parser(sub) -> None:
@@ -49,10 +57,13 @@ def add_parser(sub) -> None:
     p.add_argument("--lenient", action="store_true",
                    help="repair extents and score EDU-count mismatches by EDU number, as the reference does")
     p.add_argument("--skip-errors", action="store_true", help="drop unreadable documents (listed as warnings)")
+    p.add_argument("--from", dest="in_format", metavar="KEY", default=None,
+                   help="format of gold and predictions, or 'auto' to detect it (default: by extension); "
+                        "--gold-format and --pred-format set one side")
     p.add_argument("--gold-format", metavar="KEY", default=None, help="gold format (default: by extension)")
     p.add_argument("--pred-format", metavar="KEY", default=None,
                    help="prediction format key, or 'auto' to detect it (default: by extension; with --paper "
-                        "and --parser, that parser's native format)")
+                        "and --parser, that parser's native format, else detected)")
     p.add_argument("--doc-map", metavar="FILE", default=None, help="native file name -> document id map")
     p.add_argument("--edus", choices=EDU_MODES, default="gold",
                    help="aligned: an end-to-end number (predictions with their own EDUs, spans compared by "
@@ -66,6 +77,7 @@ def add_parser(sub) -> None:
     p.add_argument("--top", type=nonnegative_int, default=10,
                    help="ranked variants to show in text/markdown, at least every exact match (0: all)")
     p.add_argument("--format", choices=AUDIT_FORMATS, default="text", help="output format")
+    add_output_option(p, "the audit")
     p.add_argument("--digits", type=nonnegative_int, default=2, help="decimals of computed scores in text and Markdown")
     p.set_defaults(run=run)
 
@@ -74,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     if (args.gold is None) != (args.pred is None):
         raise RSTKitError("give both GOLD and PRED, or neither (with --paper)")
     notes: list[str] = []
+    one_stdin([args.gold, args.pred])
+    check_result_target(args.output, [args.gold, args.pred])
     if args.paper:
         if args.published:
             raise RSTKitError("--published and --paper do not go together: audit one row with --published alone")
@@ -84,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         if args.parser:
             raise RSTKitError("--parser needs --paper")
         published = parse_published(args.published)
-        gold, pred = _documents(args, args.pred_format, notes)
+        gold, pred = _documents(args, args.pred_format or args.in_format, notes)
         if args.span_key and args.edus != "aligned":
             raise RSTKitError("--span-key needs --edus aligned (with gold EDUs both keyings give the same scores)")
         result = audit(gold, pred, published, label_maps=_label_maps(args.labels), missing=args.missing,
@@ -94,8 +108,8 @@ def run(args: argparse.Namespace) -> int:
         notes.extend(result.warnings)
         output = render_audit(result, args.format, digits=args.digits, top=args.top)
     for message in dict.fromkeys(notes):
-        print(f"rstkit: warning: {message}", file=sys.stderr)
-    print(output)
+        warn(message)
+    write_result(output, args.output)
     return 0
 
 
@@ -110,12 +124,16 @@ def _label_maps(text: str) -> list[str]:
 
 def _documents(args: argparse.Namespace, pred_format: str | None,
                notes: list[str]) -> tuple[dict[str, RSTTree], dict[str, RSTTree]]:
-    gold = read_input(args.gold, args.gold_format, args, notes)
+    gold = read_input(args.gold, args.gold_format or args.in_format, args, notes)
     options = {"doc_map": args.doc_map} if args.doc_map else {}
     pred = read_input(args.pred, pred_format, args, notes, **options)
-    if Path(args.gold).is_file() and len(gold) == 1 and Path(args.pred).is_file():
+    if _is_file(args.gold) and len(gold) == 1 and _is_file(args.pred):
         pred = pair_single_files(pred, next(iter(gold)), args.pred)
     return gold, pred
+
+
+def _is_file(path: str) -> bool:
+    return path == STREAM or Path(path).is_file()
 
 
 def _paper(args: argparse.Namespace, notes: list[str]) -> PaperAudit:
@@ -128,13 +146,17 @@ def _paper(args: argparse.Namespace, notes: list[str]) -> PaperAudit:
     if not args.parser:
         raise RSTKitError("--paper with GOLD and PRED needs --parser NAME (the row to recompute)")
     parser = paper.parser(args.parser)
+    given = args.pred_format or args.in_format
     try:
-        gold, pred = _documents(args, args.pred_format or parser.format, notes)
+        gold, pred = _documents(args, given or parser.format, notes)
     except RSTKitError as exc:
-        if args.pred_format:
+        if given:
             raise
-        raise RSTKitError(f"{exc} (PRED was read in {parser.name}'s native format {parser.format!r}; "
-                          "give --pred-format KEY or auto)") from exc
+        try:  # not the parser's native output: PRED's own format, detected (e.g. .dis files converted)
+            gold, pred = _documents(args, "auto", notes)
+        except RSTKitError:
+            raise RSTKitError(f"{exc} (PRED was read in {parser.name}'s native format {parser.format!r}, then "
+                              "detected without success; give --pred-format KEY)") from exc
     if len(gold) != (parser.documents or paper.data["documents"]):
         notes.append(f"{paper.key} scores {parser.name} on {parser.documents or paper.data['documents']} "
                      f"documents; the gold given has {len(gold)}")

@@ -2,10 +2,15 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import contextlib
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..corpus import read_input as corpus_input
+from ..errors import ManyErrors, RSTKitError
 from ..labels import label_map_names
 from ..settings import DEP_ENCODINGS
 from ..tree import RSTTree
@@ -109,6 +114,164 @@ def add_label_option(parser: argparse.ArgumentParser, default: str | None) -> No
 
 def read_input(path: str, fmt: str | None, args: argparse.Namespace, notes: list[str], **options) -> dict[str, RSTTree]:
     """Documents of a file or directory (:func:`rstkit.corpus.read_input`) with the command's
-    ``--lenient``, ``--skip-errors`` and, where it has one, ``--jobs``."""
-    return corpus_input(path, fmt, lenient=args.lenient, skip_errors=args.skip_errors, notes=notes,
-                        jobs=getattr(args, "jobs", None), encoding=getattr(args, "encoding", None), **options)
+    ``--lenient``, ``--skip-errors`` and, where it has one, ``--jobs``; ``-`` is one file on standard
+    input, and a detected format is said as a note (not a warning)."""
+    fmt = stdin_format(path, fmt)
+    with stdin_as_file(path, fmt) as file:
+        return corpus_input(file, detected_format(file, fmt, path), lenient=args.lenient,
+                            skip_errors=args.skip_errors, notes=notes, jobs=getattr(args, "jobs", None),
+                            encoding=getattr(args, "encoding", None), **options)
+
+
+# -- the vocabulary every subcommand shares ----------------------------------------------------------
+
+#: how much a command prints on stderr besides its result and its errors: 0 ``--quiet`` (nothing),
+#: 1 the default (warnings and notes), 2 ``--verbose`` (and detail); set by :func:`rstkit.cli.main`
+VERBOSITY = {"level": 1}
+
+#: the one spelling of standard input or output wherever one file is read or written
+STREAM = "-"
+#: what names standard input where a name is needed (a system's, a document's)
+STDIN_NAME = "stdin"
+
+
+def add_verbosity_options(parser: argparse.ArgumentParser) -> None:
+    """``-q/--quiet`` and ``-v/--verbose`` (every subcommand has them)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("-q", "--quiet", action="store_true",
+                       help="print only the result and errors (warnings stay in JSON output's 'warnings')")
+    group.add_argument("-v", "--verbose", action="store_true", help="also print details of the work")
+
+
+def set_verbosity(args: argparse.Namespace) -> None:
+    VERBOSITY["level"] = 0 if getattr(args, "quiet", False) else 2 if getattr(args, "verbose", False) else 1
+
+
+def info(message: str, command: str = "rstkit") -> None:
+    """A note on stderr (``COMMAND: message``), unless ``--quiet``."""
+    if VERBOSITY["level"] >= 1:
+        print(f"{command}: {message}", file=sys.stderr)
+
+
+def detail(message: str, command: str = "rstkit") -> None:
+    """A note on stderr with ``--verbose`` only."""
+    if VERBOSITY["level"] >= 2:
+        print(f"{command}: {message}", file=sys.stderr)
+
+
+def warn(message: str) -> None:
+    """A warning on stderr (``rstkit: warning: message``), unless ``--quiet``."""
+    if VERBOSITY["level"] >= 1:
+        print(f"rstkit: warning: {message}", file=sys.stderr)
+
+
+class DeprecatedAlias(argparse.Action):
+    """An old spelling of an option: stores into the new option's ``dest`` after a one-line note."""
+
+    def __init__(self, option_strings: list[str], dest: str, *, new: str, **kwargs: Any) -> None:
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"rstkit: note: {option_string} is deprecated, use {self.new}", file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
+def add_deprecated(parser: argparse.ArgumentParser, old: str, new: str, dest: str, **kwargs: Any) -> None:
+    """Accept ``old`` for ``new`` (same ``dest``, type and choices), hidden from ``--help``."""
+    parser.add_argument(old, dest=dest, action=DeprecatedAlias, new=new, help=argparse.SUPPRESS,
+                        default=argparse.SUPPRESS, **kwargs)
+
+
+def add_output_option(parser: argparse.ArgumentParser, what: str = "the result", metavar: str = "FILE",
+                      dest: str = "output") -> None:
+    """``-o/--output``: where ``what`` goes (``-``: standard output, the default)."""
+    parser.add_argument("-o", "--output", dest=dest, metavar=metavar, default=None,
+                        help=f"write {what} to this file ('-' or none: standard output)")
+
+
+def add_jobs_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--jobs N`` (``--threads N`` its other spelling): how many processes or threads work."""
+    parser.add_argument("--jobs", "--threads", dest="jobs", type=positive_int, default=None, metavar="N", help=help)
+
+
+def write_result(text: str, output: str | None) -> None:
+    """A command's result: printed, or with ``-o FILE`` written to it (atomically; an existing file
+    is replaced, an input never: checked by the caller's :func:`rstkit.output.check_target`)."""
+    if output is None or output == STREAM:
+        print(text)
+        return
+    from ..output import write_files
+
+    target = Path(output)
+    write_files(target, {target.name: text + "\n"}, into_directory=False, force=True)
+
+
+def check_result_target(output: str | None, inputs: Sequence[str | None] = ()) -> None:
+    """Refuse, before any work, a ``-o FILE`` that overlaps an input or cannot be written."""
+    if output is None or output == STREAM:
+        return
+    from ..output import check_target
+
+    check_target(Path(output), directory=False, inputs=[Path(i) for i in inputs if i and i != STREAM])
+
+
+@contextlib.contextmanager
+def stdin_as_file(path: str, fmt: str | None) -> Iterator[str]:
+    """``path``, or for ``-`` a file holding standard input (in a temporary folder, named ``stdin``
+    with the extension of ``fmt``; read as ``fmt``, or detected when ``fmt`` is None)."""
+    if path != STREAM:
+        yield path
+        return
+    from ..formats import get_format
+
+    extension = get_format(fmt).extensions[0] if fmt and fmt != "auto" else ""
+    with tempfile.TemporaryDirectory(prefix="rstkit-stdin-") as folder:
+        file = Path(folder) / f"{STDIN_NAME}{extension}"
+        file.write_bytes(sys.stdin.buffer.read())
+        try:
+            yield str(file)
+        except RSTKitError as exc:  # named as the user named it, not by the temporary file
+            raise _renamed(exc, str(file)) from None
+
+
+def _renamed(error: RSTKitError, path: str) -> RSTKitError:
+    """``error`` with the temporary file ``path`` said as standard input."""
+    if isinstance(error, ManyErrors):
+        return ManyErrors([_renamed(e, path) for e in error.errors])
+    renamed = RSTKitError(str(error).replace(path, "<stdin>"), fixes=error.fixes)
+    renamed.__class__ = type(error)
+    return renamed
+
+
+def stdin_format(path: str, fmt: str | None) -> str | None:
+    """The format to read ``path`` in: standard input without ``--from`` is detected."""
+    return "auto" if path == STREAM and fmt is None else fmt
+
+
+def detected_format(path: str, fmt: str | None, shown: str | None = None) -> str | None:
+    """``fmt``, or for ``auto`` the format detected from ``path``, said as a note (``shown``: how the
+    note names the input, e.g. ``-`` for standard input read through a temporary file)."""
+    if fmt != "auto":
+        return fmt
+    from ..formats.detect import detect_format
+
+    key = detect_format(Path(path))
+    info(f"{shown or path}: detected format {key!r}")
+    return key
+
+
+def one_stdin(paths: Sequence[str | None]) -> None:
+    """Refuse ``-`` for more than one input (standard input is one file)."""
+    if sum(path == STREAM for path in paths) > 1:
+        raise RSTKitError("standard input (-) can be only one of the inputs")
+
+
+def output_path(positional: str | None, option: str | None, what: str = "OUT") -> str:
+    """The output of a command that takes it as a positional argument or as ``-o/--output``."""
+    if positional is not None and option is not None and positional != option:
+        raise RSTKitError(f"two outputs given, {positional} and -o {option}: give one")
+    output = positional if positional is not None else option
+    if output is None:
+        raise RSTKitError(f"no output given: name {what} (or -o {what})")
+    return output

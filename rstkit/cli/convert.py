@@ -18,22 +18,32 @@ import sys
 from pathlib import Path
 
 from ..convert import convert
-from ..corpus import check_input, input_format, read_documents
+from ..corpus import check_input, read_documents
 from ..errors import RSTKitError
 from ..formats import all_formats, get_format
 from ..formats.disrpt import FORMATS as DISRPT_FORMATS
 from ..formats.disrpt import convert_segmentations, is_disrpt_input, list_disrpt, read_disrpt, write_trees
 from ..output import check_names, check_target, wants_directory, write_files
 from ..settings import BINARIZATIONS
-from .common import add_input_options, add_label_option
+from .common import (
+    STREAM,
+    add_input_options,
+    add_label_option,
+    add_output_option,
+    detected_format,
+    output_path,
+    stdin_as_file,
+    stdin_format,
+)
 
 
 def add_parser(sub) -> None:
     writable = sorted([*(k for k, f in all_formats().items() if f.write is not None), *DISRPT_FORMATS])
     p = sub.add_parser("convert", help="convert trees between formats, optionally binarized and relabelled",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("src", help="a file or a directory of documents")
-    p.add_argument("dst", help="output file (for one document) or directory")
+    p.add_argument("src", help="a file or a directory of documents; -: one file on standard input")
+    p.add_argument("dst", nargs="?", help="output file (for one document) or directory; -: standard output")
+    add_output_option(p, "the converted trees (one document: a file or -; several: a directory)", "DST")
     p.add_argument("--to", required=True, choices=writable, help="output format")
     p.add_argument("--binarize", choices=BINARIZATIONS, default="none",
                    help="binarize the trees first (default: none)")
@@ -47,23 +57,34 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    src, dst = Path(args.src), Path(args.dst)
+    output = output_path(args.dst, args.output, "DST")
+    fmt = stdin_format(args.src, args.in_format)
+    with stdin_as_file(args.src, fmt) as source:
+        return _convert(Path(source), output, detected_format(source, fmt, args.src), args)
+
+
+def _convert(src: Path, output: str, in_format: str | None, args: argparse.Namespace) -> int:
+    dst = Path(output)
     check_input(src)
     if args.doc_map:
         check_input(args.doc_map, file=True)
     inputs = [src] + ([Path(args.doc_map)] if args.doc_map else [])
-    into_folder = src.is_dir() or wants_directory(args.dst)
-    check_target(dst, directory=into_folder, inputs=inputs)
-    notes: list[str] = []
-    if args.in_format is None and is_disrpt_input(src):
+    to_stdout = output == STREAM
+    into_folder = not to_stdout and (src.is_dir() or wants_directory(output))
+    if not to_stdout:
+        check_target(dst, directory=into_folder, inputs=inputs)
+    if in_format is None and is_disrpt_input(src):
+        if to_stdout:
+            raise RSTKitError("DISRPT files are converted into files or a directory, not to standard output (-)",
+                              args.src)
         return _convert_segmentations(args, src, dst, inputs, into_folder)
-    in_format = input_format(src, args.in_format, notes)
-    for note in notes:
-        print(f"rstkit: {note}", file=sys.stderr)
     documents = read_documents(src, in_format, lenient=args.lenient, doc_map=args.doc_map,
                                encoding=args.encoding)
+    if to_stdout and len(documents) != 1:
+        raise RSTKitError(f"{len(documents)} documents cannot go to standard output (-): name a directory",
+                          args.src)
     to_file = not into_folder and len(documents) == 1 and not dst.is_dir()
-    if not to_file:
+    if not to_file and not to_stdout:
         check_target(dst, directory=True, inputs=inputs)
         extension = _extension(args.to)
         check_names(((f"{doc_id}{extension}", f"document {doc_id!r} of {src}") for doc_id in documents), str(dst))
@@ -72,6 +93,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         converted = convert(documents, args.to, binarize=args.binarize, labels=args.labels,
                             unknown_labels="keep" if args.keep_unknown_labels else "error")
+    if to_stdout:
+        sys.stdout.write(next(iter(converted.values())))
+        return 0
     write_files(dst, converted, into_directory=not to_file, force=args.force, inputs=inputs)
     return 0
 

@@ -13,14 +13,24 @@ import sys
 from pathlib import Path
 
 from ..convert import prepare
-from ..corpus import check_input, input_format, read_documents
+from ..corpus import check_input, read_documents
 from ..draw import DRAWINGS, drawing
 from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
 from ..output import check_names, check_target, wants_directory, write_files
 from ..settings import BINARIZATIONS, UnknownLabels
 from ..tree import RSTTree
-from .common import add_input_options, add_label_option, nonnegative_int
+from .common import (
+    STREAM,
+    add_deprecated,
+    add_input_options,
+    add_label_option,
+    detected_format,
+    nonnegative_int,
+    one_stdin,
+    stdin_as_file,
+    stdin_format,
+)
 
 FORMATS = dict(zip(DRAWINGS, (".txt", ".svg", ".html")))
 #: binarization choices, "none" (the default) first as --help lists them
@@ -44,11 +54,13 @@ def edu_range(value: str) -> tuple[int, int]:
 def add_parser(sub) -> None:
     p = sub.add_parser("draw", help="draw trees: terminal text, SVG, or an HTML page (optionally gold vs prediction)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", help="a file of trees (any format rstkit reads) or a directory")
-    p.add_argument("--format", choices=list(FORMATS), default=None,
+    p.add_argument("file", help="a file of trees (any format rstkit reads) or a directory; -: one file on standard "
+                                "input")
+    p.add_argument("--kind", dest="format", choices=list(FORMATS), default=None,
                    help="what to draw (default: from the extension of -o, else text)")
+    add_deprecated(p, "--format", "--kind", "format", choices=list(FORMATS))
     p.add_argument("-o", "--output", metavar="OUT", help="output file (a directory for several documents); "
-                   "default: standard output")
+                   "default or -: standard output")
     p.add_argument("--compare", metavar="PRED", help="a predicted tree (file or directory) to compare with FILE")
     p.add_argument("--pred-format", metavar="KEY", default=None,
                    help="format of PRED, or 'auto' to detect it (default: from its extension)")
@@ -66,14 +78,17 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
-def _documents(path: str, fmt: str | None, args: argparse.Namespace) -> dict[str, RSTTree]:
-    check_input(path)
-    documents = read_documents(path, input_format(path, fmt), lenient=args.lenient, encoding=args.encoding)
+def _documents(given: str, fmt: str | None, args: argparse.Namespace) -> dict[str, RSTTree]:
+    fmt = stdin_format(given, fmt)
+    with stdin_as_file(given, fmt) as path:
+        check_input(path)
+        documents = read_documents(path, detected_format(path, fmt, given), lenient=args.lenient,
+                                   encoding=args.encoding)
     if args.doc is not None:
         if args.doc not in documents:
             raise MissingDocumentError(f"no document {args.doc!r} here (documents: "
                                        f"{', '.join(list(documents)[:10])}{' ...' if len(documents) > 10 else ''})",
-                                       path)
+                                       given)
         documents = {args.doc: documents[args.doc]}
     unknown_labels: UnknownLabels = "keep" if args.keep_unknown_labels else "error"
     return {doc_id: prepare(tree, binarize=args.binarize, labels=args.labels, unknown_labels=unknown_labels)
@@ -111,10 +126,11 @@ def _format(args: argparse.Namespace, out: Path | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.output) if args.output else None
-    into_folder = args.output is not None and wants_directory(args.output)
+    one_stdin([args.file, args.compare])
+    out = Path(args.output) if args.output and args.output != STREAM else None
+    into_folder = out is not None and wants_directory(args.output)
     fmt = _format(args, None if into_folder else out)
-    inputs = [Path(args.file)] + ([Path(args.compare)] if args.compare else [])
+    inputs = [Path(p) for p in (args.file, args.compare) if p and p != STREAM]
     if out is not None:
         check_target(out, directory=into_folder, inputs=inputs)
     gold = _documents(args.file, args.in_format, args)

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
+import contextlib
 import warnings
 
 from ..errors import RSTKitError, RSTKitWarning
-from ..evaluation import evaluate
+from ..evaluation import default_names, evaluate
 from ..metrics import EvalConfig
 from ..metrics.config import Statistics
 from ..metrics.presets import preset_settings
@@ -23,28 +23,38 @@ from ..settings import (
     SPAN_KEYS,
 )
 from .common import (
+    STDIN_NAME,
+    STREAM,
     add_encoding_option,
     add_label_option,
+    add_output_option,
+    check_result_target,
     comma_list,
     dep_encoding,
+    detected_format,
     nonnegative_int,
+    one_stdin,
     open_unit_interval,
     positive_int,
     seed,
+    stdin_as_file,
+    stdin_format,
+    warn,
+    write_result,
 )
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("eval", help="score predicted trees against gold trees", description=__doc__)
-    p.add_argument("gold", help="gold file or directory (documents matched by id)")
+    p.add_argument("gold", help="gold file or directory (documents matched by id); -: one file on standard input")
     p.add_argument("preds", nargs="+", metavar="PRED",
                    help="prediction file(s) or directories; with several, the first is the baseline")
-    p.add_argument("--metric", **comma_list(ALL_METRICS, every=METRICS), default=None,
+    p.add_argument("--metric", **comma_list(ALL_METRICS, every=METRICS), default=None, metavar="METRIC[,METRIC...]",
                    help="rst-parseval (Marcu), parseval (original, on attachment decisions), dependency (Morey et "
                         "al. 2018: one head-ordered dependency per EDU), all (every family), or a comma list "
-                        "(default: parseval); segmentation (alone: DISRPT's boundary P/R/F1 over tokens, of "
-                        ".tok/.conllu files or of trees' EDUs; all leaves it out)")
-    p.add_argument("--average", **comma_list(AVERAGES), default=None,
+                        "of them, e.g. rst-parseval,parseval (default: parseval); segmentation (alone: DISRPT's "
+                        "boundary P/R/F1 over tokens, of .tok/.conllu files or of trees' EDUs; all leaves it out)")
+    p.add_argument("--average", **comma_list(AVERAGES), default=None, metavar="AVERAGE[,AVERAGE...]",
                    help="micro (pooled), macro (mean of per-document F1), dplp (DPLP's per-document P/R), all, "
                         "or a comma list; every metric and average is scored from one read of the files")
     p.add_argument("--no-sentence-initial", action="store_true",
@@ -82,6 +92,9 @@ def add_parser(sub) -> None:
     p.add_argument("--exclude-single-edu", action="store_true", help="leave 1-EDU documents out of the averages")
     p.add_argument("--skip-errors", action="store_true",
                    help="drop unreadable documents (listed as warnings) instead of failing")
+    p.add_argument("--from", dest="in_format", metavar="KEY", default=None,
+                   help="format of gold and predictions, or 'auto' to detect it (default: by extension); "
+                        "--gold-format and --pred-format set one side")
     p.add_argument("--gold-format", metavar="KEY", default=None, help="gold format (default: by extension)")
     p.add_argument("--pred-format", metavar="KEY", default=None,
                    help="prediction format key, or 'auto' to detect it (default: by extension)")
@@ -97,7 +110,8 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=seed, default=12345, help="seed of resampling and randomization")
     p.add_argument("--per-relation", action="store_true", help="add per-relation scores and a confusion summary")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format")
-    p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
+    add_output_option(p, "the scores")
+    p.add_argument("--jobs", "--threads", dest="jobs", type=positive_int, default=None, metavar="N",
                    help="processes reading the files, each sending back the documents prepared for scoring "
                         "(default: 1 under 200 files or on one core, else every usable core; "
                         "with --edus aligned, 1 on up to 2 cores); the output does not depend on it")
@@ -147,14 +161,30 @@ def _preset_configs(args: argparse.Namespace) -> list[EvalConfig]:
 
 
 def _run(args: argparse.Namespace, names: list[str] | None, configs: list[EvalConfig]) -> int:
-    with warnings.catch_warnings(record=True) as caught:  # each printed once, even when shown before
-        warnings.simplefilter("always", RSTKitWarning)
+    paths = [args.gold, *args.preds]
+    one_stdin(paths)
+    check_result_target(args.output, paths)
+    gold_format = stdin_format(args.gold, args.gold_format or args.in_format)
+    with contextlib.ExitStack() as files, warnings.catch_warnings(record=True) as caught:  # each printed once,
+        warnings.simplefilter("always", RSTKitWarning)                                   # even when shown before
+        gold = files.enter_context(stdin_as_file(args.gold, gold_format))
+        preds = [files.enter_context(stdin_as_file(p, stdin_format(p, args.pred_format or args.in_format)))
+                 for p in args.preds]
+        pred_formats = {detected_format(read, stdin_format(p, args.pred_format or args.in_format), p)
+                        for read, p in zip(preds, args.preds)}
         try:
-            result = evaluate(args.gold, args.preds, configs, names, gold_format=args.gold_format,
-                              pred_format=args.pred_format, doc_map=args.doc_map, skip_errors=args.skip_errors,
-                              jobs=args.jobs, encoding=args.encoding)
+            result = evaluate(gold, preds, configs, names or _names(args.preds),
+                              gold_format=detected_format(gold, gold_format, args.gold),
+                              pred_format=pred_formats.pop() if len(pred_formats) == 1 else "auto",
+                              doc_map=args.doc_map, skip_errors=args.skip_errors, jobs=args.jobs,
+                              encoding=args.encoding)
         finally:
             for message in dict.fromkeys(str(w.message) for w in caught):
-                print(f"rstkit: warning: {message}", file=sys.stderr)
-    print(result.render(args.format, args.digits, per_relation=args.per_relation))
+                warn(message)
+    write_result(result.render(args.format, args.digits, per_relation=args.per_relation), args.output)
     return 0
+
+
+def _names(preds: list[str]) -> list[str] | None:
+    """System names when a prediction set comes from standard input (``stdin``); else the default."""
+    return default_names([STDIN_NAME if p == STREAM else p for p in preds]) if STREAM in preds else None

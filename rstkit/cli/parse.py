@@ -38,7 +38,6 @@ Reproduce the shipped model's GUM test scores::
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -47,7 +46,7 @@ from ..convert import unwritable
 from ..errors import ManyErrors, RSTKitError
 from ..formats import all_formats
 from ..output import check_existing, check_names, check_target, write_files
-from .common import positive_int
+from .common import VERBOSITY, add_deprecated, add_jobs_option, add_output_option, info, output_path, positive_int
 
 NO_SEGMENTER = "none"
 
@@ -56,7 +55,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser("parse", help="parse documents with rstkit's shift-reduce parser (extra: parser)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="a file or directory of plain text (.txt) or of documents with EDUs")
-    p.add_argument("out_dir", help="directory for the predicted trees (DOC_ID.dis)")
+    p.add_argument("out_dir", nargs="?", help="directory for the predicted trees (DOC_ID.dis)")
+    add_output_option(p, "the predicted trees (a directory, the same as OUT_DIR)", "OUT_DIR", dest="output")
     p.add_argument("--model", default=None, metavar="NAME|DIR",
                    help="minilm, scratch or a model directory (default: minilm when it can run, else scratch)")
     p.add_argument("--segmenter", default=None, metavar="NAME|DIR|none",
@@ -65,8 +65,9 @@ def add_parser(sub) -> None:
                         "one EDU per line, a blank line between paragraphs")
     p.add_argument("--to", default="dis", choices=sorted(k for k, f in all_formats().items() if f.write),
                    help="format of the written trees (default: dis)")
-    p.add_argument("--format", dest="in_format", default=None, metavar="KEY",
+    p.add_argument("--from", dest="in_format", default=None, metavar="KEY",
                    help="input format (default: from the extension; .edus is one EDU per line, .txt plain text)")
+    add_deprecated(p, "--format", "--from", "in_format", metavar="KEY")
     p.add_argument("--boundaries", default=None, metavar="FILE|DIR",
                    help="sentence/paragraph boundaries: a boundary file or .rsd (one document), or a directory of "
                         "DOC_ID.bnd / DOC_ID.rsd")
@@ -74,10 +75,11 @@ def add_parser(sub) -> None:
     p.add_argument("--gold-out", default=None, metavar="DIR",
                    help="with --split: copy the split's gold files to DIR (the gold of rstkit eval)")
     p.add_argument("--beam", type=positive_int, default=1, help="beam size (1: greedy)")
-    p.add_argument("--batch-docs", type=positive_int, default=16, help="documents decoded together")
-    p.add_argument("--threads", type=positive_int, default=None,
-                   help="CPU threads for torch (default: 1 for up to 4 documents, else min(4, cores) less the "
-                        "cores other processes keep busy)")
+    p.add_argument("--batch-size", dest="batch_docs", type=positive_int, default=16, metavar="N",
+                   help="documents decoded together")
+    add_deprecated(p, "--batch-docs", "--batch-size", "batch_docs", type=positive_int)
+    add_jobs_option(p, "CPU threads for torch (default: 1 for up to 4 documents, else min(4, cores) less the "
+                       "cores other processes keep busy)")
     p.add_argument("--cache-dir", default=None, metavar="DIR",
                    help="keep the transformer states of parsed documents here (default: no cache)")
     p.add_argument("--device", default="auto", help="auto, cpu or cuda (default: auto)")
@@ -88,7 +90,7 @@ def add_parser(sub) -> None:
 
 
 def _note(message: str) -> None:
-    print(f"rstkit parse: {message}", file=sys.stderr)
+    info(message, "rstkit parse")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,9 +116,11 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import RSTKitWarning
     from ..formats import get_format
 
+    timings = {"loading": 0.0}
     if args.gold_out and not args.split:
         raise RSTKitError("--gold-out needs --split (the gold files of a corpus split)")
-    out, gold_out = Path(args.out_dir), Path(args.gold_out) if args.gold_out else None
+    out = Path(output_path(args.out_dir, args.output, "OUT_DIR"))
+    gold_out = Path(args.gold_out) if args.gold_out else None
     protected = [Path(args.input)] + ([Path(args.boundaries)] if args.boundaries else [])
     check_target(out, directory=True, inputs=protected, also=[gold_out] if gold_out else [])
     if gold_out is not None:
@@ -134,11 +138,11 @@ def run(args: argparse.Namespace) -> int:
         documents, gold_files = read_corpus_split(args.input, args.split)
         if args.boundaries:
             documents = apply_boundaries(documents, args.boundaries)
-        threads = args.threads or default_threads(len(documents))
+        threads = args.jobs or default_threads(len(documents))
         torch.set_num_threads(threads)
     else:
         files = input_files(args.input, args.in_format)
-        threads = args.threads or default_threads(len(files))
+        threads = args.jobs or default_threads(len(files))
         torch.set_num_threads(threads)
         segmenter = None
         if args.segmenter != NO_SEGMENTER and plain_text_files(files, args.in_format):
@@ -150,9 +154,13 @@ def run(args: argparse.Namespace) -> int:
                 name, reason = default_segmenter()
                 if reason:
                     _note(f"note: {reason}")
+            loading = time.perf_counter()
             segmenter = Segmenter.load(name)
+            timings["loading"] += time.perf_counter() - loading
+        segmenting = time.perf_counter()
         documents, gold_files = read_parse_inputs(args.input, args.in_format, args.boundaries,
                                                   segmenter=segmenter), {}
+        timings["segmenting"] = time.perf_counter() - segmenting
         segmented = [d for d in documents if d.segmented]
         if segmented:
             _note(f"{len(segmented)} plain-text document(s) segmented into {sum(len(d.edus) for d in segmented)} EDUs "
@@ -174,19 +182,22 @@ def run(args: argparse.Namespace) -> int:
     if sources:
         shown = ", ".join(sources[:3]) + (", ..." if len(sources) > 3 else "")
         _note(f"boundaries of {sum(d.boundary_source != 'input' for d in documents)} document(s) from {shown}")
+    loading = time.perf_counter()
     parser = Parser.load(model, device=args.device, cache_dir=args.cache_dir)
-    started = time.time()
+    timings["loading"] += time.perf_counter() - loading
+    started = time.perf_counter()
     inputs = [replace(d, edus=complete(d.edus).edus) for d in documents]
     trees = parser.parse(inputs, beam=args.beam, batch_docs=args.batch_docs, amp=not args.no_amp,
-                         progress=sys.stderr.isatty())
-    seconds = time.time() - started
+                         progress=VERBOSITY["level"] >= 1)
+    timings["parsing"] = time.perf_counter() - started
     written = {f"{doc.doc_id}{writer.extensions[0]}": _written(write, tree, doc) for doc, tree in zip(documents, trees)}
     write_files(out, written, into_directory=True, force=args.force, inputs=protected)
     if gold_out is not None:
         write_files(gold_out, {file.name: file.read_bytes() for file in gold_files.values()}, into_directory=True,
                     force=args.force, inputs=protected)
-    _note(f"{len(trees)} document(s) parsed with the {parser.source} model in {seconds:.1f}s "
-          f"({threads} thread{'s' if threads > 1 else ''}) -> {out}")
+    spent = ", ".join(f"{what} in {seconds:.1f}s" for what, seconds in timings.items() if what != "loading")
+    _note(f"{len(trees)} document(s) parsed with the {parser.source} model ({threads} "
+          f"thread{'s' if threads > 1 else ''}) -> {out}; models loaded in {timings['loading']:.1f}s, {spent}")
     return 0
 
 

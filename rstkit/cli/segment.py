@@ -5,8 +5,8 @@ INPUT is a UTF-8 text file (paragraphs separated by blank lines) or a directory 
 file input (if OUT is an existing directory or ends with ``/``, the output goes there under
 INPUT's name with the output extension) and a directory for a directory input (created if
 needed; each input file gives one output file at the same relative path; two inputs that
-would give the same output, ``a.txt`` and ``a.md``, are an error naming both). ``--format lines`` writes EDUs one per
-line with a blank line between paragraphs (``.edus``); ``--format jsonl`` one JSON object
+would give the same output, ``a.txt`` and ``a.md``, are an error naming both). ``--to lines`` writes EDUs one per
+line with a blank line between paragraphs (``.edus``); ``--to jsonl`` one JSON object
 per EDU with its character offsets into the input, paragraph and sentence (``.jsonl``).
 
 A DISRPT file (``.tok``, ``.conllu``; a directory of them with ``--glob '*.tok'``) is segmented
@@ -16,13 +16,16 @@ file with only the ``Seg`` item of its last column changed (``Seg=B-seg`` or ``S
 Every input is read and every output location checked before anything is segmented; the
 files are written all or none. OUT may not overlap INPUT; an input is never overwritten, an
 existing output only with ``--force``. Needs
-torch; the default model also reads MiniLM (the ``minilm`` extra), ``--model
-segmenter-base`` needs nothing but torch.
+torch; the default model also reads MiniLM (the ``minilm`` extra), ``--segmenter
+segmenter-base`` needs nothing but torch. ``-`` reads the text from standard input, or writes the EDUs
+to standard output.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -31,8 +34,9 @@ from ..errors import ManyErrors, RSTKitError, RSTKitWarning
 from ..folders import not_regular
 from ..formats.disrpt import DisrptFile, is_disrpt, read_disrpt, with_boundaries
 from ..output import check_existing, check_names, check_target, wants_directory, write_files
+from ..progress import Progress
 from ..segment.tokenize import read_plain_text
-from .common import positive_int
+from .common import STREAM, add_deprecated, add_jobs_option, add_output_option, info, output_path, stdin_as_file
 
 EXTENSIONS = {"lines": ".edus", "jsonl": ".jsonl"}
 
@@ -40,16 +44,20 @@ EXTENSIONS = {"lines": ".edus", "jsonl": ".jsonl"}
 def add_parser(sub) -> None:
     p = sub.add_parser("segment", help="split plain text into EDUs (extra: parser)", description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("input", help="a UTF-8 text file or a directory of them, or DISRPT .tok/.conllu files")
-    p.add_argument("out", help="output file (for a file) or directory (for a directory)")
-    p.add_argument("--format", choices=sorted(EXTENSIONS), default=None,
+    p.add_argument("input", help="a UTF-8 text file or a directory of them, or DISRPT .tok/.conllu files; "
+                                 "-: text on standard input")
+    p.add_argument("out", nargs="?", help="output file (for a file) or directory (for a directory); -: standard output")
+    add_output_option(p, "the EDUs (the same as OUT)", "OUT")
+    p.add_argument("--to", dest="format", choices=sorted(EXTENSIONS), default=None,
                    help="lines: EDUs one per line (default); jsonl: one JSON object per EDU with offsets (not for "
                         "DISRPT files, which are written back in their own format)")
+    add_deprecated(p, "--format", "--to", "format", choices=sorted(EXTENSIONS))
     p.add_argument("--glob", default="*.txt", help="which files of a directory to segment (default: *.txt)")
-    p.add_argument("--model", default=None, metavar="DIR",
+    p.add_argument("--segmenter", dest="model", default=None, metavar="NAME|DIR",
                    help="segmenter model directory, or the name of a shipped model: segmenter (the default; reads "
                         "MiniLM, extra: minilm) or segmenter-base (needs nothing but torch)")
-    p.add_argument("--threads", type=positive_int, default=None, help="CPU threads for torch")
+    add_deprecated(p, "--model", "--segmenter", "model", metavar="DIR")
+    add_jobs_option(p, "CPU threads for torch (default: torch's)")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(run=run)
 
@@ -100,14 +108,27 @@ def render(segmentation, fmt: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.out)
-    disrpt = is_disrpt(args.input if Path(args.input).is_file() else args.glob)
+    output = output_path(args.out, args.output, "OUT")
+    with stdin_as_file(args.input, None) as given:
+        return _segment(Path(given), output, args)
+
+
+def _segment(source_path: Path, output: str, args: argparse.Namespace) -> int:
+    to_stdout = output == STREAM
+    out = Path(output)
+    named = args.input if Path(args.input).is_file() else args.glob
+    disrpt = args.input != STREAM and is_disrpt(named)
     if disrpt and args.format is not None:
-        raise RSTKitError("--format is for plain text: DISRPT files are written back as they are, with their "
+        raise RSTKitError("--to is for plain text: DISRPT files are written back as they are, with their "
                           "last column segmented", args.input)
-    extension = Path(args.input if Path(args.input).is_file() else args.glob).suffix if disrpt else \
-        EXTENSIONS[args.format or "lines"]
-    files, into_folder = plan(Path(args.input), out, extension, args.glob, args.force, wants_directory(args.out))
+    extension = Path(named).suffix if disrpt else EXTENSIONS[args.format or "lines"]
+    if to_stdout:
+        if not source_path.is_file():
+            raise RSTKitError("a directory's EDUs cannot go to standard output (-): name a directory", args.input)
+        files: dict[str, Path] = {"-": source_path}
+        into_folder = False
+    else:
+        files, into_folder = plan(source_path, out, extension, args.glob, args.force, wants_directory(output))
     texts: dict[Path, str | DisrptFile] = {}
     errors = []
     for source in files.values():
@@ -120,17 +141,31 @@ def run(args: argparse.Namespace) -> int:
         from ..segment.segmenter import Segmenter
     except ImportError as exc:
         raise RSTKitError(f"rstkit segment needs torch ({exc.name} is missing): pip install torch==2.13.0") from None
-    segmenter = Segmenter.load(args.model, threads=args.threads)
-    written = {}
-    for name, source in files.items():
-        text = texts[source]
-        if isinstance(text, DisrptFile):
-            from ..segment.disrpt import segment_document
-            written[name] = with_boundaries(text, {d.doc_id: segment_document(segmenter, d) for d in text.documents})
-            continue
-        if not text.strip():
-            warnings.warn(f"{source}: no text (empty or only whitespace); its output is empty", RSTKitWarning,
-                          stacklevel=2)
-        written[name] = render(segmenter.segment(text), args.format or "lines")
-    write_files(out, written, into_directory=into_folder, force=args.force, inputs=[Path(args.input)])
+    started = time.perf_counter()
+    segmenter = Segmenter.load(args.model, threads=args.jobs)
+    loaded = time.perf_counter()
+    written, edus = {}, 0
+    with Progress(len(files), "segment", "file") as bar:
+        for name, source in files.items():
+            text = texts[source]
+            if isinstance(text, DisrptFile):
+                from ..segment.disrpt import segment_document
+
+                boundaries = {d.doc_id: segment_document(segmenter, d) for d in text.documents}
+                edus += sum(sum(starts) for starts in boundaries.values())
+                written[name] = with_boundaries(text, boundaries)
+            else:
+                if not text.strip():
+                    warnings.warn(f"{source}: no text (empty or only whitespace); its output is empty",
+                                  RSTKitWarning, stacklevel=2)
+                segmentation = segmenter.segment(text)
+                edus += len(segmentation.edus)
+                written[name] = render(segmentation, args.format or "lines")
+            bar.update()
+    if to_stdout:
+        sys.stdout.write(written["-"])
+    else:
+        write_files(out, written, into_directory=into_folder, force=args.force, inputs=[Path(args.input)])
+    info(f"{len(files)} file(s) segmented into {edus} EDUs (model loaded in {loaded - started:.1f}s, segmented in "
+         f"{time.perf_counter() - loaded:.1f}s) -> {output if not to_stdout else 'standard output'}", "rstkit segment")
     return 0

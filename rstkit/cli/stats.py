@@ -9,32 +9,42 @@ import argparse
 import json
 import sys
 
-from ..corpus import check_input, input_format, read_documents
+from ..corpus import check_input, read_documents
 from ..errors import RSTKitError
 from ..stats import corpus_stats, stats_text
 from . import error_line
-from .common import add_input_options
+from .common import (
+    add_input_options,
+    add_output_option,
+    check_result_target,
+    detected_format,
+    stdin_as_file,
+    stdin_format,
+    write_result,
+)
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("stats", help="corpus statistics", description=__doc__)
-    p.add_argument("path", help="a file, a directory, a GUM checkout or an RST-DT release")
+    p.add_argument("path", help="a file, a directory, a GUM checkout or an RST-DT release; -: one file on "
+                                "standard input")
     p.add_argument("--format", dest="output", choices=["text", "json"], default="text", help="output format")
+    add_output_option(p, "the statistics", dest="output_file")
     add_input_options(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    check_input(args.path)
-    notes: list[str] = []
-    in_format = input_format(args.path, args.in_format, notes)
-    for note in notes:
-        print(f"rstkit: {note}", file=sys.stderr)
-    errors: list[RSTKitError] = []
-    documents = read_documents(args.path, in_format, lenient=args.lenient, skip_errors=True, errors=errors,
-                               encoding=args.encoding)
+    check_result_target(args.output_file, [args.path])
+    fmt = stdin_format(args.path, args.in_format)
+    with stdin_as_file(args.path, fmt) as path:
+        check_input(path)
+        in_format = detected_format(path, fmt, args.path)
+        errors: list[RSTKitError] = []
+        documents = read_documents(path, in_format, lenient=args.lenient, skip_errors=True, errors=errors,
+                                   encoding=args.encoding)
     stats = corpus_stats(documents, errors)
-    print(json.dumps(stats, indent=2) if args.output == "json" else stats_text(stats))
+    write_result(json.dumps(stats, indent=2) if args.output == "json" else stats_text(stats), args.output_file)
     for e in errors:
         print(error_line(e), file=sys.stderr)
     return 2 if errors else 0

@@ -1,4 +1,4 @@
-"""``rstkit train --corpus gum|rstdt|DIR --out MODEL_DIR``: train rstkit's shift-reduce parser.
+"""``rstkit train --corpus gum|rstdt|DIR -o MODEL_DIR``: train rstkit's shift-reduce parser.
 
 Needs the ``parser`` extra (torch, tqdm, transformers). ``gum`` and ``rstdt`` name the
 corpora found at ``--corpus-root`` (or ``$RSTKIT_GUM`` / ``$RSTKIT_RSTDT``); any other value
@@ -22,7 +22,15 @@ from ..corpus import resolve_corpus
 from ..errors import RSTKitError
 from ..labels import label_map_names
 from ..output import check_target
-from .common import add_input_options, nonnegative_float, nonnegative_int, positive_float, positive_int
+from .common import (
+    add_deprecated,
+    add_input_options,
+    add_jobs_option,
+    nonnegative_float,
+    nonnegative_int,
+    positive_float,
+    positive_int,
+)
 
 
 def add_parser(sub) -> None:
@@ -32,7 +40,9 @@ def add_parser(sub) -> None:
                                                         "$RSTKIT_RSTDT)")
     p.add_argument("--split", default="train", help="training split (default: train)")
     p.add_argument("--dev-split", default="dev", help="model-selection split (default: dev)")
-    p.add_argument("--out", required=True, help="model directory to write")
+    p.add_argument("-o", "--output", dest="out", default=None, metavar="DIR",
+                   help="model directory to write (required)")
+    add_deprecated(p, "--out", "-o/--output", "out", metavar="DIR")
     p.add_argument("--labels", choices=label_map_names(), default=None,
                    help="relation classes (default: gum for GUM, rstdt18 for RST-DT, raw otherwise)")
     p.add_argument("--encoder", default="scratch", metavar="NAME",
@@ -43,7 +53,9 @@ def add_parser(sub) -> None:
     p.add_argument("--epochs", type=positive_int, default=30)
     p.add_argument("--patience", type=positive_int, default=5,
                    help="stop after this many epochs without dev improvement")
-    p.add_argument("--batch-docs", type=positive_int, default=4, help="documents per training batch")
+    p.add_argument("--batch-size", dest="batch_docs", type=positive_int, default=4, metavar="N",
+                   help="documents per training batch")
+    add_deprecated(p, "--batch-docs", "--batch-size", "batch_docs", type=positive_int)
     p.add_argument("--accumulate", type=positive_int, default=1, help="batches per optimizer step")
     p.add_argument("--lr", type=positive_float, default=2e-3, help="learning rate of the parser")
     p.add_argument("--encoder-lr", type=positive_float, default=2e-5,
@@ -62,8 +74,7 @@ def add_parser(sub) -> None:
                         "averaged)")
     p.add_argument("--device", default="auto", help="auto, cpu or cuda (default: auto)")
     p.add_argument("--no-amp", action="store_true", help="no mixed precision on GPU")
-    p.add_argument("--threads", type=positive_int, default=None,
-                   help="CPU threads for torch (default: min(4, cores) less the cores other processes keep busy)")
+    add_jobs_option(p, "CPU threads for torch (default: min(4, cores) less the cores other processes keep busy)")
     p.add_argument("--max-docs", type=positive_int, default=None,
                    help="train on the first N documents only (smoke tests)")
     p.add_argument("--max-dev-docs", type=positive_int, default=None, help="select on the first N dev documents only")
@@ -99,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
         raise RSTKitError(f"--options is not JSON: {exc.msg}") from None
     if not isinstance(options, dict) or set(options) - {"model", "encoder"}:
         raise RSTKitError('--options must be a JSON object with "model" and/or "encoder" members')
+    if args.out is None:
+        raise RSTKitError("name the model directory to write: -o DIR")
     check_output_dir(args.out)
     encoder_options = dict(options.get("encoder", {}))
     if args.fine_tune:
@@ -108,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
                          epochs=args.epochs, batch_docs=args.batch_docs, lr=args.lr, schedule=args.schedule,
                          warmup=args.warmup, patience=args.patience, select_by=args.select_by,
                          encoder_lr=args.encoder_lr, layer_decay=args.layer_decay, accumulate=args.accumulate,
-                         seed=args.seed, device=args.device, amp=not args.no_amp, threads=args.threads,
+                         seed=args.seed, device=args.device, amp=not args.no_amp, threads=args.jobs,
                          cache_dir=args.cache_dir)  # checked before the corpus is read
     corpus = resolve_corpus(args.corpus, args.corpus_root)
     check_target(args.out, directory=True, inputs=[corpus.root])  # a model is never written into its corpus

@@ -1,4 +1,4 @@
-"""``rstkit train-segmenter --out DIR``: train the EDU segmenter on GUM (CPU, minutes).
+"""``rstkit train-segmenter -o DIR``: train the EDU segmenter on GUM (CPU, minutes).
 
 Reads the ``.rsd`` files of a GUM checkout (``--corpus-root``, or ``$RSTKIT_GUM``), trains
 on its train split rebuilt as raw text, selects on dev, and writes a model directory that
@@ -15,7 +15,7 @@ from typing import Any
 
 from ..corpus import resolve_corpus
 from ..errors import CorpusError, RSTKitError
-from .common import nonnegative_float, positive_float, positive_int
+from .common import add_deprecated, add_jobs_option, nonnegative_float, positive_float, positive_int
 
 
 def probability(text: str) -> float:
@@ -36,13 +36,15 @@ def decay(text: str) -> float:
 
 def add_parser(sub) -> None:
     p = sub.add_parser("train-segmenter", help="train the EDU segmenter on GUM (extra: parser)", description=__doc__)
-    p.add_argument("--out", required=True, metavar="DIR", help="model directory to write")
+    p.add_argument("-o", "--output", dest="out", default=None, metavar="DIR",
+                   help="model directory to write (required)")
+    add_deprecated(p, "--out", "-o/--output", "out", metavar="DIR")
     p.add_argument("--corpus-root", default=None, help="GUM checkout (default: $RSTKIT_GUM)")
     p.add_argument("--epochs", type=positive_int, default=20, help="most training epochs (default: 20)")
     p.add_argument("--patience", type=positive_int, default=5,
                    help="stop after this many epochs without dev improvement (default: 5)")
     p.add_argument("--seed", type=int, default=13, help="random seed (default: 13)")
-    p.add_argument("--threads", type=positive_int, default=None, help="CPU threads for torch")
+    add_jobs_option(p, "CPU threads for torch (default: torch's)")
     p.add_argument("--batch-size", type=positive_int, default=32, help="windows per batch (default: 32)")
     p.add_argument("--window", type=positive_int, default=128, help="tokens per training window (default: 128)")
     p.add_argument("--lr", type=positive_float, default=2e-3, help="Adam learning rate (default: 0.002)")
@@ -73,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise RSTKitError(f"rstkit train-segmenter needs torch ({exc.name} is missing): "
                           "pip install torch==2.13.0") from None
+    if args.out is None:
+        raise RSTKitError("name the model directory to write: -o DIR")
     corpus = resolve_corpus("gum", args.corpus_root)
     if corpus.boundary_corpus() is None:
         raise CorpusError("the GUM checkout has no dependencies/ (.rsd files): the segmenter learns from them",
@@ -82,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
         from ..pretrained import model_directory
 
         model_directory(args.pretrained)  # an unknown name or a missing package fails before any work
-    if args.threads:
-        torch.set_num_threads(args.threads)
+    if args.jobs:
+        torch.set_num_threads(args.jobs)
     net = {"hidden": args.hidden, "layers": args.layers, "word_dim": args.word_dim, "char_filters": args.char_filters}
     config = TrainConfig(epochs=args.epochs, patience=args.patience, batch_size=args.batch_size, window=args.window,
                          lr=args.lr, lr_decay=args.lr_decay, seed=args.seed, flat_probability=args.flat_probability,

@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning
+from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning, caller_stacklevel
 from ..folders import not_regular, walk_files
 from ..formats import Format, all_formats, get_format
 from ..formats.detect import describe_groups, sniffed
 from ..gcpause import no_cyclic_gc
+from ..progress import Progress
 from ..tree import RSTTree
 
 
@@ -135,7 +136,7 @@ def _files_of_format(directory: Path, files: list[Path], fmt: Format) -> list[Pa
                 f"{_names(every, directory)}")
         if unknown:
             note += f" ({len(unknown)} fit no known format: {_names(unknown, directory)})"
-        warnings.warn(f"{directory}: {note}", RSTKitWarning, stacklevel=3)
+        warnings.warn(f"{directory}: {note}", RSTKitWarning, stacklevel=caller_stacklevel())
     return every
 
 
@@ -201,8 +202,8 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
     tasks = [(Path(f), format, lenient, single, send_back, options) for f in files]
     with no_cyclic_gc():
         if workers <= 1:
-            outcomes: Iterable[Outcome] = map(_read_one, tasks)
-            return [_replayed(outcome) for outcome in outcomes]
+            with Progress(len(tasks), "read", "file") as bar:
+                return [_replayed(_counted(_read_one(task), bar)) for task in tasks]
         chunk = max(1, len(tasks) // (16 * workers))
         pool = None
         try:
@@ -220,6 +221,11 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
             if pool is not None:
                 pool.join()
         return [_replayed(outcome) for outcome in outcomes]
+
+
+def _counted(outcome: Outcome, bar: Progress) -> Outcome:
+    bar.update()
+    return outcome
 
 
 _INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
@@ -267,5 +273,5 @@ def _read_one(task: tuple[Path, str | None, bool, bool, Callable[[RSTTree], Any]
 def _replayed(outcome: Outcome) -> list[Any] | RSTKitError:
     trees, caught = outcome
     for message, category in caught:
-        warnings.warn(message, category, stacklevel=4)
+        warnings.warn(message, category, stacklevel=caller_stacklevel())
     return trees

@@ -169,7 +169,9 @@ _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
 def doc_id_from_path(path: str | Path, suffixes: Iterable[str] | None = None, prefixes: Iterable[str] = ()) -> str:
     """The document id of a file, the one rule for every format and corpus: the file name minus the
     longest of ``suffixes`` it ends with (default: every registered format's extensions) and the first
-    of ``prefixes`` it starts with, then minus one remaining extension (``.out``, ``.txt``, ...).
+    of ``prefixes`` it starts with, then minus one remaining extension (``.out``, ``.txt``, ...) and
+    RST-DT's ``.out`` if one is still there (``wsj_1100.out.txt`` -> ``wsj_1100``, as its gold
+    ``wsj_1100.out.dis``).
 
     ``wsj_0600.out.dis`` -> ``wsj_0600``, ``GUM_news_iodine.rs4`` -> ``GUM_news_iodine``,
     ``ferry.txt.tree`` -> ``ferry``, ``a.txt`` -> ``a``, ``parsed_wsj_0602.out`` (prefix ``parsed_``)
@@ -186,7 +188,12 @@ def doc_id_from_path(path: str | Path, suffixes: Iterable[str] | None = None, pr
         if name.lower().startswith(prefix.lower()) and len(prefix) < len(name):
             name = name[len(prefix):]
             break
-    return _EXTENSION.sub("", name) or name
+    name = _EXTENSION.sub("", name) or name
+    return _RSTDT_OUT.sub("", name) or name
+
+
+#: what RST-DT's file names add to a document id (``wsj_1100.out``), before any format's extension
+_RSTDT_OUT = re.compile(r"\.out$", re.IGNORECASE)
 
 
 def known_suffixes() -> set[str]:

@@ -9,6 +9,7 @@ same counts. The pipeline only asks the metric family what to do.
 """
 from __future__ import annotations
 
+import difflib
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -16,7 +17,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
+from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning, caller_stacklevel
 from ..gcpause import no_cyclic_gc
 from ..jsontext import Table
 from ..settings import Average
@@ -293,7 +294,7 @@ def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Se
         results.append(first if first is not None
                        else next(r for r in results if r.config.metric == config.metric).with_average(config.average))
     for note in dict.fromkeys(n for result in results for n in result.warnings):
-        warnings.warn(note, RSTKitWarning, stacklevel=3)
+        warnings.warn(note, RSTKitWarning, stacklevel=caller_stacklevel())
     return results
 
 
@@ -338,14 +339,22 @@ def _paired_ids(gold: Mapping[str, Document], systems: list[Mapping[str, Documen
             continue
         if config.missing == "error":
             raise MissingDocumentError(
-                f"{name}: {len(missing)} gold document(s) have no prediction: {_some(missing, 20)}",
-                fixes=("missing",))
+                f"{name}: {len(missing)} gold document(s) have no prediction: {_some(missing, 20)}"
+                f"{_nearest(missing, extra)}", fixes=("missing",))
         if config.missing == "skip":
             notes.append(f"{name}: {len(missing)} document(s) without prediction skipped: {_some(missing)}")
             doc_ids = [d for d in doc_ids if d in system]
         else:
             notes.append(f"{name}: {len(missing)} document(s) without prediction scored as empty: {_some(missing)}")
     return doc_ids
+
+
+def _nearest(missing: Sequence[str], predicted: Sequence[str], k: int = 5) -> str:
+    """For an error on documents without prediction: the predicted ids nearest to (the first ``k`` of)
+    them, which are most often the same documents under another file-name rule."""
+    pairs = [(doc_id, close[0]) for doc_id in missing[:k]
+             if (close := difflib.get_close_matches(doc_id, predicted, n=1, cutoff=0.6))]
+    return "; nearest predicted ids: " + ", ".join(f"{a} ~ {b}" for a, b in pairs) if pairs else ""
 
 
 def _some(ids: Sequence[str], k: int = 10) -> str:

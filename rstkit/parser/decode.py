@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from ..errors import RSTKitError
+from ..progress import Progress
 from ..tree import RSTTree
 from .ensemble import ModelEnsemble
 from .model import PreparedDocument
@@ -79,13 +80,11 @@ def best_labels(pair_lp: torch.Tensor, relation_lp: torch.Tensor) -> tuple[np.nd
 def decode(ensemble: ModelEnsemble, docs: Sequence[PreparedDocument], device: torch.device, beam: int = 1,
            batch_docs: int = 16, amp: bool = False, progress: bool = False) -> dict[str, RSTTree]:
     """Parse documents in batches of similar length; ``{doc_id: tree}`` in input order."""
-    from tqdm import tqdm
-
     states = [m.training for m in ensemble.members]
     ensemble.eval()
     order = sorted(range(len(docs)), key=lambda i: len(docs[i].edus))
     trees: dict[int, RSTTree] = {}
-    bar = tqdm(total=len(docs), desc="parse", unit="doc", disable=not progress, leave=False)
+    bar = Progress(len(docs), "parse", "doc", enabled=progress or None)
     for start in range(0, len(order), batch_docs):
         chunk = order[start:start + batch_docs]
         for i, tree in zip(chunk, decode_batch(ensemble, [docs[i] for i in chunk], device, beam, amp)):

@@ -112,7 +112,8 @@ class PooledEncoder(nn.Module):
         if self._pretrained is None:
             settings = self.settings
             if self.fine_tune:
-                loaded = PretrainedEncoder.load(self.model_name, window=settings["window"], overlap=settings["overlap"])
+                loaded = PretrainedEncoder.load(self.model_name, window=settings["window"], overlap=settings["overlap"],
+                                                fresh=True)
             else:
                 loaded = shared_pretrained(self.model_name, settings["window"], settings["overlap"],
                                            settings["cache_dir"])

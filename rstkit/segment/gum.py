@@ -15,6 +15,7 @@ training and scoring.
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,6 +111,17 @@ def _glued(previous: str, word: str, open_quote: bool) -> bool:
     if previous in _GLUED:
         return word[:1].isalnum()
     return False
+
+
+def corpus_card(root: str | Path) -> dict[str, object]:
+    """What a model card says of the GUM checkout it was trained on: the corpus, how many ``.rsd``
+    documents it has and a fingerprint of their content (the version, whatever the machine; never the
+    checkout's path)."""
+    files = sorted(Path(root, "dependencies").glob("*.rsd"))
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.name.encode() + b"\0" + file.read_bytes())
+    return {"name": "GUM", "documents": len(files), "sha256": digest.hexdigest()[:16]}
 
 
 def read_gum(root: str | Path, split: str, paragraphs: bool = True) -> list[GoldDocument]:

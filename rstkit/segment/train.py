@@ -35,7 +35,7 @@ from ..errors import RSTKitError
 from ..pretrained import default_cache_dir
 from .evaluate import BoundaryScore, boundary_score
 from .features import FLAGS, UNK, TokenFeatures, Vocabulary, featurize, word_key
-from .gum import GoldDocument, read_gum
+from .gum import GoldDocument, corpus_card, read_gum
 from .model import EDU_START, INSIDE, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .segmenter import Segmenter, load_encoder
 from .tokenize import Span, tokenize
@@ -135,7 +135,7 @@ def train(root: str | Path, out: str | Path, config: TrainConfig, log: Callable[
     train_docs, train_flat = usable(train_split, True), usable(train_split, False)
     dev_docs, dev_flat = usable(dev_split, True), usable(dev_split, False)
     words, chars = build_vocabularies(train_docs, config.min_word_count)
-    settings = {"training": {**asdict(config), "corpus": str(root), "train_split": train_split,
+    settings = {"training": {**asdict(config), "corpus": corpus_card(root), "train_split": train_split,
                              "dev_split": dev_split}}
     encoder = None
     if config.pretrained:
