@@ -48,7 +48,7 @@ def test_segment_writes_back_every_byte_but_the_last_column(tmp_path, model, suf
         "3\tread", "8\tread").replace("\n\n# sent_id = d1-2\n", "\n")
     source = tmp_path / f"in{suffix}"
     source.write_text(text, encoding="utf-8")
-    assert main(["segment", str(source), str(tmp_path / f"out{suffix}"), "--model", model]) == 0
+    assert main(["segment", str(source), str(tmp_path / f"out{suffix}"), "--segmenter", model]) == 0
     written = (tmp_path / f"out{suffix}").read_text(encoding="utf-8")
     before, after = text.split("\n"), written.split("\n")
     assert len(before) == len(after)
@@ -66,5 +66,5 @@ def test_segment_writes_back_every_byte_but_the_last_column(tmp_path, model, suf
 def test_format_is_refused_for_disrpt_files(tmp_path, model, capsys) -> None:
     source = tmp_path / "in.conllu"
     source.write_text(CONLLU, encoding="utf-8")
-    assert main(["segment", str(source), str(tmp_path / "out.conllu"), "--format", "jsonl", "--model", model]) == 2
-    assert "--format is for plain text" in capsys.readouterr().err
+    assert main(["segment", str(source), str(tmp_path / "out.conllu"), "--to", "jsonl", "--segmenter", model]) == 2
+    assert "--to is for plain text" in capsys.readouterr().err
