@@ -114,7 +114,8 @@ _MEASURE = """
 <pre id="result"></pre>
 <script>
 var result = {overlaps: [], overflows: [], texts: 0};
-document.querySelectorAll("svg.rst-tree").forEach(function (svg) {
+window.rstView.zoomTo(1);  // the drawing at 100%, EDU texts shown (the page opens fitted to the window)
+document.querySelectorAll(".rst-tree").forEach(function (svg) {  // a drawing: one group of the page's picture
   var boxes = [];
   svg.querySelectorAll("text").forEach(function (t) {
     var b = t.getBBox();
