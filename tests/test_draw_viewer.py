@@ -25,7 +25,7 @@ from test_draw_chromium import read_png, run_chromium
 from rstkit import draw
 from rstkit.corpus import read_tree
 from rstkit.metrics import EvalConfig, evaluate
-from rstkit.tree import NUCLEUS, SATELLITE, SPAN, Node, RSTTree
+from rstkit.tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
 
 WINDOW = (1600, 1200)
 #: GUM_court_insanity (158 EDUs, the issue's example) and GUM's three largest documents
@@ -308,3 +308,62 @@ def test_comparison_shares_edu_columns_and_marks_every_difference(chromium: list
         assert row == [row[0], *(f"{scores[m]:.2f}" for m in "SNRF")]
     pixels = screenshot(chromium, html, tmp_path, "court_insanity_compare")
     assert (pixels.max(axis=2) < 160).mean() > 0.01
+
+
+_INTERACT = """
+var view = document.getElementById("view"), box = view.getBoundingClientRect();
+function cell(edu) { return document.querySelector('g.edu[data-span="' + edu + '"] rect').getBoundingClientRect(); }
+function lines() {
+  return Array.prototype.filter.call(document.querySelectorAll("text.line"), function (t) {
+    return getComputedStyle(t).visibility === "visible"; }).length;
+}
+function press(act) { document.querySelector('button[data-act="' + act + '"]').click(); }
+function pointer(type, x, y, target) {
+  (target || view).dispatchEvent(new PointerEvent(type, {bubbles: true, clientX: x, clientY: y, pointerId: 1}));
+}
+var result = {fitted: window.rstView.state().zoom, linesFitted: lines()};
+var edu = "100-100", x = (cell(edu).left + cell(edu).right) / 2;
+view.dispatchEvent(new WheelEvent("wheel", {bubbles: true, cancelable: true, clientX: x, clientY: box.top + 300,
+                                           deltaY: -400}));
+result.wheel = {zoom: window.rstView.state().zoom, x: x, after: [cell(edu).left, cell(edu).right]};
+var left = cell("1-1").left, top = cell("1-1").top;
+pointer("pointerdown", 500, 500); pointer("pointermove", 620, 540); pointer("pointerup", 620, 540);
+result.drag = {dx: cell("1-1").left - left, dy: cell("1-1").top - top};
+press("in"); result.zoomIn = window.rstView.state().zoom;
+press("out"); result.zoomOut = window.rstView.state().zoom;
+press("one"); result.one = {zoom: window.rstView.state().zoom, lines: lines()};
+press("fit"); result.fit = window.rstView.state().zoom;
+var bar = document.querySelector('g.node[data-span="SPAN"] line'), b = bar.getBoundingClientRect();
+pointer("pointerdown", b.left + b.width / 2, b.top, bar); pointer("pointerup", b.left + b.width / 2, b.top, bar);
+result.clicked = document.querySelector('g.node[data-span="SPAN"]').getAttribute("class");
+"""
+
+
+def test_wheel_drag_buttons_and_clicks(chromium: list[str], gum_dir: Path, tmp_path: Path) -> None:
+    tree = gum_tree(gum_dir, "GUM_court_insanity")
+    node = biggest_inner_node(tree)
+    result = probe(chromium, draw.to_html(tree), _INTERACT.replace("SPAN", f"{node.start}-{node.end}"), tmp_path)
+    fitted = result["fitted"]
+    assert result["linesFitted"] == 0  # fitted: EDU texts folded away
+    # the wheel zooms by exp(400 * 0.0015) around the pointer: EDU 100, under it, stays there
+    assert result["wheel"]["zoom"] == pytest.approx(fitted * np.exp(0.6))
+    left, right = result["wheel"]["after"]
+    assert left + 2 < result["wheel"]["x"] < right - 2
+    assert result["drag"] == {"dx": pytest.approx(120), "dy": pytest.approx(40)}
+    assert result["zoomIn"] == pytest.approx(fitted * np.exp(0.6) * 1.5)
+    assert result["zoomOut"] == pytest.approx(fitted * np.exp(0.6))
+    # 100%: every EDU line of text is shown (as many as the cells' wrapped lines)
+    assert result["one"]["zoom"] == pytest.approx(1) and result["one"]["lines"] >= tree.n_edus
+    assert result["fit"] == pytest.approx(fitted)
+    assert "collapsed" in result["clicked"].split()
+
+
+def test_one_edu_and_a_constituent_draw_without_script_errors(chromium: list[str], gum_dir: Path,
+                                                              tmp_path: Path) -> None:
+    tree = gum_tree(gum_dir, "GUM_court_insanity")
+    solo = RSTTree(Node(1, 1, ROOT, None), (EDU(1, "Hello."),), "solo")
+    pages = [draw.to_html(solo), draw.compare_html(solo, solo), draw.to_html(tree, edus=(20, 30)),
+             draw.compare_html(tree, tree, edus=(5, 9))]
+    for html in pages:  # the probe finds the viewer's API: the page's script ran to its end
+        result = probe(chromium, html, "var result = window.rstView.state();", tmp_path)
+        assert 0 < result["zoom"] <= 1

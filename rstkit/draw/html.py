@@ -172,7 +172,7 @@ _SCRIPT = """
   var drag = null;
   view.addEventListener("pointerdown", function (event) {
     drag = {x: event.clientX, y: event.clientY, tx: tx, ty: ty, target: event.target, moved: false};
-    view.setPointerCapture(event.pointerId);
+    try { view.setPointerCapture(event.pointerId); } catch (error) { /* not a live pointer */ }
   });
   view.addEventListener("pointermove", function (event) {
     if (!drag) return;
