@@ -367,3 +367,23 @@ def test_one_edu_and_a_constituent_draw_without_script_errors(chromium: list[str
     for html in pages:  # the probe finds the viewer's API: the page's script ran to its end
         result = probe(chromium, html, "var result = window.rstView.state();", tmp_path)
         assert 0 < result["zoom"] <= 1
+
+
+def test_svg_scales_to_any_width(chromium: list[str], gum_dir: Path, tmp_path: Path) -> None:
+    """An SVG file of a 158-EDU tree, shown 1600 pixels wide (an <img>), is drawn whole: its
+    viewBox is its drawing's extent, so a viewer scales it instead of cutting it."""
+    tree = gum_tree(gum_dir, "GUM_court_insanity")
+    svg = draw.to_svg(tree)
+    head = re.search(r'<svg [^>]*width="([\d.]+)" height="([\d.]+)" viewBox="([^"]+)"', svg)
+    assert head is not None
+    width, height = float(head.group(1)), float(head.group(2))
+    assert [float(v) for v in head.group(3).split()] == [0, 0, width, height] and width > 10 * WINDOW[0]
+    (tmp_path / "tree.svg").write_text(svg, encoding="utf-8")
+    html = ('<!DOCTYPE html><html><body style="margin:0"><img src="tree.svg" style="width:1600px;display:block">'
+            "</body></html>")
+    pixels = screenshot(chromium, html, tmp_path, "court_insanity_svg")
+    drawn = (pixels.max(axis=2) < 200).any(axis=0)
+    shown_height = round(WINDOW[0] * height / width)
+    # ink at both ends of the window (the first and the last EDU), and nothing below the image
+    assert drawn[:40].any() and drawn[-40:].any()
+    assert not (pixels[shown_height + 2:].max(axis=2) < 200).any()
