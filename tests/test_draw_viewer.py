@@ -84,11 +84,13 @@ document.querySelectorAll("g.rst-tree").forEach(function (g) {
   trees.push({left: b.left, right: b.right, top: b.top, bottom: b.bottom});
 });
 var labels = {};
-document.querySelectorAll("g.arc, g.multinuc").forEach(function (g) {
+document.querySelectorAll("g.rst-tree").forEach(function (tree, i) {
+ tree.querySelectorAll("g.arc, g.multinuc").forEach(function (g) {
   var t = g.querySelector("text.label"), b = t.getBoundingClientRect();
-  labels[g.getAttribute("class").split(" ")[0] + " " + g.getAttribute("data-span")] = {
+  labels[i + " " + g.getAttribute("class").split(" ")[0] + " " + g.getAttribute("data-span")] = {
     text: t.textContent, shown: getComputedStyle(t).visibility === "visible", height: b.height,
     left: b.left, right: b.right, top: b.top, bottom: b.bottom};
+ });
 });
 var shown = [];
 document.querySelectorAll("g.rst-tree text").forEach(function (t) {
@@ -143,7 +145,7 @@ def test_the_whole_tree_fits_the_window_at_load(chromium: list[str], gum_dir: Pa
     expected = top_labels(tree)
     assert expected
     for key, relation in expected.items():
-        label = result["labels"][key]
+        label = result["labels"][f"0 {key}"]
         assert label["text"] == relation and label["shown"], (key, label)
         assert label["height"] >= 11, f"the root's relation {relation!r} is {label['height']:.1f} px high"
         assert inside(label, result["view"])
@@ -277,6 +279,12 @@ def test_comparison_shares_edu_columns_and_marks_every_difference(chromium: list
     pred = binary.with_root(relabelled(binary.root, [0]))
     html = draw.compare_html(gold, pred)
     result = probe(chromium, html, _COMPARE, tmp_path)
+    fitted = probe(chromium, html, _FITTED, tmp_path)  # both trees' top levels readable, no text overlapping
+    assert fitted["shown"] > 100 and fitted["overlaps"] == []
+    for tree, labels in ((0, top_labels(gold)), (1, top_labels(pred))):
+        for key, relation in labels.items():
+            label = fitted["labels"][f"{tree} {key}"]
+            assert label["text"] == relation and label["shown"] and label["height"] >= 7, (tree, key, label)
     gold_columns, pred_columns = result["columns"]
     assert len(gold_columns) == gold.n_edus and gold_columns.keys() == pred_columns.keys()
     for edu, (left, right) in gold_columns.items():

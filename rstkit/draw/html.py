@@ -49,7 +49,9 @@ details.legend { display: block; }
 details.legend summary { cursor: pointer; color: #555; }
 details.legend div { display: flex; flex-wrap: wrap; gap: 4px 18px; margin-top: 4px; }
 .swatch { display: inline-block; width: 22px; height: 10px; }
-table.scores { border-collapse: collapse; font-size: 12px; margin: 6px 0 0; }
+.summary { display: flex; gap: 8px 28px; align-items: flex-start; }
+.summary .legend { flex: 1; }
+table.scores { border-collapse: collapse; font-size: 12px; margin: 6px 0 0; flex: none; }
 table.scores td, table.scores th { padding: 1px 8px; border-bottom: 1px solid #eee; text-align: right; }
 table.scores th:first-child, table.scores td:first-child { text-align: left; }
 .problem { color: #b00020; font-size: 12px; margin: 6px 0 0; }
@@ -409,8 +411,8 @@ def compare_page(gold: Layout, pred: Layout, diff: TreeDiff, scores: DocumentSco
     sources = "".join(f" {name} from {xml_text(t.source)}." for name, t in named if t.source)
     meta = (f"{_count(gold.tree.n_edus, 'EDU')}; {gold_name}: {_count(diff.n_gold, 'constituent')}, "
             f"{pred_name}: {diff.n_pred}.{sources} Drawn by rstkit {__version__}.")
-    legends = ['<div class="legend">' + "\n".join(_diff_legend(diff)) + "</div>", _score_table(scores),
-               _symbols(_symbol_legend())]
+    legends = ['<div class="summary"><div class="legend">' + "\n".join(_diff_legend(diff)) + "</div>"
+               + _score_table(scores) + "</div>", _symbols(_symbol_legend())]
     return _page(title, meta, legends, [_figure(gold, diff.gold), _figure(pred, diff.pred)])
 
 
