@@ -55,9 +55,10 @@ table.scores { border-collapse: collapse; font-size: 12px; margin: 6px 0 0; flex
 table.scores td, table.scores th { padding: 1px 8px; border-bottom: 1px solid #eee; text-align: right; }
 table.scores th:first-child, table.scores td:first-child { text-align: left; }
 .problem { color: #b00020; font-size: 12px; margin: 6px 0 0; }
-#view { flex: 1; position: relative; overflow: hidden; cursor: grab; background: #fff; touch-action: none; }
+#view { flex: 1; position: relative; overflow: auto; background: #fff; }
+#view.live { overflow: hidden; cursor: grab; touch-action: none; }
 #view.dragging { cursor: grabbing; }
-#view > svg { position: absolute; left: 0; top: 0; width: 100%; height: 100%; }
+#view.live > svg { position: absolute; left: 0; top: 0; width: 100%; height: 100%; }
 .rst-view line, .rst-view path, .rst-view rect, .rst-view polygon { vector-effect: non-scaling-stroke; }
 .rst-view .off { visibility: hidden; }
 .rst-view .gone { display: none; }
@@ -76,6 +77,7 @@ table.scores th:first-child, table.scores td:first-child { text-align: left; }
 _SCRIPT = """
 (function () {
   var view = document.getElementById("view"), world = document.getElementById("world");
+  view.classList.add("live");  // without this script the page shows the drawings at 100%, scrolling
   var info = document.getElementById("info"), zoomText = document.getElementById("zoom");
   var search = document.getElementById("search"), hitsText = document.getElementById("hits");
   var COMPACT = 24, GAP = 18, PAD = 10, LABEL_GAP = 6, all = Array.prototype.slice;
@@ -339,13 +341,18 @@ def _score_table(scores: DocumentScores) -> str:
     return f'<table class="scores"><tr><th>this document</th>{head}</tr>{"".join(rows)}</table>{notes}'
 
 
-def _figure(drawing: Layout, marks=None) -> str:
-    """One drawing for the viewer: the tree and the EDU cells in groups it scales apart."""
+#: pixels between the drawings of a comparison, at 100% (the page's script places them itself)
+_GAP = 16
+
+
+def _figure(drawing: Layout, marks=None, y: float = 0.0) -> str:
+    """One drawing for the viewer, ``y`` pixels down: the tree and the EDU cells in groups it
+    scales apart."""
     tree, cells = interactive_parts(drawing, marks)
     edu_top = min(cell.box.y0 for cell in drawing.cells)
     return "\n".join([
-        (f'<g class="rst-tree" data-width="{drawing.width:.1f}" data-rows="{edu_top:.1f}" '
-         f'data-cells="{drawing.height - edu_top:.1f}">'),
+        (f'<g class="rst-tree" transform="translate(0,{y:.1f})" data-width="{drawing.width:.1f}" '
+         f'data-rows="{edu_top:.1f}" data-cells="{drawing.height - edu_top:.1f}">'),
         '<g class="rows">', *tree, "</g>", '<g class="cells">', *cells, "</g>", "</g>"])
 
 
@@ -360,7 +367,12 @@ _TOOLS = """<div class="tools">
 </div>"""
 
 
-def _page(title: str, meta: str, legends: list[str], figures: list[str]) -> str:
+def _page(title: str, meta: str, legends: list[str], drawings: list[tuple[Layout, dict | None]]) -> str:
+    figures, y = [], 0.0
+    for drawing, marks in drawings:
+        figures.append(_figure(drawing, marks, y))
+        y += drawing.height + _GAP
+    width = max(drawing.width for drawing, _ in drawings)
     return "\n".join([
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -369,8 +381,8 @@ def _page(title: str, meta: str, legends: list[str], figures: list[str]) -> str:
         f"<style>{_STYLE}</style></head><body>",
         f'<header><h1>{xml_text(title)}</h1><span class="meta">{meta}</span>',
         _TOOLS, *legends, "</header>",
-        (f'<div id="view"><svg xmlns="http://www.w3.org/2000/svg" class="rst-view" '
-         f'font-family="{xml_text(FONT_FAMILY, quote=True)}"><g id="world">'),
+        (f'<div id="view"><svg xmlns="http://www.w3.org/2000/svg" class="rst-view" width="{width:.1f}" '
+         f'height="{y:.1f}" font-family="{xml_text(FONT_FAMILY, quote=True)}"><g id="world">'),
         *figures, "</g></svg></div>",
         '<div id="info">Hover over an EDU, a span or a relation to read its text.</div>',
         f"<script>{_SCRIPT}</script>",
@@ -399,7 +411,7 @@ def _meta(drawing: Layout) -> str:
 def page(drawing: Layout) -> str:
     """An HTML page showing one drawing, fitted to the window."""
     title = f"{drawing.tree.doc_id or 'document'}: RST tree"
-    return _page(title, _meta(drawing), [_symbols(_symbol_legend())], [_figure(drawing)])
+    return _page(title, _meta(drawing), [_symbols(_symbol_legend())], [(drawing, None)])
 
 
 def compare_page(gold: Layout, pred: Layout, diff: TreeDiff, scores: DocumentScores, gold_name: str = "gold",
@@ -413,7 +425,7 @@ def compare_page(gold: Layout, pred: Layout, diff: TreeDiff, scores: DocumentSco
             f"{pred_name}: {diff.n_pred}.{sources} Drawn by rstkit {__version__}.")
     legends = ['<div class="summary"><div class="legend">' + "\n".join(_diff_legend(diff)) + "</div>"
                + _score_table(scores) + "</div>", _symbols(_symbol_legend())]
-    return _page(title, meta, legends, [_figure(gold, diff.gold), _figure(pred, diff.pred)])
+    return _page(title, meta, legends, [(gold, diff.gold), (pred, diff.pred)])
 
 
 def fragment(drawing: Layout) -> str:
