@@ -168,12 +168,16 @@ function visible() {
 }
 var before = visible();
 window.rstView.toggle("SPAN");
-var folded = visible(), fold = document.querySelectorAll("polygon.fold").length;
-window.rstView.toggle("SPAN");
+var folded = visible(), folds = document.querySelectorAll("polygon.fold");
+var fold = folds.length, said = folds[0].querySelector("title").textContent;
+var b = folds[0].getBoundingClientRect(), at = {bubbles: true, clientX: b.left + b.width / 2,
+                                                   clientY: b.bottom - 5, pointerId: 1};
+folds[0].dispatchEvent(new PointerEvent("pointerdown", at));  // a click on the triangle unfolds it
+folds[0].dispatchEvent(new PointerEvent("pointerup", at));
 var unfolded = visible();
 window.rstView.toggle("SPAN");
 window.rstView.expandAll();
-var result = {before: before, folded: folded, fold: fold, unfolded: unfolded, expanded: visible()};
+var result = {before: before, folded: folded, fold: fold, said: said, unfolded: unfolded, expanded: visible()};
 """
 
 
@@ -191,6 +195,7 @@ def test_folding_a_subtree_hides_its_nodes(chromium: list[str], gum_dir: Path, t
     below = [n for n in internal if node.start <= n.start and n.end <= node.end and n.span != node.span]
     assert result["before"] == len(internal)
     assert result["folded"] == len(internal) - len(below) and result["fold"] == 1
+    assert result["said"] == f"{span} folded: {len(below)} spans inside it hidden (click to unfold)"
     assert result["unfolded"] == result["expanded"] == len(internal)
     # the folded page, as seen: the triangle that stands for the subtree is on screen
     pixels = screenshot(chromium, draw.to_html(tree), tmp_path, "court_insanity_folded",

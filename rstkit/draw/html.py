@@ -64,7 +64,7 @@ table.scores th:first-child, table.scores td:first-child { text-align: left; }
 .rst-view .gone { display: none; }
 .rst-view g.node { cursor: pointer; }
 .rst-view g.node.collapsed line { stroke-dasharray: 5 3; stroke-width: 2.5; }
-.rst-view polygon.fold { fill: #ecebe2; stroke: #9a9a90; }
+.rst-view polygon.fold { fill: #ecebe2; stroke: #9a9a90; cursor: pointer; }
 .rst-view g.edu.lit rect { fill: #fff0a0; }
 .rst-view g.edu.hit rect { fill: #ffc94d; stroke: #a06a00; }
 .rst-view g.node:hover line, .rst-view g.nucleus:hover line, .rst-view g.multinuc:hover line { stroke-width: 3.5; }
@@ -192,7 +192,7 @@ _SCRIPT = """
     drag = null;
     view.classList.remove("dragging");
     if (!done || done.moved) return;
-    var node = done.target.closest && done.target.closest("g.node");
+    var node = done.target.closest && done.target.closest("g.node, polygon.fold");
     if (node) toggle(node.getAttribute("data-span"));
   });
 
@@ -216,7 +216,14 @@ _SCRIPT = """
         var bar = g.querySelector("line"), x1 = +bar.getAttribute("x1"), x2 = +bar.getAttribute("x2");
         var y = +bar.getAttribute("y1"), bottom = t.rowsH - 6;
         var fold = document.createElementNS("http://www.w3.org/2000/svg", "polygon");
+        var span = g.getAttribute("data-span"), range = span.split("-").map(Number);
+        var hidden = all.call(t.rows.querySelectorAll("g.node.gone")).filter(function (n) {
+          return inside(n.getAttribute("data-span").split("-").map(Number), range); });
+        var title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+        title.textContent = span + " folded: " + hidden.length + " spans inside it hidden (click to unfold)";
+        fold.appendChild(title);
         fold.setAttribute("class", "fold");
+        fold.setAttribute("data-span", span);
         fold.setAttribute("points", (x1 + x2) / 2 + "," + (y + 2) + " " + x1 + "," + bottom + " " + x2 + "," + bottom);
         t.rows.insertBefore(fold, t.rows.firstChild);
       });
@@ -274,7 +281,7 @@ _SCRIPT = """
     (cells[i] = cells[i] || []).push(g);
   });
   document.addEventListener("mouseover", function (event) {
-    var g = event.target.closest && event.target.closest("g[data-span]");
+    var g = event.target.closest && event.target.closest("g[data-span], polygon.fold");
     if (!g) return;
     lit.forEach(function (c) { c.classList.remove("lit"); });
     lit = [];
