@@ -114,7 +114,8 @@ _MEASURE = """
 <pre id="result"></pre>
 <script>
 var result = {overlaps: [], overflows: [], texts: 0};
-document.querySelectorAll("svg.rst-tree").forEach(function (svg) {
+window.rstView.zoomTo(1);  // the drawing at 100%, EDU texts shown (the page opens fitted to the window)
+document.querySelectorAll(".rst-tree").forEach(function (svg) {  // a drawing: one group of the page's picture
   var boxes = [];
   svg.querySelectorAll("text").forEach(function (t) {
     var b = t.getBBox();
@@ -178,3 +179,23 @@ def test_real_text_boxes_do_not_overlap_on_gum_largest_document(chromium: list[s
     result = measure_in_browser(chromium, draw.to_html(tree), tmp_path)
     assert result["texts"] > 3 * tree.n_edus
     assert result["overlaps"] == [] and result["overflows"] == []
+
+
+def test_without_scripts_the_page_shows_the_drawings_at_full_size(chromium: list[str], tmp_path: Path) -> None:
+    """Scripts off: no viewer, but both trees of a comparison at 100%, one below the other."""
+    gold, pred = read_tree(GOLDEN / "cafe.dis"), read_tree(GOLDEN / "cafe_pred.dis")
+    page = tmp_path / "compare.html"
+    html = draw.compare_html(gold, pred)
+    # the page's script left out (headless screenshots need scripts on: the same page, scripts off)
+    page.write_text(re.sub(r"<script>.*?</script>", "", html, flags=re.DOTALL), encoding="utf-8")
+    shot = tmp_path / "noscript.png"
+    run_chromium([*chromium, f"--screenshot={shot}", "--window-size=1000,1400", page.as_uri()])
+    pixels = read_png(shot)
+    rows = (pixels.max(axis=2) < 120).any(axis=1)  # rows holding dark ink (text, lines)
+    # the EDU texts are drawn (as at 100%: 7 cells of up to 3 lines in each tree), down to the second tree
+    assert rows.sum() > 150 and np.nonzero(rows)[0].max() > 600
+    gold_only = np.frombuffer(bytes.fromhex(DIFF_COLORS["gold-only"][1:]), dtype=np.uint8).astype(np.int64)
+    pred_only = np.frombuffer(bytes.fromhex(DIFF_COLORS["pred-only"][1:]), dtype=np.uint8).astype(np.int64)
+    below = pixels[200:].astype(np.int64)  # under the header (its legend has both colours)
+    ys = [np.nonzero((np.abs(below - rgb).max(axis=2) <= 8).any(axis=1))[0] for rgb in (gold_only, pred_only)]
+    assert len(ys[0]) and len(ys[1]) and ys[0].max() < ys[1].min()  # gold's marks above the prediction's

@@ -24,6 +24,7 @@ from rstkit.draw.fonts import text_width
 from rstkit.draw.layout import ASCENT, DEFAULT_STYLE, DESCENT, Box, Layout, Style, layout
 from rstkit.draw.svg import DIFF_COLORS
 from rstkit.errors import EDUMismatchError, RSTKitError
+from rstkit.metrics import EvalConfig, evaluate
 from rstkit.tree import EDU, RSTTree
 
 GOLDEN = Path(__file__).parent / "golden" / "draw"
@@ -228,3 +229,18 @@ def test_diff_is_empty_on_itself_and_mirrors_on_swap(a: RSTTree, b: RSTTree) -> 
     swap = {"gold-only": "pred-only", "pred-only": "gold-only", "nuclearity": "nuclearity", "relation": "relation"}
     assert ba.gold == {s: swap[k] for s, k in ab.pred.items()}
     assert ba.pred == {s: swap[k] for s, k in ab.gold.items()}
+
+
+def test_comparison_page_counts_differences_and_shows_the_scores() -> None:
+    gold, pred = read_tree(GOLDEN / "cafe.dis"), read_tree(GOLDEN / "cafe_pred.dis")
+    page = draw.compare_html(gold, pred)
+    # by hand from the two files: gold has 11 constituents (7 EDUs, 1-7, 2-7, 2-4, 5-7); 2-4 is missing
+    # from the prediction, 2-3 and 4-7 are extra, 5-7 changes nuclearity, EDU 2 its relation
+    assert re.findall(r"</i>(matched|missing|extra|mislabelled)[^<]*: <b>(\d+)</b>", page) == [
+        ("matched", "8"), ("missing", "1"), ("extra", "2"), ("mislabelled", "1"), ("mislabelled", "1")]
+    # the scores are those rstkit eval gives the pair, for both constituency metrics
+    rows = re.findall(r"<tr title=\"[^\"]*\"><td>([^<]+) F1</td>(.*?)</tr>", page)
+    assert [name for name, _ in rows] == ["RST-Parseval", "Parseval"]
+    for (_, cells), metric in zip(rows, ("rst-parseval", "parseval")):
+        scores = evaluate({"cafe": gold}, {"cafe": pred}, EvalConfig(metric=metric)).scores
+        assert re.findall(r">([\d.]+)</td>", cells) == [f"{scores[m]:.2f}" for m in "SNRF"]

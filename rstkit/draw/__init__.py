@@ -3,7 +3,7 @@
 One layout engine (:mod:`.layout`) places EDUs and relation nodes; :mod:`.svg` draws a
 layout, :mod:`.html` wraps drawings in a page, :mod:`.text` draws a tree as indented
 lines for the terminal, :mod:`.diff` finds the constituents in which a prediction
-differs from gold. The functions below are the entry points::
+differs from gold and :mod:`.scores` scores it. The functions below are the entry points::
 
     from rstkit.draw import to_svg, to_text, compare_html
     print(to_text(tree))
@@ -114,10 +114,13 @@ def compare_svg(gold: RSTTree, pred: RSTTree, *, edus: EDURange | None = None,
 
 def compare_html(gold: RSTTree, pred: RSTTree, *, edus: EDURange | None = None,
                  style: Style = DEFAULT_STYLE) -> str:
-    """A self-contained HTML page comparing gold and prediction (differences coloured)."""
+    """A self-contained HTML page comparing gold and prediction: both trees in the same EDU
+    columns, differences coloured, and the document's scores (of the whole document)."""
+    from .scores import document_scores  # the metrics are imported when a comparison page is drawn
+
     diff = diff_trees(gold, pred)
     g, p = _pair_layouts(gold, pred, edus, style)
-    return html.compare_page(g, p, diff)
+    return html.compare_page(g, p, diff, document_scores(gold, pred))
 
 
 def drawing(tree: RSTTree, format: str = "text", *, compare: RSTTree | None = None, edus: EDURange | None = None,

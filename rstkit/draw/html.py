@@ -1,45 +1,287 @@
-"""Self-contained HTML pages of drawings: inline SVG, inline style, a few lines of inline
-script, nothing fetched from the network.
+"""Self-contained HTML pages of drawings: inline SVG, inline style, inline script, nothing
+fetched from the network.
 
-Hovering over an EDU, a span or a relation shows its text in a panel and lights up the
-EDUs it covers (in both trees of a comparison); without scripts, every element still has
-its ``<title>`` tooltip. A comparison page draws the gold tree above the prediction with
-the EDUs in the same columns, in one horizontally scrolling pane, and colours the
-constituents that differ.
+The page is a viewer for documents of any length. It opens fitted to the window: the EDU
+columns narrowed until the whole document fits its width, the EDU texts folded away (their
+numbers stay, every few when they are too narrow) and every relation or span label drawn
+at its reading size where its arc or bar has room for it, so the top levels of the tree
+are readable at once. The wheel zooms around the pointer (at 100% and beyond the EDU texts
+come back), dragging pans, the buttons zoom, fit and reset; a click on a span's bar or
+label folds its subtree away (a triangle stands for it) and a second click unfolds it; the
+search box marks the EDUs whose text contains what is typed (Enter moves to the next).
+Hovering over an EDU, a span or a relation shows its text below the diagram and lights up
+the EDUs it covers (in both trees of a comparison); without scripts, every element still
+has its ``<title>`` tooltip.
+
+A comparison page draws gold above the prediction in one zoomable picture, the EDUs of
+both in the same columns, colours what is missing, extra or mislabelled, and shows the
+document's scores (:mod:`.scores`).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._version import __version__
 from .diff import KINDS, TreeDiff
+from .fonts import FONT_FAMILY
 from .layout import Layout
-from .svg import BAR, DIFF_COLORS, INK, LABEL, LINE, body, svg_document, xml_text
+from .svg import BAR, DIFF_COLORS, INK, LABEL, LINE, body, interactive_parts, svg_document, xml_text
+
+if TYPE_CHECKING:
+    from .scores import DocumentScores
 
 _STYLE = """
-body { font-family: "DejaVu Sans", Verdana, Geneva, sans-serif; color: #222; margin: 16px 20px 64px; }
-h1 { font-size: 20px; margin: 0 0 4px; }
-.meta { color: #666; font-size: 13px; margin: 0 0 10px; }
-.legend { display: flex; flex-wrap: wrap; gap: 6px 22px; font-size: 12px; margin: 8px 0 12px; align-items: center; }
-.legend span { display: inline-flex; align-items: center; gap: 6px; }
+html, body { height: 100%; }
+body { font-family: "DejaVu Sans", Verdana, Geneva, sans-serif; color: #222; margin: 0; display: flex;
+       flex-direction: column; overflow: hidden; }
+header { flex: none; padding: 8px 16px 6px; border-bottom: 1px solid #ddd; }
+h1 { font-size: 17px; margin: 0 12px 0 0; display: inline; }
+.meta { color: #666; font-size: 12px; }
+.tools { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 6px 0 0; font-size: 12px; }
+.tools button { font: inherit; padding: 2px 9px; min-width: 30px; border: 1px solid #bbb; border-radius: 3px;
+                background: #f7f7f7; cursor: pointer; }
+.tools input { font: inherit; padding: 2px 6px; width: 220px; }
+.tools .hint { color: #888; margin-left: 8px; }
+#zoom { min-width: 44px; text-align: right; color: #555; }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 18px; font-size: 12px; margin: 6px 0 0; align-items: center; }
+.legend span { display: inline-flex; align-items: center; gap: 5px; }
+details.legend { display: block; }
+details.legend summary { cursor: pointer; color: #555; }
+details.legend div { display: flex; flex-wrap: wrap; gap: 4px 18px; margin-top: 4px; }
 .swatch { display: inline-block; width: 22px; height: 10px; }
-.pane { overflow-x: auto; border: 1px solid #ddd; border-radius: 4px; padding: 4px 8px; background: #fff; }
-svg.rst-tree { display: block; }
-svg.rst-tree g.edu.lit rect { fill: #fff0a0; }
-svg.rst-tree g.node:hover line, svg.rst-tree g.nucleus:hover line,
-svg.rst-tree g.multinuc:hover line { stroke-width: 3.5; }
-svg.rst-tree g.arc:hover path { stroke-width: 3; }
-#info { position: fixed; left: 0; right: 0; bottom: 0; padding: 8px 20px; background: #fffbe6;
-        border-top: 1px solid #e0d9b0; font-size: 13px; max-height: 30vh; overflow-y: auto; }
+.summary { display: flex; gap: 8px 28px; align-items: flex-start; }
+.summary .legend { flex: 1; }
+table.scores { border-collapse: collapse; font-size: 12px; margin: 6px 0 0; flex: none; }
+table.scores td, table.scores th { padding: 1px 8px; border-bottom: 1px solid #eee; text-align: right; }
+table.scores th:first-child, table.scores td:first-child { text-align: left; }
+.problem { color: #b00020; font-size: 12px; margin: 6px 0 0; }
+#view { flex: 1; position: relative; overflow: auto; background: #fff; }
+#view.live { overflow: hidden; cursor: grab; touch-action: none; }
+#view.dragging { cursor: grabbing; }
+#view.live > svg { position: absolute; left: 0; top: 0; width: 100%; height: 100%; }
+.rst-view line, .rst-view path, .rst-view rect, .rst-view polygon { vector-effect: non-scaling-stroke; }
+.rst-view .off { visibility: hidden; }
+.rst-view .gone { display: none; }
+.rst-view g.node { cursor: pointer; }
+.rst-view g.node.collapsed line { stroke-dasharray: 5 3; stroke-width: 2.5; }
+.rst-view polygon.fold { fill: #ecebe2; stroke: #9a9a90; cursor: pointer; }
+.rst-view g.edu.lit rect { fill: #fff0a0; }
+.rst-view g.edu.hit rect { fill: #ffc94d; stroke: #a06a00; }
+.rst-view g.node:hover line, .rst-view g.nucleus:hover line, .rst-view g.multinuc:hover line { stroke-width: 3.5; }
+.rst-view g.arc:hover path { stroke-width: 3; }
+#info { flex: none; padding: 6px 16px; background: #fffbe6; border-top: 1px solid #e0d9b0; font-size: 13px;
+        height: 3.2em; overflow-y: auto; }
 """
 
+#: the viewer: zoom (the columns narrow or widen, texts keep their size), pan, fold, search, hover
 _SCRIPT = """
 (function () {
-  var info = document.getElementById("info"), cells = {}, lit = [];
+  var view = document.getElementById("view"), world = document.getElementById("world");
+  view.classList.add("live");  // without this script the page shows the drawings at 100%, scrolling
+  var info = document.getElementById("info"), zoomText = document.getElementById("zoom");
+  var search = document.getElementById("search"), hitsText = document.getElementById("hits");
+  var COMPACT = 24, GAP = 18, PAD = 10, LABEL_GAP = 6, all = Array.prototype.slice;
+  var z = 1, tx = PAD, ty = PAD, fitY = 1, hits = [], hitAt = -1;
+  var trees = all.call(document.querySelectorAll("g.rst-tree")).map(function (g) {
+    var t = {g: g, rows: g.querySelector("g.rows"), cells: g.querySelector("g.cells"),
+             width: +g.getAttribute("data-width"), rowsH: +g.getAttribute("data-rows"),
+             cellsH: +g.getAttribute("data-cells"), labels: [], numbers: [], lines: [], titles: []};
+    function texts(selector, list) {
+      g.querySelectorAll(selector).forEach(function (el) {
+        list.push({el: el, x: +el.getAttribute("x"), y: +el.getAttribute("y"), w: el.getComputedTextLength(),
+                   room: +(el.getAttribute("data-room") || 0)});
+      });
+    }
+    texts("text.title", t.titles); texts("text.label", t.labels);
+    texts("text.number", t.numbers); texts("text.line", t.lines);
+    var numbers = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    numbers.setAttribute("class", "numbers");  // above every cell: a narrow column's number overlaps the next
+    t.numbers.forEach(function (item) { numbers.appendChild(item.el); });
+    t.cells.appendChild(numbers);
+    t.numberW = Math.max.apply(null, t.numbers.map(function (n) { return n.w; }).concat([1])) + 6;
+    var cell = g.querySelector("g.edu rect");
+    t.column = cell ? +cell.getAttribute("width") : 100;
+    return t;
+  });
+  var width = Math.max.apply(null, trees.map(function (t) { return t.width; }));
+
+  function counter(item, gx, gy, s, yAt) {
+    var sx = s / gx, sy = s / gy, y = yAt === undefined ? item.y : yAt;
+    item.el.setAttribute("transform", "matrix(" + sx + ",0,0," + sy + "," + item.x * (1 - sx) + "," +
+                         (y - item.y * sy) + ")");
+  }
+  function show(item, on) { item.el.classList.toggle("off", !on); }
+  function update() {
+    var detail = z >= 0.999, ky = detail ? 1 : fitY, y = 0;
+    trees.forEach(function (t) {
+      var kc = detail ? 1 : COMPACT / t.cellsH, pitch = t.column * z;
+      var step = detail ? 1 : [1, 2, 5, 10, 20, 50, 100, 200, 500].find(function (k) {
+        return k * pitch >= t.numberW; }) || 1000;
+      t.g.setAttribute("transform", "translate(0," + y + ")");
+      t.rows.setAttribute("transform", "scale(" + z + "," + ky + ")");
+      t.cells.setAttribute("transform", "translate(0," + t.rowsH * ky + ") scale(" + z + "," + kc + ") translate(0," +
+                           (-t.rowsH) + ")");
+      t.titles.forEach(function (item) { counter(item, z, ky, ky); });
+      t.labels.forEach(function (item) {
+        var fits = item.w * ky + LABEL_GAP <= item.room * z;
+        show(item, fits);
+        if (fits) counter(item, z, ky, ky);
+      });
+      t.numbers.forEach(function (item, i) {
+        var on = (i + 1) % step === 0 || step === 1;
+        show(item, on);
+        if (on) counter(item, z, kc, 1, detail ? item.y : t.rowsH + (COMPACT - 7) / kc);
+      });
+      t.lines.forEach(function (item) {
+        show(item, detail);
+        if (detail) counter(item, z, 1, 1);
+      });
+      y += t.rowsH * ky + t.cellsH * kc + GAP;
+    });
+    world.setAttribute("transform", "translate(" + tx + "," + ty + ")");
+    zoomText.textContent = Math.round(z * 100) + "%";
+    view.setAttribute("data-zoom", z);
+  }
+  function fitHeight() {
+    var rows = trees.reduce(function (sum, t) { return sum + t.rowsH; }, 0);
+    var room = view.clientHeight - 2 * PAD - trees.length * (COMPACT + GAP);
+    fitY = Math.max(0.3, Math.min(1, room / rows));
+  }
+  function fit() {
+    fitHeight();
+    z = Math.min(1, (view.clientWidth - 2 * PAD) / width);
+    tx = Math.max(PAD, (view.clientWidth - width * z) / 2);
+    ty = PAD;
+    update();
+  }
+  function zoomAt(cx, factor) {
+    var next = Math.max(0.005, Math.min(4, z * factor));
+    tx = cx - (cx - tx) * next / z;
+    z = next;
+    update();
+  }
+  function zoomTo(next) { zoomAt(view.clientWidth / 2, next / z); }
+
+  view.addEventListener("wheel", function (event) {
+    event.preventDefault();
+    if (event.shiftKey || Math.abs(event.deltaX) > Math.abs(event.deltaY)) {
+      tx -= event.shiftKey ? event.deltaY : event.deltaX;
+      update();
+      return;
+    }
+    var box = view.getBoundingClientRect();
+    zoomAt(event.clientX - box.left, Math.exp(-event.deltaY * 0.0015));
+  }, {passive: false});
+
+  var drag = null;
+  view.addEventListener("pointerdown", function (event) {
+    drag = {x: event.clientX, y: event.clientY, tx: tx, ty: ty, target: event.target, moved: false};
+    try { view.setPointerCapture(event.pointerId); } catch (error) { /* not a live pointer */ }
+  });
+  view.addEventListener("pointermove", function (event) {
+    if (!drag) return;
+    var dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+    if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 4) return;
+    drag.moved = true;
+    view.classList.add("dragging");
+    tx = drag.tx + dx; ty = drag.ty + dy;
+    update();
+  });
+  view.addEventListener("pointerup", function () {
+    var done = drag;
+    drag = null;
+    view.classList.remove("dragging");
+    if (!done || done.moved) return;
+    var node = done.target.closest && done.target.closest("g.node, polygon.fold");
+    if (node) toggle(node.getAttribute("data-span"));
+  });
+
+  function inside(span, fold) {
+    return span[0] >= fold[0] && span[1] <= fold[1];
+  }
+  function refold() {
+    trees.forEach(function (t) {
+      var folds = all.call(t.rows.querySelectorAll("g.node.collapsed")).map(function (g) {
+        return g.getAttribute("data-span").split("-").map(Number);
+      });
+      t.rows.querySelectorAll("polygon.fold").forEach(function (p) { p.remove(); });
+      t.rows.querySelectorAll("g[data-span]").forEach(function (g) {
+        var span = g.getAttribute("data-span").split("-").map(Number);
+        var gone = folds.some(function (f) {
+          return inside(span, f) && (span[0] !== f[0] || span[1] !== f[1] || g.classList.contains("multinuc"));
+        });
+        g.classList.toggle("gone", gone);
+      });
+      t.rows.querySelectorAll("g.node.collapsed:not(.gone)").forEach(function (g) {
+        var bar = g.querySelector("line"), x1 = +bar.getAttribute("x1"), x2 = +bar.getAttribute("x2");
+        var y = +bar.getAttribute("y1"), bottom = t.rowsH - 6;
+        var fold = document.createElementNS("http://www.w3.org/2000/svg", "polygon");
+        var span = g.getAttribute("data-span"), range = span.split("-").map(Number);
+        var hidden = all.call(t.rows.querySelectorAll("g.node.gone")).filter(function (n) {
+          return inside(n.getAttribute("data-span").split("-").map(Number), range); });
+        var title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+        title.textContent = span + " folded: " + hidden.length + " spans inside it hidden (click to unfold)";
+        fold.appendChild(title);
+        fold.setAttribute("class", "fold");
+        fold.setAttribute("data-span", span);
+        fold.setAttribute("points", (x1 + x2) / 2 + "," + (y + 2) + " " + x1 + "," + bottom + " " + x2 + "," + bottom);
+        t.rows.insertBefore(fold, t.rows.firstChild);
+      });
+    });
+  }
+  function toggle(span) {
+    var nodes = document.querySelectorAll('g.node[data-span="' + span + '"]');
+    var fold = nodes.length && !nodes[0].classList.contains("collapsed");
+    nodes.forEach(function (g) { g.classList.toggle("collapsed", fold); });
+    refold();
+  }
+  function expandAll() {
+    document.querySelectorAll("g.node.collapsed").forEach(function (g) { g.classList.remove("collapsed"); });
+    refold();
+  }
+
+  function find(query) {
+    var q = query.trim().toLowerCase();
+    hits = [];
+    hitAt = -1;
+    document.querySelectorAll("g.edu").forEach(function (g) {
+      var text = g.querySelector("title").textContent.toLowerCase().replace(/^[0-9]+: /, "");
+      var hit = q.length > 0 && text.indexOf(q) >= 0;
+      g.classList.toggle("hit", hit);
+      if (hit) hits.push(g);
+    });
+    var edus = {};
+    hits.forEach(function (g) { edus[g.getAttribute("data-span")] = 1; });
+    var n = Object.keys(edus).length;
+    hitsText.textContent = q ? n + (n === 1 ? " EDU" : " EDUs") : "";
+    return n;
+  }
+  function next() {
+    if (!hits.length) return;
+    hitAt = (hitAt + 1) % hits.length;
+    var rect = hits[hitAt].querySelector("rect");
+    var x = +rect.getAttribute("x") + +rect.getAttribute("width") / 2;
+    tx = view.clientWidth / 2 - x * z;
+    update();
+    info.textContent = hits[hitAt].querySelector("title").textContent;
+  }
+  search.addEventListener("input", function () { find(search.value); });
+  search.addEventListener("keydown", function (event) { if (event.key === "Enter") next(); });
+
+  var actions = {"in": function () { zoomTo(z * 1.5); }, "out": function () { zoomTo(z / 1.5); },
+                 "fit": fit, "one": function () { zoomTo(1); }, "expand": expandAll};
+  document.querySelectorAll("button[data-act]").forEach(function (b) {
+    b.addEventListener("click", function () { actions[b.getAttribute("data-act")](); });
+  });
+  window.addEventListener("resize", function () { fitHeight(); update(); });
+
+  var cells = {}, lit = [];
   document.querySelectorAll("g.edu").forEach(function (g) {
     var i = g.getAttribute("data-span").split("-")[0];
     (cells[i] = cells[i] || []).push(g);
   });
   document.addEventListener("mouseover", function (event) {
-    var g = event.target.closest && event.target.closest("g[data-span]");
+    var g = event.target.closest && event.target.closest("g[data-span], polygon.fold");
     if (!g) return;
     lit.forEach(function (c) { c.classList.remove("lit"); });
     lit = [];
@@ -49,6 +291,10 @@ _SCRIPT = """
     }
     info.textContent = g.querySelector("title").textContent;
   });
+
+  window.rstView = {fit: fit, zoomTo: zoomTo, toggle: toggle, expandAll: expandAll, find: find, next: next,
+                    state: function () { return {zoom: z, tx: tx, ty: ty, rows: z >= 0.999 ? 1 : fitY}; }};
+  fit();
 })();
 """
 
@@ -74,31 +320,86 @@ def _symbol_legend() -> list[str]:
     ]
 
 
+#: what the comparison legend calls each difference kind
+DIFF_NAMES = {"gold-only": "missing", "pred-only": "extra", "nuclearity": "mislabelled", "relation": "mislabelled"}
+
+
 def _diff_legend(diff: TreeDiff) -> list[str]:
     counts = diff.counts()
-    return [f'<span><i class="swatch" style="background:{DIFF_COLORS[kind]}"></i>{xml_text(words)}: '
-            f'<b>{counts[kind]}</b></span>' for kind, words in KINDS.items()]
+    matched = diff.n_gold - len(diff.gold)
+    same = (f'<span><i class="swatch" style="background:{BAR}"></i>matched: same span, nuclearity and '
+            f"relation: <b>{matched}</b></span>")
+    return [same] + [f'<span><i class="swatch" style="background:{DIFF_COLORS[kind]}"></i>{DIFF_NAMES[kind]}, '
+                     f'{xml_text(words)}: <b>{counts[kind]}</b></span>' for kind, words in KINDS.items()]
 
 
-def _figure(drawing: Layout, marks=None) -> str:
-    return svg_document(drawing.width, drawing.height, body(drawing, marks))
+def _score_table(scores: DocumentScores) -> str:
+    """The document's F1 per metric and measure (precision and recall on hover), or why none."""
+    if scores.problem:
+        return f'<p class="problem">not scored: {xml_text(scores.problem)}</p>'
+    measures = list(scores.metrics[0].f1) if scores.metrics else []
+    head = "".join(f"<th>{m}</th>" for m in measures)
+    rows = []
+    for metric in scores.metrics:
+        cells = "".join(f'<td title="P {metric.precision[m]:.2f}, R {metric.recall[m]:.2f}">{metric.f1[m]:.2f}</td>'
+                        for m in measures)
+        rows.append(f'<tr title="{xml_text(metric.signature, quote=True)}"><td>{metric.name} F1</td>{cells}</tr>')
+    notes = "".join(f'<p class="meta">{xml_text(note)}</p>' for note in scores.warnings)
+    return f'<table class="scores"><tr><th>this document</th>{head}</tr>{"".join(rows)}</table>{notes}'
 
 
-def _page(title: str, meta: str, legends: list[list[str]], figures: list[str]) -> str:
+#: pixels between the drawings of a comparison, at 100% (the page's script places them itself)
+_GAP = 16
+
+
+def _figure(drawing: Layout, marks=None, y: float = 0.0) -> str:
+    """One drawing for the viewer, ``y`` pixels down: the tree and the EDU cells in groups it
+    scales apart."""
+    tree, cells = interactive_parts(drawing, marks)
+    edu_top = min(cell.box.y0 for cell in drawing.cells)
+    return "\n".join([
+        (f'<g class="rst-tree" transform="translate(0,{y:.1f})" data-width="{drawing.width:.1f}" '
+         f'data-rows="{edu_top:.1f}" data-cells="{drawing.height - edu_top:.1f}">'),
+        '<g class="rows">', *tree, "</g>", '<g class="cells">', *cells, "</g>", "</g>"])
+
+
+_TOOLS = """<div class="tools">
+<button data-act="out" title="zoom out">&#8722;</button><button data-act="in" title="zoom in">+</button>
+<button data-act="fit" title="the whole tree in the window">Fit</button>
+<button data-act="one" title="EDU texts at their size">100%</button><span id="zoom"></span>
+<button data-act="expand" title="unfold every folded subtree">Expand all</button>
+<input id="search" type="search" placeholder="Search EDU text (Enter: next)" aria-label="search EDU text">
+<span id="hits"></span>
+<span class="hint">wheel: zoom &#183; drag: pan &#183; click a span: fold/unfold</span>
+</div>"""
+
+
+def _page(title: str, meta: str, legends: list[str], drawings: list[tuple[Layout, dict | None]]) -> str:
+    figures, y = [], 0.0
+    for drawing, marks in drawings:
+        figures.append(_figure(drawing, marks, y))
+        y += drawing.height + _GAP
+    width = max(drawing.width for drawing, _ in drawings)
     return "\n".join([
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{xml_text(title)}</title>",
         f"<style>{_STYLE}</style></head><body>",
-        f"<h1>{xml_text(title)}</h1>",
-        f'<p class="meta">{meta}</p>',
-        *('<div class="legend">' + "\n".join(items) + "</div>" for items in legends),
-        '<div class="pane">', *figures, "</div>",
+        f'<header><h1>{xml_text(title)}</h1><span class="meta">{meta}</span>',
+        _TOOLS, *legends, "</header>",
+        (f'<div id="view"><svg xmlns="http://www.w3.org/2000/svg" class="rst-view" width="{width:.1f}" '
+         f'height="{y:.1f}" font-family="{xml_text(FONT_FAMILY, quote=True)}"><g id="world">'),
+        *figures, "</g></svg></div>",
         '<div id="info">Hover over an EDU, a span or a relation to read its text.</div>',
         f"<script>{_SCRIPT}</script>",
         "</body></html>",
     ]) + "\n"
+
+
+def _symbols(items: list[str]) -> str:
+    return ('<details class="legend"><summary>How to read the diagram</summary><div>' + "\n".join(items)
+            + "</div></details>")
 
 
 def _count(n: int, noun: str) -> str:
@@ -115,23 +416,23 @@ def _meta(drawing: Layout) -> str:
 
 
 def page(drawing: Layout) -> str:
-    """An HTML page showing one drawing."""
+    """An HTML page showing one drawing, fitted to the window."""
     title = f"{drawing.tree.doc_id or 'document'}: RST tree"
-    return _page(title, _meta(drawing), [_symbol_legend()], [_figure(drawing)])
+    return _page(title, _meta(drawing), [_symbols(_symbol_legend())], [(drawing, None)])
 
 
-def compare_page(gold: Layout, pred: Layout, diff: TreeDiff, gold_name: str = "gold",
+def compare_page(gold: Layout, pred: Layout, diff: TreeDiff, scores: DocumentScores, gold_name: str = "gold",
                  pred_name: str = "prediction") -> str:
-    """An HTML page with the gold drawing above the predicted one, differences coloured."""
+    """An HTML page with the gold drawing above the predicted one in the same EDU columns,
+    differences coloured, and the document's scores."""
     title = f"{gold.tree.doc_id or 'document'}: {gold_name} vs {pred_name}"
-    same = diff.n_gold - sum(1 for k in diff.gold.values() if k == "gold-only")
     named = ((gold_name, gold.tree), (pred_name, pred.tree))
     sources = "".join(f" {name} from {xml_text(t.source)}." for name, t in named if t.source)
     meta = (f"{_count(gold.tree.n_edus, 'EDU')}; {gold_name}: {_count(diff.n_gold, 'constituent')}, "
-            f"{pred_name}: {diff.n_pred}, "
-            f"{same} spans in both.{sources} Drawn by rstkit {__version__}.")
-    figures = [_figure(gold, diff.gold), _figure(pred, diff.pred)]
-    return _page(title, meta, [_diff_legend(diff), _symbol_legend()], figures)
+            f"{pred_name}: {diff.n_pred}.{sources} Drawn by rstkit {__version__}.")
+    legends = ['<div class="summary"><div class="legend">' + "\n".join(_diff_legend(diff)) + "</div>"
+               + _score_table(scores) + "</div>", _symbols(_symbol_legend())]
+    return _page(title, meta, legends, [(gold, diff.gold), (pred, diff.pred)])
 
 
 def fragment(drawing: Layout) -> str:

@@ -68,7 +68,8 @@ class Text:
     """One line of text: ``anchor`` ``"middle"`` centres it on ``x``, ``"start"`` starts it
     there; ``y`` is the baseline. ``role`` is title, span, relation, multinuc, edu-number
     or edu-text; ``spans`` are the constituents it belongs to; ``title`` is the full text
-    when the shown one was shortened."""
+    when the shown one was shortened; ``room`` is the width a label may take (its bar or the
+    interval between its ends), which a zoomed-out view compares with its width."""
 
     text: str
     x: float
@@ -79,6 +80,7 @@ class Text:
     anchor: str = "middle"
     bold: bool = False
     title: str = ""
+    room: float = 0.0
 
     @property
     def box(self) -> Box:
@@ -296,7 +298,8 @@ class _Builder:
         node = plan.node
         place = self.places[node.span]
         label = f"{node.start}-{node.end}"
-        self.texts.append(Text(label, place.x, top + ASCENT * s.span_size, s.span_size, "span", (node.span,)))
+        self.texts.append(Text(label, place.x, top + ASCENT * s.span_size, s.span_size, "span", (node.span,),
+                               room=place.right - place.left - 2 * s.pad))
         self.segments.append(Segment(place.left + s.pad, bar, place.right - s.pad, bar, "bar", (node.span,)))
         for child in node.children:
             if child.nuclearity == NUCLEUS:
@@ -322,7 +325,7 @@ class _Builder:
         room = abs(xb - xa) - 2 * s.pad
         shown = truncate(text, room, s.label_size)
         self.texts.append(Text(shown, (xa + xb) / 2, lane_y - DESCENT * s.label_size - 2, s.label_size, role,
-                               spans, title=text if shown != text else ""))
+                               spans, title=text if shown != text else "", room=room))
 
     def _cells(self, edu_top: float) -> tuple[EDUCell, ...]:
         s = self.style

@@ -55,9 +55,13 @@ def _mark(marks: Marks, spans: tuple[Span, ...], kinds: tuple[str, ...]) -> str 
     return strongest([marks[s] for s in spans if marks.get(s) in kinds])
 
 
-def _text(t: Text, fill: str, underline: bool = False, italic: bool = False) -> str:
-    """A text element; emphasis never changes its width (the layout measured it)."""
+def _text(t: Text, fill: str, underline: bool = False, italic: bool = False, role: str = "") -> str:
+    """A text element; emphasis never changes its width (the layout measured it). ``role``
+    (the interactive page's drawings only) names what the text is for the page's script
+    (title, label, number, line), and a label says how much room it has."""
     attrs = [f'x="{_n(t.x)}"', f'y="{_n(t.y)}"', f'font-size="{_n(t.size)}"', f'fill="{fill}"']
+    if role:
+        attrs.append(f'class="{role}"' + (f' data-room="{_n(t.room)}"' if role == "label" else ""))
     if t.anchor == "middle":
         attrs.append('text-anchor="middle"')
     if t.bold:
@@ -107,7 +111,7 @@ def _group(cls: str, span: Span | None, title: str, body: list[str], mark: str |
     return f"<g{attrs}><title>{xml_text(title)}</title>{''.join(body)}</g>"
 
 
-def _cells(layout: Layout, marks: Marks) -> list[str]:
+def _cells(layout: Layout, marks: Marks, interactive: bool = False) -> list[str]:
     out = []
     for cell in layout.cells:
         span = (cell.index, cell.index)
@@ -116,12 +120,13 @@ def _cells(layout: Layout, marks: Marks) -> list[str]:
         rect = (f'<rect x="{_n(box.x0)}" y="{_n(box.y0)}" width="{_n(box.x1 - box.x0)}" '
                 f'height="{_n(box.y1 - box.y0)}" rx="3" fill="{CELL_FILL}" '
                 f'stroke="{DIFF_COLORS[mark] if mark else CELL_STROKE}"/>')
-        lines = [_text(t, INK) for t in cell.lines]
+        lines = [_text(t, INK, role=("number" if k == 0 else "line") if interactive else "")
+                 for k, t in enumerate(cell.lines)]
         out.append(_group("edu", span, f"{cell.index}: {cell.text}", [rect, *lines], mark))
     return out
 
 
-def _segments(layout: Layout, marks: Marks, labels: dict) -> list[str]:
+def _segments(layout: Layout, marks: Marks, labels: dict, role: str = "") -> list[str]:
     """Span bars with their span labels, nucleus lines, multinuclear bars with their relation."""
     out = []
     for seg in layout.segments:
@@ -132,7 +137,7 @@ def _segments(layout: Layout, marks: Marks, labels: dict) -> list[str]:
             title = f"{_span_name(span)}: {_span_text(layout, span)}"
             out.append(_group("node", span, title, [
                 _line(seg, color, 3 if mark else 1),
-                _text(labels[("span", seg.spans)], color if mark else SPAN_LABEL, bool(mark))], mark))
+                _text(labels[("span", seg.spans)], color if mark else SPAN_LABEL, bool(mark), role=role)], mark))
         elif seg.role == "nucleus":
             span = seg.spans[0]
             mark = marks.get(span)
@@ -147,11 +152,11 @@ def _segments(layout: Layout, marks: Marks, labels: dict) -> list[str]:
             title = f"{label.title or label.text} (multinuclear): " + ", ".join(_span_name(s) for s in seg.spans)
             out.append(_group("multinuc", (seg.spans[0][0], seg.spans[-1][1]), title, [
                 _line(seg, color, 3 if mark else 1.5),
-                _text(label, color if mark else LABEL, bool(mark), italic=True)], mark))
+                _text(label, color if mark else LABEL, bool(mark), italic=True, role=role)], mark))
     return out
 
 
-def _arcs(layout: Layout, marks: Marks, labels: dict) -> list[str]:
+def _arcs(layout: Layout, marks: Marks, labels: dict, role: str = "") -> list[str]:
     out = []
     for arc in layout.arcs:
         mark = marks.get(arc.satellite)
@@ -161,7 +166,8 @@ def _arcs(layout: Layout, marks: Marks, labels: dict) -> list[str]:
         out.append(_group("arc", arc.satellite, title, [
             f'<path d="{path}" fill="none" stroke="{color}" stroke-width="{_n(2.5 if mark else 1.2)}"/>',
             f'<polygon points="{head}" fill="{color}"/>',
-            _text(labels[("relation", (arc.satellite,))], color if mark else LABEL, bool(mark), italic=True)],
+            _text(labels[("relation", (arc.satellite,))], color if mark else LABEL, bool(mark), italic=True,
+                  role=role)],
             mark))
     return out
 
@@ -172,6 +178,16 @@ def body(layout: Layout, marks: Marks | None = None) -> list[str]:
     labels = {(t.role, t.spans): t for t in layout.texts}
     titles = [_text(t, INK) for t in layout.texts if t.role == "title"]
     return titles + _cells(layout, marks) + _segments(layout, marks, labels) + _arcs(layout, marks, labels)
+
+
+def interactive_parts(layout: Layout, marks: Marks | None = None) -> tuple[list[str], list[str]]:
+    """The elements of a drawing for the zooming page, in two parts that it scales apart: the
+    tree above the EDUs (title, nodes, arcs) and the EDU cells; texts carry their role."""
+    marks = marks or {}
+    labels = {(t.role, t.spans): t for t in layout.texts}
+    titles = [_text(t, INK, role="title") for t in layout.texts if t.role == "title"]
+    tree = titles + _segments(layout, marks, labels, "label") + _arcs(layout, marks, labels, "label")
+    return tree, _cells(layout, marks, interactive=True)
 
 
 def svg_document(width: float, height: float, content: list[str], title: str = "") -> str:
