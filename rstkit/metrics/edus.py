@@ -9,7 +9,15 @@ ignores what tokenisation changes and nothing else (case and every other charact
 * the Penn Treebank bracket escapes are undone: ``-LRB-``/``-LB-`` to ``(``,
   ``-RRB-``/``-RB-`` to ``)``, ``-LCB-`` to ``{``, ``-RCB-`` to ``}``, ``-LSB-`` to ``[``,
   ``-RSB-`` to ``]``;
-* PTB double quotes (two backquotes, two single quotes) become ``"``.
+* PTB and LaTeX double quotes (two backquotes, two single quotes) become ``"``;
+* what tokenizers (Stanford's PTBTokenizer among them) rewrite is folded to one form on both
+  sides: curly and other double quotes (`` “ ” „ ‟ « » ″ ``) to ``"``, curly single quotes, the
+  backquote and the prime (`` ‘ ’ ‚ ‛ ` ′ ``) to ``'``; en and em dashes, the figure dash, the
+  horizontal bar and ``--``/``---`` to ``—``; the unicode hyphens and the minus sign to ``-``;
+  ``…`` and a run of three or more periods to ``…``, and two periods to one (Stanford doubles the
+  period of a sentence that ends with an abbreviation: ``Wis. .``); currency as Stanford
+  normalises it: ``£`` to ``#``, ``¢`` to ``cents``, and ``€``, ``¥`` and the other currency
+  signs to ``$``.
 
 A difference is an EDUMismatchError naming the document, both files, the first differing
 EDU and both texts, unless ``lenient`` (then a warning, and the document is scored). Its
@@ -27,11 +35,27 @@ from .prepared import PreparedDocument
 _ESCAPES = {"-LRB-": "(", "-LB-": "(", "-RRB-": ")", "-RB-": ")", "-LCB-": "{", "-RCB-": "}",
             "-LSB-": "[", "-RSB-": "]", "``": '"', "''": '"'}
 _ESCAPE = re.compile("|".join(re.escape(e) for e in sorted(_ESCAPES, key=len, reverse=True)))
+#: single characters folded to one form (one character or a word, as Stanford's tokenizer writes them)
+_FOLDS = str.maketrans({**dict.fromkeys("“”„‟«»″", '"'), **dict.fromkeys("‘’‚‛`′", "'"),
+                        **dict.fromkeys("–—‒―", "—"), **dict.fromkeys("‐‑−", "-"), "…": "...",
+                        "£": "#", "¢": "cents",
+                        **dict.fromkeys("€¥¤₠₡₢₣₤₥₦₧₨₩₪₫₭₮₯₰₱₲₳₴₵₶₷₸₹₺₻₼₽₾₿", "$")})
+#: ``--`` and ``---`` (before whitespace is removed: ``-- --`` is two dashes)
+_DASHES = re.compile("-{2,3}")
+#: runs of periods, after whitespace is removed (``Wis. .`` is one period)
+_PERIODS = re.compile(r"\.{2,}")
+
+
+def _periods(match: re.Match[str]) -> str:
+    """Two periods -> one (a doubled sentence-final period); three or more -> ``…``."""
+    return "." if len(match.group()) == 2 else "…"
 
 
 def normalise_edu_text(text: str) -> str:
-    """``text`` as compared: PTB escapes undone, all whitespace removed, case kept."""
-    return "".join(_ESCAPE.sub(lambda m: _ESCAPES[m.group()], text).split())
+    """``text`` as compared: PTB escapes undone, all whitespace removed, tokenizer rewrites folded
+    to one form (see the module's docstring), case kept."""
+    tokens = _DASHES.sub("—", _ESCAPE.sub(lambda m: _ESCAPES[m.group()], text)).translate(_FOLDS)
+    return _PERIODS.sub(_periods, "".join(tokens.split()))
 
 
 def check_edus(gold: PreparedDocument, pred: PreparedDocument, config: EvalConfig, notes: list[str]) -> None:
