@@ -14,8 +14,10 @@ ignores what tokenisation changes and nothing else (case and every other charact
   sides: curly and other double quotes (`` “ ” „ ‟ « » ″ ``) to ``"``, curly single quotes, the
   backquote and the prime (`` ‘ ’ ‚ ‛ ` ′ ``) to ``'``; en and em dashes, the figure dash, the
   horizontal bar and ``--``/``---`` to ``—``; the unicode hyphens and the minus sign to ``-``;
-  ``…`` and a run of three or more periods to ``…``, and two periods to one (Stanford doubles the
-  period of a sentence that ends with an abbreviation: ``Wis. .``); currency as Stanford
+  three or more periods to ``…``, two periods, and ``…`` with a period, to one (Stanford doubles the
+  period of a sentence that ends with an abbreviation: ``Wis. .``; periods are counted once
+  whitespace is removed, so ``Wis. ...``, an abbreviation before an ellipsis, is ``Wis…``, and
+  aligned approximately against a gold ``Wis.…``); currency as Stanford
   normalises it: ``£`` to ``#``, ``¢`` to ``cents``, and ``€``, ``¥`` and the other currency
   signs to ``$``.
 
@@ -37,18 +39,19 @@ _ESCAPES = {"-LRB-": "(", "-LB-": "(", "-RRB-": ")", "-RB-": ")", "-LCB-": "{", 
 _ESCAPE = re.compile("|".join(re.escape(e) for e in sorted(_ESCAPES, key=len, reverse=True)))
 #: single characters folded to one form (one character or a word, as Stanford's tokenizer writes them)
 _FOLDS = str.maketrans({**dict.fromkeys("“”„‟«»″", '"'), **dict.fromkeys("‘’‚‛`′", "'"),
-                        **dict.fromkeys("–—‒―", "—"), **dict.fromkeys("‐‑−", "-"), "…": "...",
+                        **dict.fromkeys("–—‒―", "—"), **dict.fromkeys("‐‑−", "-"),
                         "£": "#", "¢": "cents",
                         **dict.fromkeys("€¥¤₠₡₢₣₤₥₦₧₨₩₪₫₭₮₯₰₱₲₳₴₵₶₷₸₹₺₻₼₽₾₿", "$")})
 #: ``--`` and ``---`` (before whitespace is removed: ``-- --`` is two dashes)
 _DASHES = re.compile("-{2,3}")
-#: runs of periods, after whitespace is removed (``Wis. .`` is one period)
-_PERIODS = re.compile(r"\.{2,}")
+#: runs of periods, and a period after ``…``, once whitespace is removed (``Wis. .`` is ``Wis..``)
+_PERIODS = re.compile(r"\.{2,}|…\.")
 
 
 def _periods(match: re.Match[str]) -> str:
-    """Two periods -> one (a doubled sentence-final period); three or more -> ``…``."""
-    return "." if len(match.group()) == 2 else "…"
+    """Two periods -> one (a doubled sentence-final period); three or more -> ``…``; ``….`` -> ``…``."""
+    text = match.group()
+    return "." if text == ".." else "…"
 
 
 def normalise_edu_text(text: str) -> str:
