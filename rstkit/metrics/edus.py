@@ -14,10 +14,9 @@ ignores what tokenisation changes and nothing else (case and every other charact
   sides: curly and other double quotes (`` “ ” „ ‟ « » ″ ``) to ``"``, curly single quotes, the
   backquote and the prime (`` ‘ ’ ‚ ‛ ` ′ ``) to ``'``; en and em dashes, the figure dash, the
   horizontal bar and ``--``/``---`` to ``—``; the unicode hyphens and the minus sign to ``-``;
-  three or more periods to ``…``, two periods, and ``…`` with a period, to one (Stanford doubles the
-  period of a sentence that ends with an abbreviation: ``Wis. .``; periods are counted once
-  whitespace is removed, so ``Wis. ...``, an abbreviation before an ellipsis, is ``Wis…``, and
-  aligned approximately against a gold ``Wis.…``); currency as Stanford
+  three or more periods in a token to ``…``; then, with whitespace removed, two periods, and
+  ``…`` with a period, to one (Stanford doubles the period of a sentence that ends with an
+  abbreviation: ``Wis. .``), and three or more to ``…``; currency as Stanford
   normalises it: ``£`` to ``#``, ``¢`` to ``cents``, and ``€``, ``¥`` and the other currency
   signs to ``$``.
 
@@ -44,7 +43,9 @@ _FOLDS = str.maketrans({**dict.fromkeys("“”„‟«»″", '"'), **dict.from
                         **dict.fromkeys("€¥¤₠₡₢₣₤₥₦₧₨₩₪₫₭₮₯₰₱₲₳₴₵₶₷₸₹₺₻₼₽₾₿", "$")})
 #: ``--`` and ``---`` (before whitespace is removed: ``-- --`` is two dashes)
 _DASHES = re.compile("-{2,3}")
-#: runs of periods, and a period after ``…``, once whitespace is removed (``Wis. .`` is ``Wis..``)
+#: three or more periods within a token (``... ...`` is two ellipses); then, once whitespace is removed,
+#: runs of periods and a period after ``…`` (``Wis. .`` is ``Wis..``)
+_ELLIPSIS = re.compile(r"\.{3,}")
 _PERIODS = re.compile(r"\.{2,}|…\.")
 
 
@@ -57,7 +58,7 @@ def _periods(match: re.Match[str]) -> str:
 def normalise_edu_text(text: str) -> str:
     """``text`` as compared: PTB escapes undone, all whitespace removed, tokenizer rewrites folded
     to one form (see the module's docstring), case kept."""
-    tokens = _DASHES.sub("—", _ESCAPE.sub(lambda m: _ESCAPES[m.group()], text)).translate(_FOLDS)
+    tokens = _ELLIPSIS.sub("…", _DASHES.sub("—", _ESCAPE.sub(lambda m: _ESCAPES[m.group()], text))).translate(_FOLDS)
     return _PERIODS.sub(_periods, "".join(tokens.split()))
 
 

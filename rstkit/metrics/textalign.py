@@ -7,15 +7,18 @@ parser left out) is found here: :func:`align_texts` returns the edit operations 
 gold text into the prediction's, and the stretches that differ too much to be aligned
 approximately.
 
-The alignment is :class:`difflib.SequenceMatcher`'s, made near-linear for long texts by running it
-twice: once on content-defined chunks of both texts (cut where a rolling hash of the last
-``WINDOW`` characters has its top ``CHUNK_BITS`` bits zero; equal stretches of text are cut alike on both
-sides, whatever precedes them), and once on the characters of each stretch of chunks that differs.
-Pathological input (no cut for thousands of characters, and a difference inside) falls back to
-SequenceMatcher's own, worse than linear, cost on that stretch.
+The alignment is :class:`difflib.SequenceMatcher`'s, made near-linear for long texts: both texts
+are cut into content-defined chunks (where a rolling hash of the last ``WINDOW`` characters has its
+top ``CHUNK_BITS`` bits zero, so equal stretches of text are cut alike on both sides, whatever
+precedes them); the chunks that occur once on each side, in the longest common order, anchor the
+alignment (as patience diff does); SequenceMatcher aligns the chunks between two anchors, and the
+characters of chunks that differ. Pathological input (no anchor for thousands of characters, and a
+difference inside) falls back to SequenceMatcher's own, worse than linear, cost on that stretch.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -110,7 +113,8 @@ def align_texts(gold: str, pred: str, gold_bounds: Collection[int] = (), pred_bo
 
 
 def edit_operations(gold: str, pred: str) -> list[Opcode]:
-    """SequenceMatcher's opcodes turning ``gold`` into ``pred``, computed chunk-wise, then
+    """SequenceMatcher's opcodes turning ``gold`` into ``pred``, computed between anchors (chunks that
+    occur once in each text, in the same order), chunk-wise in each gap between them, then
     character-wise where chunks differ; adjacent equal operations merged."""
     if gold == pred:
         return [("equal", 0, len(gold), 0, len(pred))] if gold else []
@@ -118,15 +122,45 @@ def edit_operations(gold: str, pred: str) -> list[Opcode]:
     gold_chunks = [gold[a:b] for a, b in pairwise(gold_cuts)]
     pred_chunks = [pred[a:b] for a, b in pairwise(pred_cuts)]
     out: list[Opcode] = []
-    matcher = SequenceMatcher(None, gold_chunks, pred_chunks, autojunk=True)
-    for tag, c1, c2, d1, d2 in matcher.get_opcodes():
-        i1, i2, j1, j2 = gold_cuts[c1], gold_cuts[c2], pred_cuts[d1], pred_cuts[d2]
-        if tag == "equal" or i1 == i2 or j1 == j2:
-            _append(out, (tag, i1, i2, j1, j2))
-            continue
-        for sub, a1, a2, b1, b2 in SequenceMatcher(None, gold[i1:i2], pred[j1:j2], autojunk=False).get_opcodes():
-            _append(out, (sub, i1 + a1, i1 + a2, j1 + b1, j1 + b2))
+    c, d = 0, 0
+    for anchor_c, anchor_d in [*_anchors(gold_chunks, pred_chunks), (len(gold_chunks), len(pred_chunks))]:
+        matcher = SequenceMatcher(None, gold_chunks[c:anchor_c], pred_chunks[d:anchor_d], autojunk=False)
+        for tag, c1, c2, d1, d2 in matcher.get_opcodes():
+            i1, i2, j1, j2 = gold_cuts[c + c1], gold_cuts[c + c2], pred_cuts[d + d1], pred_cuts[d + d2]
+            if tag == "equal" or i1 == i2 or j1 == j2:
+                _append(out, (tag, i1, i2, j1, j2))
+                continue
+            for sub, a1, a2, b1, b2 in SequenceMatcher(None, gold[i1:i2], pred[j1:j2], autojunk=False).get_opcodes():
+                _append(out, (sub, i1 + a1, i1 + a2, j1 + b1, j1 + b2))
+        if anchor_c < len(gold_chunks):
+            _append(out, ("equal", gold_cuts[anchor_c], gold_cuts[anchor_c + 1], pred_cuts[anchor_d],
+                          pred_cuts[anchor_d + 1]))
+        c, d = anchor_c + 1, anchor_d + 1
     return out
+
+
+def _anchors(gold: list[str], pred: list[str]) -> list[tuple[int, int]]:
+    """Pairs (gold index, predicted index) of chunks that occur once on each side, the longest
+    sequence of them in the same order on both (patience sorting: O(n log n))."""
+    gold_count, pred_count = Counter(gold), Counter(pred)
+    pred_at = {chunk: j for j, chunk in enumerate(pred) if pred_count[chunk] == 1}
+    pairs = [(i, pred_at[chunk]) for i, chunk in enumerate(gold) if gold_count[chunk] == 1 and chunk in pred_at]
+    tails: list[int] = []  # tails[k]: the smallest predicted index ending an increasing run of k + 1 pairs
+    tail_pair: list[int] = []  # the pair (its index in pairs) at each tail
+    previous = [-1] * len(pairs)
+    for p, (_, j) in enumerate(pairs):
+        k = bisect_left(tails, j)
+        if k == len(tails):
+            tails.append(j)
+            tail_pair.append(p)
+        else:
+            tails[k], tail_pair[k] = j, p
+        previous[p] = tail_pair[k - 1] if k else -1
+    chain, p = [], tail_pair[-1] if tail_pair else -1
+    while p >= 0:
+        chain.append(pairs[p])
+        p = previous[p]
+    return chain[::-1]
 
 
 def chunk_bounds(text: str) -> list[int]:
