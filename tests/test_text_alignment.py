@@ -252,3 +252,15 @@ def test_rewrites_change_no_number(docs):
         e, g = expected.systems[0].counts, got.systems[0].counts
         assert (g.matched == e.matched).all() and (g.gold == e.gold).all() and (g.pred == e.pred).all()
         assert got.scores == expected.scores and got.segmentation() == expected.segmentation()
+
+
+def test_the_edu_text_check_of_gold_edus_undoes_the_rewrites_too():
+    # the same three EDUs, the prediction's as Feng-Hirst's Stanford tokenizer wrote shop.txt: no mismatch,
+    # and the trees are the same: every F1 100
+    gold = three("“We sell what we grow,”", "said Anna Berg of Madison, Wis.", "She charges €4 – less.")
+    pred = three('" We sell what we grow , "', "said Anna Berg of Madison , Wis. .", "She charges $ 4 -- less .")
+    result = evaluate({"d": loads_dis(gold, doc_id="d")}, {"d": loads_dis(pred, doc_id="d")}, EvalConfig())
+    assert set(result.scores.values()) == {100.0}
+    with pytest.raises(EDUMismatchError, match="EDU text mismatch"):  # a real difference stays one
+        evaluate({"d": loads_dis(gold, doc_id="d")}, {"d": loads_dis(pred.replace("$ 4", "$ 5"), doc_id="d")},
+                 EvalConfig())

@@ -82,7 +82,7 @@ def check_edus(gold: PreparedDocument, pred: PreparedDocument, config: EvalConfi
     message = (f"EDU text mismatch for document {gold.doc_id!r}: {len(differing)} of {gold.n_edus} EDUs differ, "
                f"the first is EDU {first}: '{printable(gold_texts[first - 1], 60)}' in gold "
                f"{gold.source or '?'}, '{printable(pred_texts[first - 1], 60)}' in prediction "
-               f"{pred.source or '?'} (compared without whitespace, PTB bracket and quote escapes undone)")
+               f"{pred.source or '?'} (compared without whitespace, PTB escapes and tokenizer rewrites undone)")
     if not config.lenient:
         same_text = _document_text(gold_texts) == _document_text(pred_texts)
         raise EDUMismatchError(message, fixes=("lenient", "edus_aligned") if same_text else ("lenient",))
