@@ -216,6 +216,9 @@ def _system_json(report: Report, r: int, s: int, with_documents: bool) -> dict[s
     segmentation = result.segmentation(s)
     if segmentation is not None:
         out["segmentation"] = segmentation
+    alignment = result.alignment(s)
+    if alignment:
+        out["alignment"] = alignment
     if (r, s) in report.ci:
         out["ci"] = {m: list(v) for m, v in report.ci[(r, s)].items()}
         out["confidence"] = report.confidence

@@ -56,7 +56,8 @@ def add_parser(sub) -> None:
                         "boundary P/R/F1 over tokens, of .tok/.conllu files or of trees' EDUs; all leaves it out)")
     p.add_argument("--average", **comma_list(AVERAGES), default=None, metavar="AVERAGE[,AVERAGE...]",
                    help="micro (pooled), macro (mean of per-document F1), dplp (DPLP's per-document P/R), all, "
-                        "or a comma list; every metric and average is scored from one read of the files (default: micro)")
+                        "or a comma list; every metric and average is scored from one read of the files "
+                        "(default: micro)")
     p.add_argument("--no-sentence-initial", action="store_true",
                    help="segmentation: sentence-initial tokens are no boundary on either side (the DISRPT scorer's "
                         "-nb; needs sentences: .conllu files, or trees whose EDUs carry sentence numbers)")

@@ -24,8 +24,8 @@ from ..settings import (
     PRESETS,
     RELATION_FIXERS,
     RST_EVAL,
-    SPAN_KEYS,
     SENTENCE_INITIAL,
+    SPAN_KEYS,
     UNKNOWN_LABEL_POLICIES,
     Average,
     Binarization,
@@ -38,8 +38,8 @@ from ..settings import (
     NaryChildren,
     NNRelation,
     RelationFixer,
-    SpanKey,
     SentenceInitial,
+    SpanKey,
     UnknownLabels,
 )
 
@@ -144,12 +144,12 @@ class EvalConfig:
         ``gold``: gold and prediction must have the same EDUs (spans are compared by EDU
         number). ``aligned``: spans are compared by character (first and last character of
         the text, whitespace aside), so predictions that segment their own EDUs are scored;
-        the texts must be the same (:mod:`rstkit.metrics.aligned`).
+        tokenizer rewrites are undone and small differences aligned (:mod:`rstkit.metrics.aligned`).
     lenient
         repair inconsistent extents when reading and score documents whose gold and
         predicted EDU counts differ (as the reference does), with warnings. With
-        ``edus="aligned"`` it changes no score (EDUs are matched by character, and differing
-        texts remain an error).
+        ``edus="aligned"``, score documents where one side lacks a stretch of the other's text
+        (:mod:`rstkit.metrics.aligned`), which is otherwise an error.
     exclude_single_edu
         drop 1-EDU documents (0 tuples) from the averages; by default they count, as in
         the reference (F1 = 0 in macro averages).

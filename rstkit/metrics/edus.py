@@ -9,7 +9,16 @@ ignores what tokenisation changes and nothing else (case and every other charact
 * the Penn Treebank bracket escapes are undone: ``-LRB-``/``-LB-`` to ``(``,
   ``-RRB-``/``-RB-`` to ``)``, ``-LCB-`` to ``{``, ``-RCB-`` to ``}``, ``-LSB-`` to ``[``,
   ``-RSB-`` to ``]``;
-* PTB double quotes (two backquotes, two single quotes) become ``"``.
+* PTB and LaTeX double quotes (two backquotes, two single quotes) become ``"``;
+* what tokenizers (Stanford's PTBTokenizer among them) rewrite is folded to one form on both
+  sides: curly and other double quotes (`` “ ” „ ‟ « » ″ ``) to ``"``, curly single quotes, the
+  backquote and the prime (`` ‘ ’ ‚ ‛ ` ′ ``) to ``'``; en and em dashes, the figure dash, the
+  horizontal bar and ``--``/``---`` to ``—``; the unicode hyphens and the minus sign to ``-``;
+  three or more periods in a token to ``…``; then, with whitespace removed, two periods, and
+  ``…`` with a period, to one (Stanford doubles the period of a sentence that ends with an
+  abbreviation: ``Wis. .``), and three or more to ``…``; currency as Stanford
+  normalises it: ``£`` to ``#``, ``¢`` to ``cents``, and ``€``, ``¥`` and the other currency
+  signs to ``$``.
 
 A difference is an EDUMismatchError naming the document, both files, the first differing
 EDU and both texts, unless ``lenient`` (then a warning, and the document is scored). Its
@@ -27,11 +36,30 @@ from .prepared import PreparedDocument
 _ESCAPES = {"-LRB-": "(", "-LB-": "(", "-RRB-": ")", "-RB-": ")", "-LCB-": "{", "-RCB-": "}",
             "-LSB-": "[", "-RSB-": "]", "``": '"', "''": '"'}
 _ESCAPE = re.compile("|".join(re.escape(e) for e in sorted(_ESCAPES, key=len, reverse=True)))
+#: single characters folded to one form (one character or a word, as Stanford's tokenizer writes them)
+_FOLDS = str.maketrans({**dict.fromkeys("“”„‟«»″", '"'), **dict.fromkeys("‘’‚‛`′", "'"),
+                        **dict.fromkeys("–—‒―", "—"), **dict.fromkeys("‐‑−", "-"),
+                        "£": "#", "¢": "cents",
+                        **dict.fromkeys("€¥¤₠₡₢₣₤₥₦₧₨₩₪₫₭₮₯₰₱₲₳₴₵₶₷₸₹₺₻₼₽₾₿", "$")})
+#: ``--`` and ``---`` (before whitespace is removed: ``-- --`` is two dashes)
+_DASHES = re.compile("-{2,3}")
+#: three or more periods within a token (``... ...`` is two ellipses); then, once whitespace is removed,
+#: runs of periods and a period after ``…`` (``Wis. .`` is ``Wis..``)
+_ELLIPSIS = re.compile(r"\.{3,}")
+_PERIODS = re.compile(r"\.{2,}|…\.")
+
+
+def _periods(match: re.Match[str]) -> str:
+    """Two periods -> one (a doubled sentence-final period); three or more -> ``…``; ``….`` -> ``…``."""
+    text = match.group()
+    return "." if text == ".." else "…"
 
 
 def normalise_edu_text(text: str) -> str:
-    """``text`` as compared: PTB escapes undone, all whitespace removed, case kept."""
-    return "".join(_ESCAPE.sub(lambda m: _ESCAPES[m.group()], text).split())
+    """``text`` as compared: PTB escapes undone, all whitespace removed, tokenizer rewrites folded
+    to one form (see the module's docstring), case kept."""
+    tokens = _ELLIPSIS.sub("…", _DASHES.sub("—", _ESCAPE.sub(lambda m: _ESCAPES[m.group()], text))).translate(_FOLDS)
+    return _PERIODS.sub(_periods, "".join(tokens.split()))
 
 
 def check_edus(gold: PreparedDocument, pred: PreparedDocument, config: EvalConfig, notes: list[str]) -> None:
@@ -54,7 +82,7 @@ def check_edus(gold: PreparedDocument, pred: PreparedDocument, config: EvalConfi
     message = (f"EDU text mismatch for document {gold.doc_id!r}: {len(differing)} of {gold.n_edus} EDUs differ, "
                f"the first is EDU {first}: '{printable(gold_texts[first - 1], 60)}' in gold "
                f"{gold.source or '?'}, '{printable(pred_texts[first - 1], 60)}' in prediction "
-               f"{pred.source or '?'} (compared without whitespace, PTB bracket and quote escapes undone)")
+               f"{pred.source or '?'} (compared without whitespace, PTB escapes and tokenizer rewrites undone)")
     if not config.lenient:
         same_text = _document_text(gold_texts) == _document_text(pred_texts)
         raise EDUMismatchError(message, fixes=("lenient", "edus_aligned") if same_text else ("lenient",))

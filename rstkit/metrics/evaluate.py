@@ -137,6 +137,12 @@ class EvalResult:
         segmentation = self._system(system).segmentation
         return None if segmentation is None else segmentation.select(self.included).summary()
 
+    def alignment(self, system: int = 0) -> list[dict[str, Any]]:
+        """With ``edus="aligned"``, per document whose texts were aligned approximately: its id and
+        the characters changed, inserted and deleted; empty otherwise."""
+        segmentation = self._system(system).segmentation
+        return [] if segmentation is None else segmentation.alignment(self.doc_ids)
+
     def relations(self, system: int = 0) -> RelationReport:
         family = self.family
         return relation_report(self.gold, self.systems[system].arrays, self.codec, self.relation_labels,
@@ -279,14 +285,12 @@ def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Se
         for m, c in firsts.items():
             pred_arrays[m].append(arrays_of_prepared(per_doc.pop(m), c.family, vocabularies[m]))
         pred_docs.append(docs)
-    if base.edus == "aligned" and base.lenient:
-        edu_notes.append("lenient changes no score with aligned EDUs: EDUs are matched by character, and a "
-                         "document whose texts differ is an error")
+    placements = aligned.place(gold_docs, pred_docs, base.lenient, edu_notes) if base.edus == "aligned" else None
     included = n_edus > 1 if base.exclude_single_edu else np.ones(len(doc_ids), dtype=bool)
     scored = {}
     for m, c in firsts.items():
         notes = [*paired_notes, *gold_notes[m], *edu_notes]
-        scored[m] = _score(gold_docs, pred_docs, names, doc_ids, n_edus, gold_arrays[m], pred_arrays[m],
+        scored[m] = _score(gold_docs, placements, names, doc_ids, n_edus, gold_arrays[m], pred_arrays[m],
                            vocabularies[m], included, c, notes)
     results: list[EvalResult] = []
     for config in configs:  # each configuration its own result object, even when one is given twice
@@ -303,16 +307,16 @@ def _prepared(document: Document, spec: PreparationSpec) -> PreparedDocument:
     return document if isinstance(document, PreparedDocument) else prepare_document(document, spec)
 
 
-def _score(gold: list[PreparedDocument], systems: list[list[PreparedDocument | None]], names: list[str],
+def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | None, names: list[str],
            doc_ids: list[str], n_edus: np.ndarray, gold_arrays: TupleArrays, pred_arrays: list[TupleArrays],
-           vocabularies: dict[str, Vocabulary], included: np.ndarray, config: EvalConfig,
-           notes: list[str]) -> EvalResult:
+           vocabularies: dict[str, Vocabulary], included: np.ndarray, config: EvalConfig, notes: list[str]
+           ) -> EvalResult:
     """The result of one metric: its row arrays (and the vocabularies that encoded them), matched
-    corpus-wide."""
+    corpus-wide; on characters when ``placements`` (``edus="aligned"``) are given."""
     family = config.family
-    segmentations: Sequence[aligned.Segmentation | None] = [None] * len(systems)
-    if config.edus == "aligned":
-        gold_arrays, pred_arrays, segmentations = aligned.align(gold, systems, gold_arrays, pred_arrays,
+    segmentations: Sequence[aligned.Segmentation | None] = [None] * len(pred_arrays)
+    if placements is not None:
+        gold_arrays, pred_arrays, segmentations = aligned.align(placements, gold_arrays, pred_arrays,
                                                                 family.edu_columns, config.span_key)
     codec = codec_for([gold_arrays, *pred_arrays])
     results = []
