@@ -324,3 +324,30 @@ def test_convert_reads_disrpt_files_as_segmentations(tmp_path, capsys) -> None:
     assert ".tok files have no sentences" in capsys.readouterr().err
     assert main(["convert", source, str(tmp_path / "dis"), "--to", "dis"]) == 2
     assert "not trees" in capsys.readouterr().err
+
+
+def test_segmentation_is_scored_alone_and_has_no_relations(tmp_path, capsys) -> None:
+    gold = write(tmp_path / "g.conllu", GOLD_CONLLU)
+    assert main(["eval", gold, gold, "--metric", "segmentation", "--edus", "aligned"]) == 2
+    assert "score it alone" in capsys.readouterr().err
+    assert main(["eval", gold, gold, "--metric", "segmentation", "--per-relation"]) == 2
+    assert "no relations" in capsys.readouterr().err
+    rsd = write(tmp_path / "tiny.rsd", RSD)
+    everything = json.loads(_stdout(["eval", rsd, rsd, "--metric", "all", "--format", "json"], capsys))
+    assert "segmentation" not in {entry["metric"] for entry in everything}
+
+
+def test_several_systems_text_table(tmp_path, capsys) -> None:
+    gold, pred = write(tmp_path / "g.conllu", GOLD_CONLLU), write(tmp_path / "p.conllu", PRED_CONLLU)
+    lines = _stdout(["eval", gold, pred, gold, "--metric", "segmentation", "--n-trials", "50",
+                     "--n-bootstrap", "50"], capsys).splitlines()
+    assert lines[1].split() == ["system", "P", "R", "F1", "tokens", "gold", "pred", "matched"]
+    assert lines[3].split() == ["p", "80.00", "66.67", "72.73", "11", "6", "5", "4"]  # the hand counts above
+    assert lines[4].split() == ["g", "100.00", "100.00", "100.00", "11", "6", "6", "6"]
+    assert "randomization p" in lines[6]
+
+
+def _stdout(argv: list[str], capsys) -> str:
+    capsys.readouterr()
+    assert main(argv) == 0
+    return capsys.readouterr().out
