@@ -47,6 +47,8 @@ def render(report: Report, fmt: str = "text", digits: int = 2) -> str:
     """The report in format ``fmt`` (one of :data:`FORMATS`), scores with ``digits`` decimals (>= 0)."""
     if not isinstance(digits, int) or digits < 0:
         raise RSTKitError(f"digits must be an integer >= 0, not {digits!r}")
+    if report.per_relation and any(not r.family.relation_column for r in report.results):
+        raise RSTKitError(f"{report.results[0].config.metric} has no relations to report (--per-relation)")
     try:
         renderer = {"text": _text, "json": _json, "csv": _csv, "markdown": _markdown, "latex": _latex}[fmt]
     except KeyError:
@@ -120,8 +122,8 @@ def _token_text(report: Report, digits: int) -> str:
         rows.append([system.name, f"{scores['P']:.{digits}f}", f"{scores['R']:.{digits}f}", f1,
                      *map(str, counts.values())])
     lines = [f"{_title(result)} (%), {len(result.doc_ids)} documents" + _ci_note(report)]
-    lines += aligned([["system", "P", "R", "F1", "tokens", "gold", "pred", "matched"], *rows,
-                      *_paired_rows(report, 0, [], [measure])])
+    paired = [[name, "", "", p_value, "", "", "", ""] for name, p_value in _paired_rows(report, 0, [], [measure])]
+    lines += aligned([["system", "P", "R", "F1", "tokens", "gold", "pred", "matched"], *rows, *paired])
     lines.append(f"signature: {result.signature}")
     return "\n".join(lines)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+import warnings
 from pathlib import Path
 
 import pytest
@@ -324,3 +325,69 @@ def test_convert_reads_disrpt_files_as_segmentations(tmp_path, capsys) -> None:
     assert ".tok files have no sentences" in capsys.readouterr().err
     assert main(["convert", source, str(tmp_path / "dis"), "--to", "dis"]) == 2
     assert "not trees" in capsys.readouterr().err
+
+
+def test_segmentation_is_scored_alone_and_has_no_relations(tmp_path, capsys) -> None:
+    gold = write(tmp_path / "g.conllu", GOLD_CONLLU)
+    assert main(["eval", gold, gold, "--metric", "segmentation", "--edus", "aligned"]) == 2
+    assert "score it alone" in capsys.readouterr().err
+    assert main(["eval", gold, gold, "--metric", "segmentation", "--per-relation"]) == 2
+    assert "no relations" in capsys.readouterr().err
+    rsd = write(tmp_path / "tiny.rsd", RSD)
+    everything = json.loads(_stdout(["eval", rsd, rsd, "--metric", "all", "--format", "json"], capsys))
+    assert "segmentation" not in {entry["metric"] for entry in everything}
+
+
+def test_several_systems_text_table(tmp_path, capsys) -> None:
+    gold, pred = write(tmp_path / "g.conllu", GOLD_CONLLU), write(tmp_path / "p.conllu", PRED_CONLLU)
+    lines = _stdout(["eval", gold, pred, gold, "--metric", "segmentation", "--n-trials", "50",
+                     "--n-bootstrap", "50"], capsys).splitlines()
+    assert lines[1].split() == ["system", "P", "R", "F1", "tokens", "gold", "pred", "matched"]
+    assert lines[3].split() == ["p", "80.00", "66.67", "72.73", "11", "6", "5", "4"]  # the hand counts above
+    assert lines[4].split() == ["g", "100.00", "100.00", "100.00", "11", "6", "6", "6"]
+    assert "randomization p" in lines[6]
+
+
+def _stdout(argv: list[str], capsys) -> str:
+    capsys.readouterr()
+    assert main(argv) == 0
+    return capsys.readouterr().out
+
+
+@settings(max_examples=40, deadline=None)
+@given(documents(), st.data())
+def test_lenient_counts_boundaries_by_character_offset(docs, data) -> None:
+    """Predictions over other tokens of the same text (each gold token maybe cut in two, the second
+    piece maybe marked): what matches is what begins at the same character of the text."""
+    gold_lines, pred_lines = [], []
+    gold_starts: set[tuple[int, int]] = set()
+    pred_starts: set[tuple[int, int]] = set()
+    tokens = 0
+    for d, doc in enumerate(docs):
+        gold_lines.append(f"# newdoc id = doc{d}")
+        pred_lines.append(f"# newdoc id = doc{d}")
+        offset = pred_number = 0
+        words = [token for sentence in doc for token in sentence]
+        tokens += len(words)
+        for gold_number, (word, gold_mark, pred_mark) in enumerate(words, start=1):
+            gold_lines.append(f"{gold_number}\t{word}\t_\t_\t_\t_\t_\t_\t_\t{'Seg=B-seg' if gold_mark else 'Seg=O'}")
+            cut = data.draw(st.integers(0, len(word) - 1))
+            pieces = [(word[:cut], pred_mark), (word[cut:], data.draw(st.booleans()))] if cut else [(word, pred_mark)]
+            start = offset
+            for piece, mark in pieces:
+                pred_number += 1
+                pred_lines.append(f"{pred_number}\t{piece}\t_\t_\t_\t_\t_\t_\t_\t{'Seg=B-seg' if mark else 'Seg=O'}")
+                if mark:
+                    pred_starts.add((d, start))
+                start += len(piece)
+            if gold_mark:
+                gold_starts.add((d, offset))
+            offset += len(word)
+    with tempfile.TemporaryDirectory() as folder:
+        gold = write(Path(folder) / "gold.tok", "\n".join(gold_lines) + "\n")
+        pred = write(Path(folder) / "pred.tok", "\n".join(pred_lines) + "\n")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = evaluate(gold, pred, EvalConfig(metric="segmentation", lenient=True))
+    assert token_scores(result)[1] == {"tokens": tokens, "gold": len(gold_starts), "pred": len(pred_starts),
+                                       "matched": len(gold_starts & pred_starts)}

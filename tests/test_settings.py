@@ -17,7 +17,7 @@ from rstkit.labels import RSTDT18_CANONICAL, RSTDT18_CLASSES, get_label_map, lab
 from rstkit.metrics import EvalConfig
 from rstkit.metrics.average import aggregate, divide, percent
 from rstkit.metrics.counts import Counts
-from rstkit.metrics.registry import ALL_METRICS, METRICS
+from rstkit.metrics.registry import ALL_METRICS
 from rstkit.metrics.relations import RelationReport
 from rstkit.transform import binarize
 from rstkit.tree import EDU, ROOT, RSTTree, leaf
@@ -68,9 +68,10 @@ def test_the_library_accepts_exactly_the_settings():
         binarize(tree, mode)
     with pytest.raises(RSTKitError, match="unknown binarization 'left'"):
         binarize(tree, "left")  # type: ignore[arg-type]
-    for name, values in (("metric", METRICS), ("average", settings.AVERAGES),
+    for name, values in (("metric", ALL_METRICS), ("average", settings.AVERAGES),
                          ("binarize", settings.EVAL_BINARIZATIONS), ("missing", settings.MISSING_POLICIES),
-                         ("unknown_labels", settings.UNKNOWN_LABEL_POLICIES)):
+                         ("unknown_labels", settings.UNKNOWN_LABEL_POLICIES),
+                         ("sentence_initial", settings.SENTENCE_INITIAL)):
         for value in values:
             EvalConfig(**{name: value})
         with pytest.raises(RSTKitError, match=f"{name} must be one of {', '.join(values)}"):
