@@ -28,7 +28,7 @@ BREAD = GOLD / "sample_bread.dis"
 
 
 def _python(code: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, cwd=ROOT,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=120, **kwargs)
 
 

@@ -191,7 +191,14 @@ def add_output_option(parser: argparse.ArgumentParser, what: str = "the result",
 
 def add_jobs_option(parser: argparse.ArgumentParser, help: str) -> None:
     """``--jobs N`` (``--threads N`` its other spelling): how many processes or threads work."""
-    parser.add_argument("--jobs", "--threads", dest="jobs", type=positive_int, default=None, metavar="N", help=help)
+    parser.add_argument("--jobs", type=positive_int, default=None, metavar="N", help=f"{help}; also --threads N")
+    add_alias(parser, "--threads", "jobs", type=positive_int, metavar="N")
+
+
+def add_alias(parser: argparse.ArgumentParser, other: str, dest: str, **kwargs: Any) -> None:
+    """Accept ``other`` as another spelling of the option whose ``dest`` it names (no note; hidden
+    from ``--help``, whose text of that option mentions it)."""
+    parser.add_argument(other, dest=dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **kwargs)
 
 
 def write_result(text: str, output: str | None) -> None:

@@ -15,6 +15,7 @@ from ..settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, MI
 from .common import (
     STDIN_NAME,
     STREAM,
+    add_alias,
     add_encoding_option,
     add_label_option,
     add_output_option,
@@ -88,7 +89,8 @@ def add_parser(sub) -> None:
     p.add_argument("--per-relation", action="store_true", help="add per-relation scores and a confusion summary")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format")
     add_output_option(p, "the scores")
-    p.add_argument("--jobs", "--threads", dest="jobs", type=positive_int, default=None, metavar="N",
+    add_alias(p, "--threads", "jobs", type=positive_int, metavar="N")
+    p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                    help="processes reading the files, each sending back the documents prepared for scoring "
                         "(default: 1 under 200 files or on one core, else every usable core; "
                         "with --edus aligned, 1 on up to 2 cores); the output does not depend on it")
