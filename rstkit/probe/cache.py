@@ -25,7 +25,6 @@ from ..progress import Progress
 from .encoders import Encoder
 from .errors import EncoderError
 
-
 #: texts encoded and saved together: an interrupted run loses at most one shard's work
 SHARD_TEXTS = 1024
 
