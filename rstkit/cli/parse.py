@@ -32,8 +32,8 @@ the ``--to`` format can hold, before the model is loaded; the files are written 
 
 Reproduce the shipped model's GUM test scores::
 
-    rstkit parse GUM_CHECKOUT pred --split test --gold-out gold
-    rstkit eval gold pred --labels gum
+    rstkit parse GUM_CHECKOUT /tmp/gum-pred --split test --gold-out /tmp/gum-gold
+    rstkit eval /tmp/gum-gold /tmp/gum-pred --labels gum
 """
 from __future__ import annotations
 
