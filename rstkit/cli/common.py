@@ -223,15 +223,16 @@ def check_result_target(output: str | None, inputs: Sequence[str | None] = ()) -
 
 
 @contextlib.contextmanager
-def stdin_as_file(path: str, fmt: str | None) -> Iterator[str]:
+def stdin_as_file(path: str, fmt: str | None, extension: str | None = None) -> Iterator[str]:
     """``path``, or for ``-`` a file holding standard input (in a temporary folder, named ``stdin``
-    with the extension of ``fmt``; read as ``fmt``, or detected when ``fmt`` is None)."""
+    with ``extension``, by default that of ``fmt``; read as ``fmt``, or detected when ``fmt`` is None)."""
     if path != STREAM:
         yield path
         return
     from ..formats import get_format
 
-    extension = get_format(fmt).extensions[0] if fmt and fmt != "auto" else ""
+    if extension is None:
+        extension = get_format(fmt).extensions[0] if fmt and fmt != "auto" else ""
     with tempfile.TemporaryDirectory(prefix="rstkit-stdin-") as folder:
         file = Path(folder) / f"{STDIN_NAME}{extension}"
         file.write_bytes(sys.stdin.buffer.read())
