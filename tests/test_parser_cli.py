@@ -237,4 +237,5 @@ def test_standard_input_is_one_plain_text_document(tmp_path, capsys, monkeypatch
     status, err = run_main(["parse", "-", str(tmp_path / "out"), "--model", "scratch", "--segmenter", "none", "-v"],
                            capsys)
     assert status == 0 and "rstkit: parse: exit status 0" in err  # --verbose's detail
+    assert "boundaries in <stdin>:" in err and "rstkit-stdin" not in err  # named as given, not as the temporary file
     assert read_documents(tmp_path / "out")["stdin"].n_edus == 2  # the two lines, one EDU each

@@ -159,9 +159,16 @@ def detail(message: str, command: str = "rstkit") -> None:
 
 
 def warn(message: str) -> None:
-    """A warning on stderr (``rstkit: warning: message``), unless ``--quiet``."""
+    """A warning on stderr (``rstkit: warning: message``), unless ``--quiet``; standard input is
+    named as such, not by the temporary file that holds it."""
     if VERBOSITY["level"] >= 1:
+        for path in _STDIN_FILES:
+            message = message.replace(path, "<stdin>")
         print(f"rstkit: warning: {message}", file=sys.stderr)
+
+
+#: the temporary files holding standard input while a command reads them (:func:`stdin_as_file`)
+_STDIN_FILES: set[str] = set()
 
 
 class DeprecatedAlias(argparse.Action):
@@ -236,10 +243,13 @@ def stdin_as_file(path: str, fmt: str | None, extension: str | None = None) -> I
     with tempfile.TemporaryDirectory(prefix="rstkit-stdin-") as folder:
         file = Path(folder) / f"{STDIN_NAME}{extension}"
         file.write_bytes(sys.stdin.buffer.read())
+        _STDIN_FILES.add(str(file))
         try:
             yield str(file)
         except RSTKitError as exc:  # named as the user named it, not by the temporary file
             raise _renamed(exc, str(file)) from None
+        finally:
+            _STDIN_FILES.discard(str(file))
 
 
 def _renamed(error: RSTKitError, path: str) -> RSTKitError:
