@@ -5,7 +5,7 @@ import argparse
 import contextlib
 import warnings
 
-from ..errors import RSTKitError, RSTKitWarning
+from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..evaluation import default_names, evaluate
 from ..metrics import EvalConfig
 from ..metrics.config import Statistics
@@ -128,6 +128,12 @@ def run(args: argparse.Namespace) -> int:
                               pred_format=pred_formats.pop() if len(pred_formats) == 1 else "auto",
                               doc_map=args.doc_map, skip_errors=args.skip_errors, jobs=args.jobs,
                               encoding=args.encoding)
+        except MissingDocumentError as exc:
+            if STREAM not in args.preds:
+                raise
+            raise MissingDocumentError(f"{exc} (standard input is one file: a document it holds is named by the "
+                                       f"format, else {STDIN_NAME!r}; for one document give GOLD as one file)",
+                                       fixes=exc.fixes) from None
         finally:
             for message in dict.fromkeys(str(w.message) for w in caught):
                 warn(message)
