@@ -19,7 +19,9 @@ install when it is missing. Everything else is reached through its submodule.
 """
 from __future__ import annotations
 
+import sys
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
@@ -96,6 +98,21 @@ def __getattr__(name: str) -> Any:
                              ) from None
     globals()[name] = value
     return value
+
+
+#: public names that are also the names of their submodules (``rstkit.audit`` the function of
+#: ``rstkit/audit/``): importing the submodule must not put the module where the function is
+_SHADOWED = frozenset(name for name, (module, attribute) in _LAZY.items() if module == f"rstkit.{name}" and attribute)
+
+
+class _Facade(ModuleType):
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, ModuleType):
+            return  # the import system binding the submodule; it stays in sys.modules
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Facade
 
 
 def __dir__() -> list[str]:

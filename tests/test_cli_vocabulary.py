@@ -100,6 +100,11 @@ def test_eval_reads_predictions_from_standard_input(capsys, monkeypatch):
     assert out.splitlines()[3].split()[1:] == by_name.splitlines()[3].split()[1:]
 
 
+def test_standard_input_against_a_gold_folder_says_how_its_document_is_named(capsys, monkeypatch):
+    status, _, err = run_main_out(["eval", str(GOLD), "-", "--from", "dis"], capsys, BREAD.read_bytes(), monkeypatch)
+    assert status == 2 and "no prediction" in err and "named by the format, else 'stdin'" in err
+
+
 def test_two_inputs_on_standard_input_are_refused(capsys):
     status, err = run_main(["eval", "-", "-"], capsys)
     assert status == 2 and "standard input (-) can be only one" in err

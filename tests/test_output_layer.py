@@ -267,7 +267,7 @@ def test_parse_refuses_edus_the_format_cannot_hold_before_any_work(tmp_path, cap
 
 def test_train_never_writes_its_model_into_the_corpus(corpus, capsys):
     before = snapshot(corpus)
-    status, err = run(capsys, "train", "--corpus", corpus, "--out", corpus / "model", "--epochs", "1")
+    status, err = run(capsys, "train", "--corpus", corpus, "-o", corpus / "model", "--epochs", "1")
     assert status == 2 and "refusing to write" in err and err.count("\n") == 1, err
     assert snapshot(corpus) == before and not (corpus / "model").exists()
 

@@ -227,3 +227,15 @@ def test_existing_outputs_are_kept_without_force_and_the_summary_times_loading_a
     status, err = run_main([*argv, "--force"], capsys)
     assert status == 0 and (out / "a.dis").read_text() != "mine"
     assert "models loaded in " in err and "parsing in " in err
+
+
+def test_standard_input_is_one_plain_text_document(tmp_path, capsys, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"It rained .\nWe stayed home .\n")))
+    status, err = run_main(["parse", "-", str(tmp_path / "out"), "--model", "scratch", "--segmenter", "none", "-v"],
+                           capsys)
+    assert status == 0 and "rstkit: parse: exit status 0" in err  # --verbose's detail
+    assert "boundaries in <stdin>:" in err and "rstkit-stdin" not in err  # named as given, not as the temporary file
+    assert read_documents(tmp_path / "out")["stdin"].n_edus == 2  # the two lines, one EDU each

@@ -153,3 +153,24 @@ def test_default_cache_dir(monkeypatch, tmp_path):
     monkeypatch.delenv("RSTKIT_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
     assert default_cache_dir() == tmp_path / "x" / "rstkit" / "encodings"
+
+
+def test_an_interrupted_encoding_resumes_from_the_shards_it_saved(tmp_path, monkeypatch):
+    """Shards are saved as they are encoded (here 2 texts each): a run interrupted in its third
+    shard keeps the first two, and the next run encodes only the texts they do not hold."""
+    from rstkit.probe import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "SHARD_TEXTS", 2)
+    texts = ["a", "bb", "ccc", "dddd", "eeeee", "ffffff"]
+    fn = Counting()
+
+    def interrupted(batch):
+        if len(fn.calls) == 2:
+            raise KeyboardInterrupt
+        return fn(batch)
+
+    with pytest.raises(KeyboardInterrupt):
+        EncodingCache(tmp_path, Encoder("counting-v1", interrupted)).encode(texts)
+    vectors, n_encoded = EncodingCache(tmp_path, Encoder("counting-v1", fn)).encode(texts)
+    assert n_encoded == 2 and fn.calls == [["a", "bb"], ["ccc", "dddd"], ["eeeee", "ffffff"]]
+    np.testing.assert_array_equal(vectors, [[len(t), t.count("a")] for t in texts])

@@ -25,6 +25,7 @@ import os
 import signal
 import sys
 import threading
+import time
 import warnings
 from collections.abc import Iterator
 from importlib import import_module
@@ -33,7 +34,7 @@ from typing import cast
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
 from ..progress import shown
-from .common import VERBOSITY, add_verbosity_options, set_verbosity, warn
+from .common import VERBOSITY, add_verbosity_options, detail, set_verbosity, warn
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names)
 FIX_FLAGS = {
@@ -118,7 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     with warnings.catch_warnings(), _terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1):
         warnings.simplefilter("default", RSTKitWarning)
         warnings.showwarning = _show_warning
-        return _run(args)
+        started = time.process_time()
+        status = _run(args)
+        detail(f"{args.command}: exit status {status}, {time.process_time() - started:.2f}s of CPU in the command")
+        return status
 
 
 def sub_parser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:

@@ -160,9 +160,16 @@ def detail(message: str, command: str = "rstkit") -> None:
 
 
 def warn(message: str) -> None:
-    """A warning on stderr (``rstkit: warning: message``), unless ``--quiet``."""
+    """A warning on stderr (``rstkit: warning: message``), unless ``--quiet``; standard input is
+    named as such, not by the temporary file that holds it."""
     if VERBOSITY["level"] >= 1:
+        for path in _STDIN_FILES:
+            message = message.replace(path, "<stdin>")
         print(f"rstkit: warning: {message}", file=sys.stderr)
+
+
+#: the temporary files holding standard input while a command reads them (:func:`stdin_as_file`)
+_STDIN_FILES: set[str] = set()
 
 
 class DeprecatedAlias(argparse.Action):
@@ -192,7 +199,14 @@ def add_output_option(parser: argparse.ArgumentParser, what: str = "the result",
 
 def add_jobs_option(parser: argparse.ArgumentParser, help: str) -> None:
     """``--jobs N`` (``--threads N`` its other spelling): how many processes or threads work."""
-    parser.add_argument("--jobs", "--threads", dest="jobs", type=positive_int, default=None, metavar="N", help=help)
+    parser.add_argument("--jobs", type=positive_int, default=None, metavar="N", help=f"{help}; also --threads N")
+    add_alias(parser, "--threads", "jobs", type=positive_int, metavar="N")
+
+
+def add_alias(parser: argparse.ArgumentParser, other: str, dest: str, **kwargs: Any) -> None:
+    """Accept ``other`` as another spelling of the option whose ``dest`` it names (no note; hidden
+    from ``--help``, whose text of that option mentions it)."""
+    parser.add_argument(other, dest=dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **kwargs)
 
 
 def write_result(text: str, output: str | None) -> None:
@@ -217,22 +231,26 @@ def check_result_target(output: str | None, inputs: Sequence[str | None] = ()) -
 
 
 @contextlib.contextmanager
-def stdin_as_file(path: str, fmt: str | None) -> Iterator[str]:
+def stdin_as_file(path: str, fmt: str | None, extension: str | None = None) -> Iterator[str]:
     """``path``, or for ``-`` a file holding standard input (in a temporary folder, named ``stdin``
-    with the extension of ``fmt``; read as ``fmt``, or detected when ``fmt`` is None)."""
+    with ``extension``, by default that of ``fmt``; read as ``fmt``, or detected when ``fmt`` is None)."""
     if path != STREAM:
         yield path
         return
     from ..formats import get_format
 
-    extension = get_format(fmt).extensions[0] if fmt and fmt != "auto" else ""
+    if extension is None:
+        extension = get_format(fmt).extensions[0] if fmt and fmt != "auto" else ""
     with tempfile.TemporaryDirectory(prefix="rstkit-stdin-") as folder:
         file = Path(folder) / f"{STDIN_NAME}{extension}"
         file.write_bytes(sys.stdin.buffer.read())
+        _STDIN_FILES.add(str(file))
         try:
             yield str(file)
         except RSTKitError as exc:  # named as the user named it, not by the temporary file
             raise _renamed(exc, str(file)) from None
+        finally:
+            _STDIN_FILES.discard(str(file))
 
 
 def _renamed(error: RSTKitError, path: str) -> RSTKitError:

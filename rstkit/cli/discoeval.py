@@ -19,7 +19,7 @@ from ..probe.classifier import DEFAULT_C_GRID, ClassifierConfig
 from ..probe.discoeval import evaluate_encoder
 from ..probe.encoders import BUILTIN_ENCODERS, get_encoder
 from ..probe.report import to_json, to_text
-from .common import positive_float, positive_int, seed
+from .common import add_output_option, check_result_target, positive_float, positive_int, seed, write_result
 
 
 def _c_grid(text: str) -> tuple[float, ...]:
@@ -40,6 +40,7 @@ def add_parser(sub) -> None:
     p.add_argument("--labels", choices=label_map_names(), default=None,
                    help="relation class map (default: gum for GUM, rstdt18 for RST-DT, raw otherwise)")
     p.add_argument("--format", dest="output", choices=["text", "json"], default="text", help="output format")
+    add_output_option(p, "the scores", dest="output_file")
     p.add_argument("--seed", type=seed, default=1, help="classifier seed (default: 1)")
     p.add_argument("--c-grid", type=_c_grid, default=DEFAULT_C_GRID, metavar="C,C,...",
                    help="inverse regularisation strengths tried, the best on dev kept "
@@ -55,6 +56,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_result_target(args.output_file, [args.corpus])
     encoder = get_encoder(args.encoder, batch_size=args.batch_size, device=args.device)
     cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
     if cache_dir is not None and encoder is not None and encoder.cacheable:
@@ -63,5 +65,5 @@ def run(args: argparse.Namespace) -> int:
         check_input(args.corpus)
     result = evaluate_encoder(args.corpus, encoder, labels=args.labels, include_masked=args.include_masked,
                               config=ClassifierConfig(c_grid=args.c_grid, seed=args.seed), cache_dir=cache_dir)
-    print(to_json(result) if args.output == "json" else to_text(result))
+    write_result(to_json(result) if args.output == "json" else to_text(result), args.output_file)
     return 0

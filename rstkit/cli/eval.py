@@ -5,7 +5,7 @@ import argparse
 import contextlib
 import warnings
 
-from ..errors import RSTKitError, RSTKitWarning
+from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
 from ..evaluation import default_names, evaluate
 from ..metrics import EvalConfig
 from ..metrics.config import Statistics
@@ -25,6 +25,7 @@ from ..settings import (
 from .common import (
     STDIN_NAME,
     STREAM,
+    add_alias,
     add_encoding_option,
     add_label_option,
     add_output_option,
@@ -112,7 +113,8 @@ def add_parser(sub) -> None:
     p.add_argument("--per-relation", action="store_true", help="add per-relation scores and a confusion summary")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format")
     add_output_option(p, "the scores")
-    p.add_argument("--jobs", "--threads", dest="jobs", type=positive_int, default=None, metavar="N",
+    add_alias(p, "--threads", "jobs", type=positive_int, metavar="N")
+    p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                    help="processes reading the files, each sending back the documents prepared for scoring "
                         "(default: 1 under 200 files or on one core, else every usable core; "
                         "with --edus aligned, 1 on up to 2 cores); the output does not depend on it")
@@ -179,6 +181,12 @@ def _run(args: argparse.Namespace, names: list[str] | None, configs: list[EvalCo
                               pred_format=pred_formats.pop() if len(pred_formats) == 1 else "auto",
                               doc_map=args.doc_map, skip_errors=args.skip_errors, jobs=args.jobs,
                               encoding=args.encoding)
+        except MissingDocumentError as exc:
+            if STREAM not in args.preds:
+                raise
+            raise MissingDocumentError(f"{exc} (standard input is one file: a document it holds is named by the "
+                                       f"format, else {STDIN_NAME!r}; for one document give GOLD as one file)",
+                                       fixes=exc.fixes) from None
         finally:
             for message in dict.fromkeys(str(w.message) for w in caught):
                 warn(message)

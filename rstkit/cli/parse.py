@@ -32,8 +32,8 @@ the ``--to`` format can hold, before the model is loaded; the files are written 
 
 Reproduce the shipped model's GUM test scores::
 
-    rstkit parse GUM_CHECKOUT pred --split test --gold-out gold
-    rstkit eval gold pred --labels gum
+    rstkit parse GUM_CHECKOUT /tmp/gum-pred --split test --gold-out /tmp/gum-gold
+    rstkit eval /tmp/gum-gold /tmp/gum-pred --labels gum
 """
 from __future__ import annotations
 
@@ -46,7 +46,17 @@ from ..convert import unwritable
 from ..errors import ManyErrors, RSTKitError
 from ..formats import all_formats
 from ..output import check_existing, check_names, check_target, write_files
-from .common import VERBOSITY, add_deprecated, add_jobs_option, add_output_option, info, output_path, positive_int
+from .common import (
+    STREAM,
+    VERBOSITY,
+    add_deprecated,
+    add_jobs_option,
+    add_output_option,
+    info,
+    output_path,
+    positive_int,
+    stdin_as_file,
+)
 
 NO_SEGMENTER = "none"
 
@@ -54,7 +64,8 @@ NO_SEGMENTER = "none"
 def add_parser(sub) -> None:
     p = sub.add_parser("parse", help="parse documents with rstkit's shift-reduce parser (extra: parser)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("input", help="a file or directory of plain text (.txt) or of documents with EDUs")
+    p.add_argument("input", help="a file or directory of plain text (.txt) or of documents with EDUs; -: one "
+                                 "document on standard input (plain text unless --from names a format)")
     p.add_argument("out_dir", nargs="?", help="directory for the predicted trees (DOC_ID.dis)")
     add_output_option(p, "the predicted trees (a directory, the same as OUT_DIR)", "OUT_DIR", dest="output")
     p.add_argument("--model", default=None, metavar="NAME|DIR",
@@ -94,6 +105,14 @@ def _note(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``-`` as INPUT: one document on standard input, plain text unless ``--from`` says otherwise."""
+    if args.input != STREAM:
+        return _parse(args)
+    with stdin_as_file(args.input, args.in_format, None if args.in_format else ".txt") as given:
+        return _parse(argparse.Namespace(**{**vars(args), "input": given}))
+
+
+def _parse(args: argparse.Namespace) -> int:
     try:
         import torch
 

@@ -3,8 +3,9 @@
 Layout: ``ROOT/<encoder slug>-<hash of the encoder name>/<shard>.npz``, each shard holding
 ``keys`` (SHA-256 digests of the texts, one row of 32 bytes each) and ``vectors``. A run
 reads every shard of its encoder, encodes only the texts none of them holds, and writes
-those as one new shard (written to a temporary file, then renamed, so concurrent runs never
-see half a file).
+those as new shards of :data:`SHARD_TEXTS` texts each as soon as each is encoded (written to a
+temporary file, then renamed, so concurrent runs never see half a file): an interrupted run
+resumes where it stopped.
 
 Default root: ``$RSTKIT_CACHE`` or ``~/.cache/rstkit/encodings`` (``$XDG_CACHE_HOME`` is
 honoured).
@@ -20,8 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..progress import Progress
 from .encoders import Encoder
 from .errors import EncoderError
+
+#: texts encoded and saved together: an interrupted run loses at most one shard's work
+SHARD_TEXTS = 1024
 
 
 def default_cache_dir() -> Path:
@@ -67,10 +72,14 @@ class EncodingCache:
         keys = [text_key(t) for t in texts]
         stored = self.load()
         todo = {k: t for k, t in zip(keys, texts) if k not in stored}
-        if todo:
-            fresh = self.encoder(list(todo.values()))
-            self.save(list(todo), fresh)
-            stored.update(zip(todo, fresh))
+        pending = list(todo.items())
+        with Progress(len(pending), "encode", "text") as bar:
+            for start in range(0, len(pending), SHARD_TEXTS):  # each shard saved as soon as it is encoded
+                chunk = pending[start:start + SHARD_TEXTS]
+                fresh = self.encoder([text for _, text in chunk])
+                self.save([key for key, _ in chunk], fresh)
+                stored.update(zip((key for key, _ in chunk), fresh))
+                bar.update(len(chunk))
         widths = {stored[k].shape for k in keys}
         if len(widths) > 1:
             raise EncoderError(f"cached encodings of encoder {self.encoder.name!r} have different shapes "
