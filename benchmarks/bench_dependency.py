@@ -3,7 +3,7 @@
 Run: ``python benchmarks/bench_dependency.py [--gum DIR] [--docs N] [--runs R]``. Times, best of R
 runs, the conversion alone (trees read beforehand) of every GUM ``lisp_nary`` tree (281 documents;
 ``GENTLE_syllabus_techtonica`` left out under chain, where it is an error) and of N synthetic
-documents (``tests/synthetic.py``: n-ary gold trees, mean about 55 EDUs), with and without the
+documents (``tests/support/synthetic.py``: n-ary gold trees, mean about 55 EDUs), with and without the
 ``rstdt18`` relabeller.
 """
 from __future__ import annotations
@@ -15,14 +15,13 @@ import warnings
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(PROJECT / "tests"))
-
-import synthetic  # noqa: E402
+sys.path.insert(0, str(PROJECT))
 
 from rstkit.corpus import read_documents  # noqa: E402
 from rstkit.dependency import dependency_records  # noqa: E402
 from rstkit.errors import RSTKitWarning  # noqa: E402
 from rstkit.labels import get_label_map  # noqa: E402
+from tests.support import synthetic  # noqa: E402
 
 
 def best_of(runs: int, trees: list, encoding: str, relabel) -> float:

@@ -2,7 +2,7 @@
 
 With two, the workers send back documents prepared for scoring instead of trees
 (:mod:`rstkit.metrics.prepared`); both give the same scores (checked here) and the same output
-(tests/test_eval_prepared.py). Whole-command timings, process start included, against a
+(tests/metrics/test_eval_prepared.py). Whole-command timings, process start included, against a
 baseline: ``benchmarks/eval_corpus.py``.
 
 Run: ``python -m pytest benchmarks/bench_eval_files.py -s``

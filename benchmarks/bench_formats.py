@@ -4,7 +4,7 @@
 (lisp_nary and lisp_binary ``.dis``, rstweb ``.rs4``, dependencies ``.rsd``), each read with the
 package's reader and, for comparison in the same run, the way it was read before the fast
 readers (the ``.dis`` grammar path; the previous rs3 and rsd readers kept in
-tests/previous_readers.py). Targets: all ``.dis`` files in under 0.5 s; ``.rs4`` and ``.rsd``
+tests/support/previous_readers.py). Targets: all ``.dis`` files in under 0.5 s; ``.rs4`` and ``.rsd``
 at least 5x faster than before.
 
 ``test_read_all_gum_documents``: the 281 documents (right-binarized) rendered once in every
@@ -30,9 +30,9 @@ from rstkit.formats.rs3 import read_rs3
 from rstkit.formats.rsd import read_rsd
 from rstkit.transform import binarize
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-import previous_readers
-from format_files import RENDERABLE, render
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.support import previous_readers
+from tests.support.format_files import RENDERABLE, render
 
 
 def _dis_by_grammar(path: Path, lenient: bool) -> object:

@@ -15,16 +15,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-import oracle
-import synthetic
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.metrics.average import aggregate
 from rstkit.metrics.counts import TupleArrays, Vocabulary, codec_for, count_matches
 from rstkit.metrics.significance import bootstrap_ci
 from rstkit.transform import attachment_decisions, marcu_tuples
+from tests.support import oracle, synthetic
 
 N_DOCS = 10_000
 EXTRACT = {"rst-parseval": marcu_tuples, "parseval": attachment_decisions}

@@ -12,11 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from test_significance import loop_reference, random_counts
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rstkit.metrics.significance import approximate_randomization, bootstrap_ci, paired_bootstrap
+from tests.metrics.test_significance import loop_reference, random_counts
 
 N_DOCS = 400
 N_TRIALS = 10_000

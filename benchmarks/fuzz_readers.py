@@ -1,4 +1,4 @@
-"""The large fuzzing run over all registered readers (the suite runs a bounded one: tests/test_fuzz_readers.py).
+"""The large fuzzing run over all registered readers (the suite runs a bounded one: tests/formats/test_fuzz_readers.py).
 
     python benchmarks/fuzz_readers.py --cases 10000 [--seed 1] [--gum PATH] [--json findings.json]
 
@@ -18,8 +18,8 @@ from pathlib import Path
 from rstkit.formats import all_formats
 
 PROJECT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(PROJECT / "tests"))  # the fuzzing helpers the suite's bounded run shares
-from fuzzing import reader_of, run, seeds, shrink  # noqa: E402
+sys.path.insert(0, str(PROJECT))  # the fuzzing helpers the suite's bounded run shares
+from tests.support.fuzzing import reader_of, run, seeds, shrink  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

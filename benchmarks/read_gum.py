@@ -3,7 +3,7 @@
 Each reader reads every file of its form, in turn (dis, rs4, rs4 previous, rsd, rsd previous),
 three times; the best time of each is printed. ``--paused-gc`` pauses the cyclic garbage
 collector, as :func:`rstkit.corpus.files.read_files` (every corpus read) does. The previous
-rs3/rsd readers are the test-only copies in tests/previous_readers.py; the ``.dis`` files are
+rs3/rsd readers are the test-only copies in tests/support/previous_readers.py; the ``.dis`` files are
 read with ``lenient=True`` (GUM has one wrong extent).
 
 Run: ``RSTKIT_GUM=/path/to/gum python benchmarks/read_gum.py [--paused-gc]``
@@ -19,13 +19,12 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-import previous_readers
-
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rstkit.formats import read_text
 from rstkit.formats.dis import read_dis
 from rstkit.formats.rs3 import read_rs3
 from rstkit.formats.rsd import read_rsd
+from tests.support import previous_readers
 
 
 def main() -> None:

