@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
-import os
 import signal
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..cores import usable_cores
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning
 from ..folders import not_regular, walk_files
 from ..formats import Format, all_formats, get_format
@@ -174,14 +174,6 @@ def resolve_jobs(jobs: int | None, n_files: int, *, small_results: bool = False)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RSTKitError(f"jobs must be an integer >= 1, not {jobs!r}")
     return jobs
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system has one)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 Outcome = tuple[list[Any] | RSTKitError, list[tuple[str, type[Warning]]]]
