@@ -24,7 +24,7 @@ from typing import TypeGuard, TypeVar, cast
 
 from .corpus import read_input
 from .errors import RSTKitError, RSTKitWarning
-from .gcpause import no_cyclic_gc
+from .gcpause import bulk_work
 from .metrics import EvalConfig, EvalResult, evaluate_all
 from .metrics.config import DEFAULT_STATISTICS, Statistics
 from .metrics.prepared import PreparationSpec, PreparedDocument, first_of_each_metric, prepare_document
@@ -110,7 +110,7 @@ def _first(*values: int | None) -> int:
     return next(v for v in values if v is not None)
 
 
-@no_cyclic_gc()
+@bulk_work()
 def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig | Sequence[EvalConfig] | None = None,
              names: Sequence[str] | None = None, *, gold_format: str | None = None, pred_format: str | None = None,
              doc_map: str | os.PathLike | None = None, skip_errors: bool = False,

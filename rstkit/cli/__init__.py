@@ -31,6 +31,7 @@ from importlib import import_module
 
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
+from ..gcpause import gc_pauses_allowed
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names)
 FIX_FLAGS = {
@@ -77,8 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2
-    with warnings.catch_warnings(), _terminate_as_interrupt():  # the command prints its warnings, whatever
-        warnings.simplefilter("default", RSTKitWarning)                   # filters its caller set
+    with warnings.catch_warnings(), _terminate_as_interrupt(), gc_pauses_allowed():  # the command prints its
+        # warnings, whatever filters its caller set; rstkit's bulk work pauses the garbage collector (gcpause)
+        warnings.simplefilter("default", RSTKitWarning)
         warnings.showwarning = _show_warning
         return _run(args)
 

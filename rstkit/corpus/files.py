@@ -18,7 +18,7 @@ from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWa
 from ..folders import not_regular, walk_files
 from ..formats import Format, all_formats, get_format
 from ..formats.detect import describe_groups, sniffed
-from ..gcpause import no_cyclic_gc
+from ..gcpause import bulk_work
 from ..tree import RSTTree
 
 
@@ -191,7 +191,7 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
     workers = min(resolve_jobs(jobs, len(files), small_results=send_back is not None), len(files))
     send_back = send_back if workers > 1 else None
     tasks = [(Path(f), format, lenient, single, send_back, options) for f in files]
-    with no_cyclic_gc():
+    with bulk_work():
         if workers <= 1:
             outcomes: Iterable[Outcome] = map(_read_one, tasks)
             return [_replayed(outcome) for outcome in outcomes]
