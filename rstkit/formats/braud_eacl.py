@@ -20,9 +20,9 @@ from typing import Any
 
 from ..data import rstdt_test_ids
 from ..errors import FormatError, printable
-from ..tree import Node, RSTTree
+from ..tree import Node, RSTTree, one_line_brackets
 from . import Format, read_text, register, split_lines
-from .brackets import Bracket, fold, one_line_brackets, parse_one
+from .brackets import Bracket, fold, parse_one
 from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label, ptb_escape_parentheses, ptb_unescape
 from .docmap import DocMap, DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
 from .writable import PTB_ESCAPED, Unwritable, writer
