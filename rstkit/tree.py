@@ -410,8 +410,10 @@ def bracketed(node: Node) -> str:
                              lambda n: f"({_bracket_label(n)} {n.start})")
 
 
-_BRACKET_TOKEN = re.compile(r"""\s*(?:(?P<open>\()(?P<nuc>[^\s():"]+)(?::(?:(?P<quoted>"(?:[^"\\]|\\.)*")|(?P<bare>[^\s()"]+)))?
-                                   \s+(?P<start>\d+)(?:-(?P<end>\d+))?|(?P<close>\)))""", re.VERBOSE)
+_BRACKET_TOKEN = re.compile(r"""\s*(?:
+    (?P<open>\()(?P<nuc>[^\s():"]+)(?::(?:(?P<quoted>"(?:[^"\\]|\\.)*")|(?P<bare>[^\s()"]+)))?
+    \s+(?P<start>\d+)(?:-(?P<end>\d+))?
+    |(?P<close>\)))""", re.VERBOSE)
 
 
 def from_bracketed(text: str, source: str | None = None) -> Node:
