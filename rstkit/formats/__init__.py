@@ -189,11 +189,6 @@ def doc_id_from_path(path: str | Path, suffixes: Iterable[str] | None = None, pr
     return _EXTENSION.sub("", name) or name
 
 
-def known_suffixes() -> set[str]:
-    """Every file-name ending a registered format claims, plus RST-DT's ``.edus``."""
-    return set(_known_suffixes())
-
-
 def _known_suffixes() -> frozenset[str]:
     _load_builtin()
     cached = _SUFFIXES.get(len(_REGISTRY))  # formats are only ever added: the count tells the set
