@@ -22,9 +22,9 @@ from test_dis_fast import chain
 
 from rstkit.errors import RSTKitError, printable
 from rstkit.formats import _rs3_scan, _rs3_xml, read_text, rsd
+from rstkit.formats.rebuild import bottom_up
 from rstkit.formats.rs3 import dumps_rs3, loads_rs3
 from rstkit.formats.rsd import dumps_rsd, loads_rsd
-from rstkit.formats.walk import bottom_up
 from rstkit.tree import EDU, RSTTree, validate
 
 

@@ -52,7 +52,7 @@ from . import Format, doc_id_from_path, read_text, register
 from ._fastnodes import new_edu, new_node
 from ._rs3_scan import Markup, scan
 from ._rs3_xml import parse_xml
-from .walk import bottom_up
+from .rebuild import bottom_up
 from .writable import NOT_XML, writer
 
 RST = "rst"

@@ -34,7 +34,7 @@ from ..errors import FormatError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
 from . import Format, doc_id_from_path, read_text, register
 from ._fastnodes import new_edu, new_node
-from .walk import bottom_up
+from .rebuild import bottom_up
 from .writable import Unwritable, writer
 
 N_COLUMNS = 10
