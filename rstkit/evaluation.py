@@ -149,10 +149,11 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
     lenient = configs[0].lenient
     reading = {"encoding": encoding} if encoding else {}
     gold_docs = _documents(gold, gold_format, lenient, skip_errors, jobs, notes, reading,
-                           _send_back(configs, gold=True))
+                           _worker_result(configs, gold=True))
     options = {"doc_map": doc_map, **reading} if doc_map else reading
-    pred_send_back = _send_back(configs, gold=False)
-    preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options, pred_send_back) for p in sources]
+    pred_worker_result = _worker_result(configs, gold=False)
+    preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options, pred_worker_result)
+             for p in sources]
     if _is_path(gold) and Path(gold).is_file() and len(gold_docs) == 1:
         (gold_id,) = gold_docs
         preds = [pair_single_files(docs, gold_id, str(p)) if _is_path(p) and Path(p).is_file() else docs
@@ -194,7 +195,7 @@ def _prediction_sets(pred: Source | Sequence[Source]) -> list[Source]:
     return items
 
 
-def _send_back(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTree], PreparedDocument] | None:
+def _worker_result(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTree], PreparedDocument] | None:
     """What processes reading one side's files send back of each tree: the document prepared for
     scoring (smaller than the tree, so reading in several processes pays), except with aligned EDUs,
     which are scored from the trees."""
@@ -207,12 +208,12 @@ def _send_back(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTree],
 
 def _documents(source: Source, fmt: str | None, lenient: bool, skip_errors: bool, jobs: int | None,
                notes: list[str], options: dict,
-               send_back: Callable[[RSTTree], PreparedDocument] | None) -> Mapping[str, RSTTree | PreparedDocument]:
-    """``{doc_id: tree}`` of one source (read in several processes, documents prepared by ``send_back``
+               worker_result: Callable[[RSTTree], PreparedDocument] | None) -> Mapping[str, RSTTree | PreparedDocument]:
+    """``{doc_id: tree}`` of one source (read in several processes, documents prepared by ``worker_result``
     may stand for trees)."""
     if _is_path(source):
         return read_input(source, fmt, lenient=lenient, skip_errors=skip_errors, notes=notes, jobs=jobs,
-                          send_back=send_back, **options)
+                          worker_result=worker_result, **options)
     if isinstance(source, Mapping):
         return dict(source)
     if isinstance(source, (str, bytes)) or not isinstance(source, Sequence):
