@@ -19,11 +19,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_corpus import make_corpus
 
 import rstkit
+from rstkit.gcpause import gc_pauses_allowed
 from rstkit.metrics import EvalConfig
 
 N_DOCS = 1000
 CONFIGS = [EvalConfig(labels="rstdt18", metric=m, average=a)
            for m in ("rst-parseval", "parseval") for a in ("micro", "macro")]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _as_the_command_runs():
+    """The collector paused around reading and scoring, as ``rstkit eval`` pauses it."""
+    with gc_pauses_allowed():
+        yield
 
 
 @pytest.fixture(scope="module")

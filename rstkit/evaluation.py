@@ -25,7 +25,7 @@ from typing import TypeGuard, TypeVar, cast
 from .corpus import read_input
 from .errors import RSTKitError, RSTKitWarning, caller_stacklevel
 from .formats.disrpt import is_disrpt_input
-from .gcpause import no_cyclic_gc
+from .gcpause import bulk_work
 from .metrics import EvalConfig, EvalResult, evaluate_all
 from .metrics.config import DEFAULT_STATISTICS, Statistics
 from .metrics.prepared import PreparationSpec, PreparedDocument, first_of_each_metric, prepare_document
@@ -112,7 +112,7 @@ def _first(*values: int | None) -> int:
     return next(v for v in values if v is not None)
 
 
-@no_cyclic_gc()
+@bulk_work()
 def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig | Sequence[EvalConfig] | None = None,
              names: Sequence[str] | None = None, *, gold_format: str | None = None, pred_format: str | None = None,
              doc_map: str | os.PathLike | None = None, skip_errors: bool = False,
@@ -152,10 +152,10 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
     reading = {"encoding": encoding} if encoding else {}
     segmentations = _segmentations(gold, configs, True, encoding)
     gold_docs = segmentations if segmentations is not None else _documents(
-        gold, gold_format, lenient, skip_errors, jobs, notes, reading, _send_back(configs, gold=True))
+        gold, gold_format, lenient, skip_errors, jobs, notes, reading, _worker_result(configs, gold=True))
     options = {"doc_map": doc_map, **reading} if doc_map else reading
-    pred_send_back = _send_back(configs, gold=False)
-    preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options, pred_send_back)
+    pred_worker_result = _worker_result(configs, gold=False)
+    preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options, pred_worker_result)
              if (segmentations := _segmentations(p, configs, False, encoding)) is None else segmentations
              for p in sources]
     if _is_path(gold) and Path(gold).is_file() and len(gold_docs) == 1:
@@ -199,7 +199,7 @@ def _prediction_sets(pred: Source | Sequence[Source]) -> list[Source]:
     return items
 
 
-def _send_back(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTree], PreparedDocument] | None:
+def _worker_result(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTree], PreparedDocument] | None:
     """What processes reading one side's files send back of each tree: the document prepared for
     scoring (smaller than the tree, so reading in several processes pays), except with aligned EDUs,
     which are scored from the trees."""
@@ -222,12 +222,12 @@ def _segmentations(source: Source, configs: Sequence[EvalConfig], gold: bool, en
 
 def _documents(source: Source, fmt: str | None, lenient: bool, skip_errors: bool, jobs: int | None,
                notes: list[str], options: dict,
-               send_back: Callable[[RSTTree], PreparedDocument] | None) -> Mapping[str, RSTTree | PreparedDocument]:
-    """``{doc_id: tree}`` of one source (read in several processes, documents prepared by ``send_back``
+               worker_result: Callable[[RSTTree], PreparedDocument] | None) -> Mapping[str, RSTTree | PreparedDocument]:
+    """``{doc_id: tree}`` of one source (read in several processes, documents prepared by ``worker_result``
     may stand for trees)."""
     if _is_path(source):
         return read_input(source, fmt, lenient=lenient, skip_errors=skip_errors, notes=notes, jobs=jobs,
-                          send_back=send_back, **options)
+                          worker_result=worker_result, **options)
     if isinstance(source, Mapping):
         return dict(source)
     if isinstance(source, (str, bytes)) or not isinstance(source, Sequence):

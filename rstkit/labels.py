@@ -70,10 +70,6 @@ class LabelMap:
     lowercase: bool = True
     aliases: Mapping[str, str] = field(default_factory=dict)
 
-    @property
-    def is_identity(self) -> bool:
-        return self.table is None
-
     def lookup(self, label: str) -> str | None:
         """The mapped label, or None when the map does not know ``label``."""
         if self.table is None or label == SPAN:

@@ -17,9 +17,11 @@ right-branching chain included), not only on those within Python's recursion lim
 """
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import FormatError, RSTKitError, TreeStructureError, printable
 
@@ -179,22 +181,14 @@ class Node:
         return hashes[id(self)]
 
     def __repr__(self) -> str:
-        """The dataclass-style repr (``Node(start=1, end=2, ..., children=(...))``), built iteratively."""
-        parts: list[str] = []
-        stack: list[Node | str] = [self]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, str):
-                parts.append(item)
-                continue
-            parts.append(f"{type(item).__qualname__}(start={item.start!r}, end={item.end!r}, "
-                         f"nuclearity={item.nuclearity!r}, relation={item.relation!r}, children=(")
-            stack.append(",))" if len(item.children) == 1 else "))")
-            for i in range(len(item.children) - 1, -1, -1):
-                stack.append(item.children[i])
-                if i:
-                    stack.append(", ")
-        return "".join(parts)
+        """``Node.fromstring('(Root 1-2 (N:span 1) (S:cause 2))')``: the one bracketed line
+        (:func:`bracketed`), which evaluates back to an equal node."""
+        return f"{type(self).__qualname__}.fromstring({bracketed(self)!r})"
+
+    @classmethod
+    def fromstring(cls, text: str) -> Node:
+        """The node whose :func:`bracketed` line (or ``repr``'s argument) ``text`` is."""
+        return from_bracketed(text)
 
     def __reduce__(self) -> tuple[Callable[..., Node], tuple[type[Node], list[_Record]]]:
         """Pickle (and copy) as a flat post-order list of node records, not as nested objects."""
@@ -210,56 +204,6 @@ _set_index, _set_text, _set_sentence, _set_paragraph = (
     getattr(EDU, name).__set__ for name in ("index", "text", "sentence", "paragraph"))
 _set_start, _set_end, _set_nuclearity, _set_relation, _set_children, _set_line = (
     getattr(Node, name).__set__ for name in ("start", "end", "nuclearity", "relation", "children", "line"))
-
-
-class _NodeSlots:
-    """Node's layout without its frozen guard: filled, then made a Node (see :data:`new_node`)."""
-
-    __slots__ = Node.__slots__
-    start: int
-    end: int
-    nuclearity: str
-    relation: str | None
-    children: tuple[Node, ...]
-    line: int | None
-
-    def __init__(self, start: int, end: int, nuclearity: str, relation: str | None, children: tuple[Node, ...],
-                 line: int | None) -> None:
-        self.start = start
-        self.end = end
-        self.nuclearity = nuclearity
-        self.relation = relation
-        self.children = children
-        self.line = line
-        self.__class__ = Node  # type: ignore[assignment]
-
-
-class _EDUSlots:
-    """EDU's layout without its frozen guard: filled, then made an EDU (see :data:`new_edu`)."""
-
-    __slots__ = EDU.__slots__
-    index: int
-    text: str
-    sentence: int | None
-    paragraph: int | None
-
-    def __init__(self, index: int, text: str, sentence: int | None, paragraph: int | None) -> None:
-        self.index = index
-        self.text = text
-        self.sentence = sentence
-        self.paragraph = paragraph
-        self.__class__ = EDU  # type: ignore[assignment]
-
-
-# Readers build nodes and EDUs by the million and want the last third of the construction time
-# too: ``new_node``/``new_edu`` fill an object of the same slots without the frozen guard and then
-# make it a Node/EDU (Python allows that __class__ assignment between classes of one layout, and
-# checks the layout: if the fields change, the first call fails loudly). All arguments positional,
-# no defaults, no __post_init__ (Node and EDU have none); everything else uses Node(...) and EDU(...).
-#: ``Node(start, end, nuclearity, relation, children, line)``, for readers: about a third faster
-new_node = cast("Callable[[int, int, str, str | None, tuple[Node, ...], int | None], Node]", _NodeSlots)
-#: ``EDU(index, text, sentence, paragraph)``, for readers: about a third faster
-new_edu = cast("Callable[[int, str, int | None, int | None], EDU]", _EDUSlots)
 
 
 #: one node of a pickled subtree: start, end, nuclearity, relation, number of children, line
@@ -344,6 +288,22 @@ class RSTTree:
         """The tree on one line (:func:`bracketed`)."""
         return bracketed(self.root)
 
+    @classmethod
+    def fromstring(cls, text: str, edus: tuple[EDU, ...] | None = None, doc_id: str = "") -> RSTTree:
+        """The tree whose ``str`` is ``text`` (one bracketed line, :func:`bracketed`), as nltk's
+        ``Tree.fromstring`` reads back its own output: with ``edus`` (the line holds no EDU texts;
+        by default one EDU without text per number, 1..the root's last). A FormatError where
+        ``text`` is not such a line; call :func:`validate` to check the tree it describes.
+
+        >>> tree = RSTTree.fromstring("(Root 1-2 (N:span 1) (S:cause 2))")
+        >>> str(tree), tree.n_edus
+        ('(Root 1-2 (N:span 1) (S:cause 2))', 2)
+        """
+        root = from_bracketed(text)
+        if edus is None:
+            edus = tuple(EDU(i) for i in range(1, root.end + 1))
+        return cls(root, tuple(edus), doc_id)
+
 
 #: notebook renderers of trees by kind; filled by rstkit.draw, so that this module knows no drawing
 _DISPLAY: dict[str, Callable[[RSTTree], str]] = {}
@@ -356,27 +316,100 @@ def register_display(kind: Literal["svg", "html"], render: Callable[[RSTTree], s
     _DISPLAY[kind] = render
 
 
-def bracketed(node: Node) -> str:
-    """A subtree on one line: each node as ``(nuclearity:relation first-last children...)``, an
-    EDU as ``(nuclearity:relation number)``, the root as ``(Root first-last ...)``; e.g.
-    ``(Root 1-2 (N:span 1) (S:elaboration 2))``. Iterative: any depth."""
-    parts: list[str] = []
-    stack: list[Node | str] = [node]
+def one_line_brackets(root: Node, head: Callable[[Node], str], leaf: Callable[[Node], str]) -> str:
+    """A subtree on one line, ``(head child child)``, an EDU as ``leaf(node)``: the one bracket
+    writer (:func:`bracketed`, and the bracketed formats with their own labels). Iterative: any depth."""
+    out: list[str] = []
+    stack: list[Node | str] = [root]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            parts.append(item)
+            out.append(item)
+        elif item.is_leaf:
+            out.append(leaf(item))
+        else:
+            out.append(f"({head(item)}")
+            stack.append(")")
+            for child in reversed(item.children):
+                stack.extend((child, " "))
+    return "".join(out)
+
+
+#: a relation written as it is (anything else is written as a JSON string)
+_BARE_RELATION = re.compile(r'[^\s()"]+')
+
+
+def _bracket_label(node: Node) -> str:
+    """``nuclearity:relation``: ``Root`` for the root without a relation, the nuclearity alone for
+    another node without one, a relation holding spaces, brackets or quotes (or empty) quoted."""
+    if node.relation is None:
+        return node.nuclearity
+    relation = node.relation
+    if not _BARE_RELATION.fullmatch(relation):
+        relation = json.dumps(relation, ensure_ascii=False)
+    return f"{node.nuclearity}:{relation}"
+
+
+def bracketed(node: Node) -> str:
+    """A subtree on one line: each node as ``(nuclearity:relation first-last children...)``, an
+    EDU as ``(nuclearity:relation number)``, the root as ``(Root first-last ...)``; e.g.
+    ``(Root 1-2 (N:span 1) (S:elaboration 2))``. A node without a relation shows its nuclearity
+    alone; a relation with spaces, brackets or quotes is quoted (JSON). :func:`from_bracketed`
+    reads it back. Iterative: any depth."""
+    return one_line_brackets(node, lambda n: f"{_bracket_label(n)} {n.start}-{n.end}",
+                             lambda n: f"({_bracket_label(n)} {n.start})")
+
+
+_BRACKET_TOKEN = re.compile(r"""\s*(?:
+    (?P<open>\()(?P<nuc>[^\s():"]+)(?::(?:(?P<quoted>"(?:[^"\\]|\\.)*")|(?P<bare>[^\s()"]+)))?
+    \s+(?P<start>\d+)(?:-(?P<end>\d+))?
+    |(?P<close>\)))""", re.VERBOSE)
+
+
+def from_bracketed(text: str, source: str | None = None) -> Node:
+    """The subtree that :func:`bracketed` (and ``str(tree)``) writes, read back; a
+    :class:`~rstkit.errors.FormatError` naming the column where ``text`` is not such a line.
+    Iterative: any depth.
+
+    >>> from_bracketed("(Root 1-2 (N:span 1) (S:cause 2))") == internal(ROOT, None, [leaf(1, "N", "span"),
+    ...                                                                                 leaf(2, "S", "cause")])
+    True
+    """
+    opened: list[tuple[int, int, str, str | None, list[Node], bool]] = []
+    done: Node | None = None
+    at = 0
+    while at < len(text):
+        if not text[at:].strip():
+            break
+        match = _BRACKET_TOKEN.match(text, at)
+        if match is None or done is not None:
+            where = at + len(text[at:]) - len(text[at:].lstrip())
+            problem = "text after the tree" if done is not None else "expected '(label span' or ')'"
+            raise FormatError(f"not a bracketed tree at column {where + 1}: {problem}", source, 1)
+        at = match.end()
+        if match["close"]:
+            if not opened:
+                raise FormatError(f"not a bracketed tree at column {at}: ')' closes nothing", source, 1)
+            start, end, nuc, relation, children, has_range = opened.pop()
+            if has_range and not children:
+                raise FormatError(f"not a bracketed tree at column {at}: span {start}-{end} without children",
+                                  source, 1)
+            node = Node(start, end, nuc, relation, tuple(children))
+            if opened:
+                opened[-1][4].append(node)
+            else:
+                done = node
             continue
-        label = ROOT if item.nuclearity == ROOT else f"{item.nuclearity}:{item.relation}"
-        if item.is_leaf:
-            parts.append(f"({label} {item.start})")
-            continue
-        parts.append(f"({label} {item.start}-{item.end}")
-        stack.append(")")
-        for child in reversed(item.children):
-            stack.append(child)
-            stack.append(" ")
-    return "".join(parts)
+        if opened and not opened[-1][5]:
+            raise FormatError(f"not a bracketed tree at column {match.start('open') + 1}: an EDU has no children",
+                              source, 1)
+        relation = json.loads(match["quoted"]) if match["quoted"] else match["bare"]
+        start = int(match["start"])
+        end = int(match["end"]) if match["end"] else start
+        opened.append((start, end, match["nuc"], relation, [], match["end"] is not None))
+    if done is None:
+        raise FormatError("not a bracketed tree: " + ("unclosed '('" if opened else "no tree"), source, 1)
+    return done
 
 
 def leaf(index: int, nuclearity: str, relation: str | None, line: int | None = None) -> Node:

@@ -33,6 +33,7 @@ from typing import cast
 
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
+from ..gcpause import gc_pauses_allowed
 from ..progress import shown
 from .common import VERBOSITY, add_verbosity_options, detail, set_verbosity, warn
 
@@ -115,8 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     set_verbosity(args)
-    # the command prints its warnings, whatever filters its caller set; progress unless --quiet
-    with warnings.catch_warnings(), _terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1):
+    # the command prints its warnings, whatever filters its caller set; progress unless --quiet; rstkit's bulk
+    # work pauses the garbage collector (gcpause)
+    with warnings.catch_warnings(), _terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1), gc_pauses_allowed():
         warnings.simplefilter("default", RSTKitWarning)
         warnings.showwarning = _show_warning
         started = time.process_time()

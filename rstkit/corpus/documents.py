@@ -10,23 +10,23 @@ from ..errors import CorpusError, ManyErrors, RSTKitError
 from ..folders import not_regular
 from ..formats import doc_id_from_path, get_format
 from ..tree import RSTTree
-from .files import list_files, read_files, report_failures
+from .files import list_files, read_files, renamed_send_back, report_failures
 from .kinds import Prepared, recognise_corpus
 
 
 @overload
 def read_documents(path: str | Path, format: str | None = None, *, lenient: bool = False,
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
-                   jobs: int | None = None, send_back: None = None, **options) -> dict[str, RSTTree]: ...
+                   jobs: int | None = None, worker_result: None = None, **options) -> dict[str, RSTTree]: ...
 @overload
 def read_documents(path: str | Path, format: str | None = None, *, lenient: bool = False,
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
-                   jobs: int | None = None, send_back: Callable[[RSTTree], Prepared],
+                   jobs: int | None = None, worker_result: Callable[[RSTTree], Prepared],
                    **options) -> dict[str, RSTTree | Prepared]: ...
 def read_documents(path: str | Path, format: str | None = None, *, lenient: bool = False,
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
-                   jobs: int | None = None, send_back: Callable[[RSTTree], Any] | None = None,
-                   **options) -> dict[str, Any]:
+                   jobs: int | None = None, worker_result: Callable[[RSTTree], Any] | None = None,
+                   send_back: Callable[[RSTTree], Any] | None = None, **options) -> dict[str, Any]:
     """Read a file or a directory into ``{doc_id: tree}``, sorted by document id.
 
     Every unreadable file, and every entry of a folder that cannot be listed or read (a folder
@@ -35,20 +35,22 @@ def read_documents(path: str | Path, format: str | None = None, *, lenient: bool
     read, files after reading the rest); with ``skip_errors`` they are appended to
     ``errors`` (when given) and the readable documents are returned. ``jobs``: processes that
     read the files (default: 1 for fewer than 200 files or with one usable core, or without
-    ``send_back`` with up to 2, else every usable core); nothing read, warned or raised depends on
-    it, except that with ``send_back`` (a picklable function of a tree whose result has the tree's
-    ``doc_id``) worker processes send back ``send_back(tree)`` instead of each tree.
+    ``worker_result`` with up to 2, else every usable core); nothing read, warned or raised depends on
+    it, except that with ``worker_result`` (a picklable function of a tree whose result has the tree's
+    ``doc_id``) worker processes send back ``worker_result(tree)`` instead of each tree.
 
     >>> gold = read_documents("corpora/sample/gold")
     >>> list(gold)
     ['sample_bread', 'sample_harbour', 'sample_library', 'sample_note']
     """
+    worker_result = renamed_send_back(worker_result, send_back)
     path = Path(path)
     if not path.exists():
         raise CorpusError("no such file or directory", str(path))
     known = recognise_corpus(path) if path.is_dir() and not format else None
     if known is not None:
-        return known.documents(lenient=lenient, skip_errors=skip_errors, errors=errors, jobs=jobs, send_back=send_back)
+        return known.documents(lenient=lenient, skip_errors=skip_errors, errors=errors, jobs=jobs,
+                               worker_result=worker_result)
     companions = [options["doc_map"]] if options.get("doc_map") else []  # a doc map beside the files is not one
     failures: list[RSTKitError] = []
     files = (list_files(path, format, exclude=companions, skip_errors=skip_errors, errors=failures) if path.is_dir()
@@ -58,7 +60,7 @@ def read_documents(path: str | Path, format: str | None = None, *, lenient: bool
     doc_id = get_format(format).doc_id if format else doc_id_from_path
     documents: dict[str, Any] = {}
     origin: dict[str, str] = {}
-    for file, trees in zip(files, read_files(files, format, lenient, jobs, send_back=send_back, **options)):
+    for file, trees in zip(files, read_files(files, format, lenient, jobs, worker_result=worker_result, **options)):
         if isinstance(trees, ManyErrors):
             failures.extend(trees.errors)
             continue
@@ -103,26 +105,28 @@ def input_format(path: str | os.PathLike, fmt: str | None, notes: list[str] | No
 
 @overload
 def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
-               notes: list[str] | None = None, jobs: int | None = None, send_back: None = None,
+               notes: list[str] | None = None, jobs: int | None = None, worker_result: None = None,
                **options) -> dict[str, RSTTree]: ...
 @overload
 def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
-               notes: list[str] | None = None, jobs: int | None = None, send_back: Callable[[RSTTree], Prepared],
+               notes: list[str] | None = None, jobs: int | None = None, worker_result: Callable[[RSTTree], Prepared],
                **options) -> dict[str, RSTTree | Prepared]: ...
 def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
                notes: list[str] | None = None, jobs: int | None = None,
+               worker_result: Callable[[RSTTree], Any] | None = None,
                send_back: Callable[[RSTTree], Any] | None = None, **options) -> dict[str, Any]:
     """The documents of a file or directory as the command line reads an input: the path (and a
     ``doc_map`` option) checked first, ``format="auto"`` detected (noted in ``notes``), unreadable
-    documents left out and noted with ``skip_errors``; otherwise :func:`read_documents` (``send_back``
-    as there)."""
+    documents left out and noted with ``skip_errors``; otherwise :func:`read_documents` (``worker_result``
+    as there; ``send_back`` its deprecated name)."""
+    worker_result = renamed_send_back(worker_result, send_back)
     check_input(path)
     if options.get("doc_map"):
         check_input(options["doc_map"], file=True)
     format = input_format(path, format, notes)
     errors: list[RSTKitError] = []
     documents = read_documents(Path(path), format, lenient=lenient, skip_errors=skip_errors, errors=errors, jobs=jobs,
-                               send_back=send_back, **options)
+                               worker_result=worker_result, **options)
     if notes is not None:
         notes.extend(f"skipped unreadable document: {e}" for e in errors)
     return documents

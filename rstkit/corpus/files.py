@@ -7,18 +7,18 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
-import os
 import signal
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..cores import usable_cores
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning, caller_stacklevel
 from ..folders import not_regular, walk_files
 from ..formats import Format, all_formats, get_format
 from ..formats.detect import describe_groups, sniffed
-from ..gcpause import no_cyclic_gc
+from ..gcpause import bulk_work
 from ..progress import Progress
 from ..tree import RSTTree
 
@@ -159,7 +159,7 @@ def report_failures(failures: Sequence[RSTKitError], skip_errors: bool, errors: 
 SMALL_INPUT = 200
 #: with this many usable cores or fewer, ``jobs=None`` reads trees in this process: on 2 cores a pool
 #: was slower at every size measured (4,000 and 20,000 files; benchmarks/README.md), since the trees
-#: sent back cost the parent about as much to unpickle as to read. What a ``send_back`` function
+#: sent back cost the parent about as much to unpickle as to read. What a ``worker_result`` function
 #: makes of them is meant to be small, without that cost.
 FEW_CORES = 2
 
@@ -177,30 +177,32 @@ def resolve_jobs(jobs: int | None, n_files: int, *, small_results: bool = False)
     return jobs
 
 
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system has one)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+def renamed_send_back(worker_result: Callable[[RSTTree], Any] | None, send_back: Callable[[RSTTree], Any] | None
+                      ) -> Callable[[RSTTree], Any] | None:
+    """``worker_result``, or the deprecated name it had, ``send_back`` (with a DeprecationWarning)."""
+    if send_back is None:
+        return worker_result
+    warnings.warn("send_back is deprecated: its name is worker_result", DeprecationWarning, stacklevel=3)
+    return send_back if worker_result is None else worker_result
 
 
 Outcome = tuple[list[Any] | RSTKitError, list[tuple[str, type[Warning]]]]
 
 
 def read_files(files: Sequence[Path], format: str | None = None, lenient: bool = False, jobs: int | None = None,
-               *, single: bool = False, send_back: Callable[[RSTTree], Any] | None = None,
-               **options) -> list[list[Any] | RSTKitError]:
+               *, single: bool = False, worker_result: Callable[[RSTTree], Any] | None = None,
+               send_back: Callable[[RSTTree], Any] | None = None, **options) -> list[list[Any] | RSTKitError]:
     """Per file, in order: its trees, or the RSTKitError reading it raised (``single``: each file holds
     one document, :func:`read_tree`). With ``jobs`` > 1 (see :func:`resolve_jobs`) the files are read
-    in a process pool, whose workers send back ``send_back(tree)`` instead of each tree when that
+    in a process pool, whose workers send back ``worker_result(tree)`` instead of each tree when that
     picklable function is given (trees are costly to send; read in this process, trees are returned
     as they are). The outcome, and the warnings (re-emitted here in file order), are otherwise the
-    same whatever ``jobs`` is."""
-    workers = min(resolve_jobs(jobs, len(files), small_results=send_back is not None), len(files))
-    send_back = send_back if workers > 1 else None
-    tasks = [(Path(f), format, lenient, single, send_back, options) for f in files]
-    with no_cyclic_gc():
+    same whatever ``jobs`` is. (``send_back``: the deprecated name of ``worker_result``.)"""
+    worker_result = renamed_send_back(worker_result, send_back)
+    workers = min(resolve_jobs(jobs, len(files), small_results=worker_result is not None), len(files))
+    worker_result = worker_result if workers > 1 else None
+    tasks = [(Path(f), format, lenient, single, worker_result, options) for f in files]
+    with bulk_work():
         if workers <= 1:
             with Progress(len(tasks), "read", "file") as bar:
                 return [_replayed(_counted(_read_one(task), bar)) for task in tasks]
@@ -255,9 +257,9 @@ def _worker_signals() -> None:
 
 
 def _read_one(task: tuple[Path, str | None, bool, bool, Callable[[RSTTree], Any] | None, dict]) -> Outcome:
-    """One file's trees (or what ``send_back`` makes of each) or error, with the warnings reading it
+    """One file's trees (or what ``worker_result`` makes of each) or error, with the warnings reading it
     raised (message, category)."""
-    path, format, lenient, single, send_back, options = task
+    path, format, lenient, single, worker_result, options = task
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -265,8 +267,8 @@ def _read_one(task: tuple[Path, str | None, bool, bool, Callable[[RSTTree], Any]
                                               else read_file(path, format, lenient=lenient, **options))
         except RSTKitError as exc:
             trees = exc
-        if send_back is not None and not isinstance(trees, RSTKitError):
-            trees = list(map(send_back, trees))
+        if worker_result is not None and not isinstance(trees, RSTKitError):
+            trees = list(map(worker_result, trees))
     return trees, [(str(w.message), w.category) for w in caught]
 
 

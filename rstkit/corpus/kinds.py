@@ -29,17 +29,17 @@ from ..folders import walk_files
 from ..formats import Format, doc_id_from_path, get_format, read_text, split_lines
 from ..settings import LabelMapName
 from ..tree import RSTTree
-from .files import format_for_path, list_files, read_files, report_failures
+from .files import format_for_path, list_files, read_files, renamed_send_back, report_failures
 
 
 class Identified(Protocol):
-    """What a reader's ``send_back`` makes of a tree: something with the tree's document id."""
+    """What a reader's ``worker_result`` makes of a tree: something with the tree's document id."""
 
     @property
     def doc_id(self) -> str: ...
 
 
-#: what a ``send_back`` function makes of each tree
+#: what a ``worker_result`` function makes of each tree
 Prepared = TypeVar("Prepared", bound=Identified)
 
 
@@ -114,22 +114,24 @@ class Corpus:
     @overload
     def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
                   errors: list[RSTKitError] | None = None, jobs: int | None = None,
-                  send_back: None = None) -> dict[str, RSTTree]: ...
+                  worker_result: None = None) -> dict[str, RSTTree]: ...
     @overload
     def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
                   errors: list[RSTKitError] | None = None, jobs: int | None = None, *,
-                  send_back: Callable[[RSTTree], Prepared]) -> dict[str, RSTTree | Prepared]: ...
+                  worker_result: Callable[[RSTTree], Prepared]) -> dict[str, RSTTree | Prepared]: ...
     def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
                   errors: list[RSTKitError] | None = None, jobs: int | None = None,
+                  worker_result: Callable[[RSTTree], Any] | None = None,
                   send_back: Callable[[RSTTree], Any] | None = None) -> dict[str, Any]:
         """``{doc_id: tree}`` of a split (all documents when ``split`` is None); ``jobs`` and
-        ``send_back`` (whose results are dataclasses with a ``doc_id``) as in
-        :func:`~rstkit.corpus.files.read_files`."""
+        ``worker_result`` (whose results are dataclasses with a ``doc_id``) as in
+        :func:`~rstkit.corpus.files.read_files` (``send_back``: its deprecated name)."""
+        worker_result = renamed_send_back(worker_result, send_back)
         failures: list[RSTKitError] = []
         result: dict[str, Any] = {}
         doc_ids = self.doc_ids(split)
         outcomes = read_files([self.files[d] for d in doc_ids], self.format, lenient, jobs, single=True,
-                              send_back=send_back)
+                              worker_result=worker_result)
         for doc_id, outcome in zip(doc_ids, outcomes):
             if isinstance(outcome, RSTKitError):
                 failures.append(outcome)

@@ -178,7 +178,7 @@ def doc_id_from_path(path: str | Path, suffixes: Iterable[str] | None = None, pr
     -> ``wsj_0602``. An "extension" starts with a letter, so ``doc.1`` keeps its ``.1``.
     """
     name = path.name if isinstance(path, PurePath) else Path(path).name
-    ordered = _longest_first(_known_suffixes() if suffixes is None else suffixes)
+    ordered = _longest_first(known_suffixes() if suffixes is None else suffixes)
     lower = name.lower()
     for suffix in ordered:
         if lower.endswith(suffix.lower()) and len(suffix) < len(name):
@@ -196,12 +196,7 @@ def doc_id_from_path(path: str | Path, suffixes: Iterable[str] | None = None, pr
 _RSTDT_OUT = re.compile(r"\.out$", re.IGNORECASE)
 
 
-def known_suffixes() -> set[str]:
-    """Every file-name ending a registered format claims, plus RST-DT's ``.edus``."""
-    return set(_known_suffixes())
-
-
-def _known_suffixes() -> frozenset[str]:
+def known_suffixes() -> frozenset[str]:
     _load_builtin()
     cached = _SUFFIXES.get(len(_REGISTRY))  # formats are only ever added: the count tells the set
     if cached is None:

@@ -142,21 +142,3 @@ def dumps_indented(root: Node, head: Callable[[Node], str], leaf: Callable[[Node
         stack.append((node, depth, True))
         stack.extend((child, depth + 1, False) for child in reversed(node.children))
     return "\n".join(lines) + "\n"
-
-
-def one_line_brackets(root: Node, head: Callable[[Node], str], leaf: Callable[[Node], str]) -> str:
-    """Write a tree on one line, ``(head child child)``, without recursion (any depth)."""
-    out: list[str] = []
-    stack: list[Node | str] = [root]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.append(item)
-        elif item.is_leaf:
-            out.append(leaf(item))
-        else:
-            out.append(f"({head(item)}")
-            stack.append(")")
-            for child in reversed(item.children):
-                stack.extend((child, " "))
-    return "".join(out)

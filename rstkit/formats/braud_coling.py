@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError, printable
-from ..tree import Node, RSTTree
+from ..tree import Node, RSTTree, one_line_brackets
 from . import Format, read_text, register
-from .brackets import Bracket, fold, one_line_brackets, parse_one
+from .brackets import Bracket, fold, parse_one
 from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label
 from .docmap import DocMap, DocMapSpec, load_doc_map, warn_unnamed
 from .writable import writer

@@ -22,14 +22,11 @@ from ..data import rstdt_test_ids
 from ..errors import FormatError, printable
 from ..tree import Node, RSTTree
 from . import Format, read_text, register, split_lines
-from .brackets import Bracket, fold, one_line_brackets, parse_one
-from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label, ptb_escape_parentheses, ptb_unescape
+from .brackets import Bracket, fold, parse_one
+from .build import PAIRS, LeafCounter, attach, finish, ptb_unescape
 from .docmap import DocMap, DocMapSpec, ids_in_line_order, load_doc_map, warn_unnamed
-from .writable import PTB_ESCAPED, Unwritable, writer
 
 KEY = "braud_eacl"
-SPELLING = Spelling(KEY, "title", drop_hyphens=True, exceptions={"same-unit": "Sameunit",
-                                                                 "textual-organization": "Textualorganization"})
 BUILTIN_MAPS = {"rstdt-test": lambda: DocMap(tuple(sorted(rstdt_test_ids())), None, "rstdt-test (built-in)")}
 
 
@@ -82,31 +79,6 @@ def read_braud_eacl(path: str | Path, *, lenient: bool = False,
         return trees
     ids = ids_in_line_order(load_doc_map(doc_map, BUILTIN_MAPS), range(1, len(lines) + 1), KEY, source, lenient)
     return [replace(tree, doc_id=doc_id) for tree, doc_id in zip(trees, ids)]
-
-
-#: EDU text a BCS17 EDU token cannot hold: ``_`` joins its words (it reads back as a space)
-TEXT_RULES = (Unwritable(re.compile("_"), "which BCS17 uses to join an EDU's words (it would read back as a space)"),
-              PTB_ESCAPED)
-
-
-@writer(KEY, TEXT_RULES)
-def dumps_braud_eacl(tree: RSTTree) -> str:
-    """One line of a run file. EDU text is a token sequence: whitespace runs read back as one space;
-    text holding ``_`` or a PTB bracket token is refused (:class:`~rstkit.errors.WriteError`)."""
-    def label(node: Node) -> str:
-        pair, relation = parent_label(node, KEY, tree.source)
-        return f"{pair}{SPELLING(relation)}"
-
-    def leaf(node: Node) -> str:
-        token = "_".join(ptb_escape_parentheses(tree.edus[node.start - 1].text).split())
-        return f"(EDU {token or '_'})"
-
-    return f"(ROOT {one_line_brackets(tree.root, label, leaf)})\n"
-
-
-def dumps_run(trees: list[RSTTree]) -> str:
-    """A whole run file: one line per tree, in the order given (sort by id for BCS17's order)."""
-    return "".join(dumps_braud_eacl(t) for t in trees)
 
 
 def _sniff(text: str) -> bool:

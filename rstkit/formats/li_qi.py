@@ -12,13 +12,10 @@ from pathlib import Path
 
 from ..tree import RSTTree
 from . import Format, doc_id_from_path, read_text, register
-from .build import Spelling, loads_dis_syntax, looks_like_dis, respell
-from .dis import TEXT_RULES, write_dis_syntax
-from .writable import writer
+from .build import loads_dis_syntax, looks_like_dis
 
 KEY = "li_qi"
 PREFIX = "parsed_"
-SPELLING = Spelling(KEY, "title", exceptions={"same-unit": "same-unit"})
 
 
 def loads_li_qi(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
@@ -31,13 +28,6 @@ def loads_li_qi(text: str, path: str | Path | None = None, *, doc_id: str | None
 
 def read_li_qi(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
     return [loads_li_qi(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
-
-
-@writer(KEY, TEXT_RULES)
-def dumps_li_qi(tree: RSTTree) -> str:
-    """Write a tree in dis syntax with LLC16's label spelling (file name: ``parsed_<doc>.out``); EDU text
-    that dis syntax cannot hold is refused, as :func:`~rstkit.formats.dis.dumps_dis` refuses it."""
-    return write_dis_syntax(respell(tree, SPELLING))
 
 
 register(Format(KEY, "LLC16 parsed_<doc> trees (dis syntax, capitalised classes)", read_li_qi,

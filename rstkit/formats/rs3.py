@@ -36,23 +36,23 @@ treatment with a warning.
 """
 from __future__ import annotations
 
-import bisect
 import re
 import warnings
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import replace
 from itertools import compress, pairwise, repeat
 from operator import attrgetter, is_not, itemgetter
 from pathlib import Path
 from typing import Any, NoReturn, TypeGuard
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
-from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, new_edu, new_node
+from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal
 from . import Format, doc_id_from_path, read_text, register
-from .walk import bottom_up
+from ._fastnodes import new_edu, new_node
+from ._rs3_scan import Markup, scan
+from ._rs3_xml import parse_xml
+from .rebuild import bottom_up
 from .writable import NOT_XML, writer
 
 RST = "rst"
@@ -71,9 +71,9 @@ def loads_rs3(text: str, path: str | Path | None = None, *, doc_id: str | None =
     True
     """
     source = str(path) if path is not None else "<string>"
-    markup = _scan(text)
+    markup = scan(text)
     if markup is None:
-        markup = _parse_xml(text, source)
+        markup = parse_xml(text, source)
     types = _declared_types(markup.relations, source)
     builder = _TreeBuilder(_Body(*markup.body, source), types, lenient)
     tree_root = builder.tree()
@@ -91,173 +91,6 @@ def read_rs3(path: str | Path, *, lenient: bool = False, encoding: str | None = 
     """Read one rs3/rs4 file (a list of one tree, as every format reader returns). A segment's text is
     its element's text content, markup stripped (``Making <i>bread</i>`` -> ``Making bread``)."""
     return [loads_rs3(read_text(path, encoding=encoding, lenient=lenient), path, lenient=lenient)]
-
-
-@dataclass
-class _Markup:
-    """What the reader takes from a file, as both front ends (scanner, XML parser) give it."""
-
-    #: (name, type) of each ``header/relations/rel``
-    relations: list[tuple[str | None, str | None]]
-    #: the segments and groups of the body, as columns: is a segment, id, parent, relname ("" where
-    #: there is none), text, line
-    body: tuple[list[bool], list[str | None], list[str | None], list[str], list[str], list[int | None]]
-    #: attributes of each secondary edge and signal (the reader adds the EDU spans they name)
-    secedges: list[dict[str, Any]]
-    signals: list[dict[str, Any]]
-    #: (type, subtypes) of each ``header/sigtypes/sig``
-    sigtypes: list[tuple[str, str]]
-
-
-# -- the fast scanner: files laid out as rstWeb and GUM write them -----------------------------
-# A few regular expressions read the file and check its layout as they go (each segment and group
-# on its own line, attributes in rstWeb's order, nothing an XML parser would rewrite); any other
-# file is left to the XML parser. The reading expressions end in an alternative that catches the
-# first character their elements do not account for, so a file is taken only when they cover it.
-_WS = "[ \t\n]*+"
-_V = '[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]'  # in an attribute value, returned unchanged by an XML parser
-_VAL = f'"({_V}++)"'  # non-empty
-_ANY = f'"({_V}*+)"'  # possibly empty
-_CHARS = "[^]<&\x00-\x08\x0a-\x1f\ud800-\udfff\ufffe\uffff]*+"  # no markup, newline, entity or ]
-_TEXT = f"{_CHARS}(?:(?:&(?:lt|gt|amp|quot|apos);|](?!]>)){_CHARS})*+"  # nor ]]>, which XML forbids in text
-_REL = f"<rel name={_VAL} type={_VAL} ?/>"
-_SIG = f"<sig type={_ANY} subtypes={_ANY} ?/>"
-_HEAD = re.compile(f"<rst>{_WS}<header>{_WS}<relations>(?:{_WS}{_REL})*{_WS}</relations>"
-                   f"(?:{_WS}<sigtypes>(?:{_WS}{_SIG})*{_WS}</sigtypes>)?{_WS}</header>{_WS}<body>")
-_READ_REL = re.compile(_REL)
-_READ_SIG = re.compile(_SIG)
-# a line holding one segment or group: (s), id, parent, relname, text; or (last) the rest of the file,
-# from the first character that starts no such line
-_ITEMS = re.compile(f'\n[ \t]*+<(?:(s)egment|group) id={_VAL}(?(1)| type="{_V}++")'
-                    f"(?: parent={_VAL} relname={_VAL})?(?(1)>({_TEXT})</segment>| ?/>)"
-                    "|([^ \t](?s:.*))")
-# the elements of a secedges or signals section, then (last) the rest of the file after them
-_SECEDGES = re.compile(f"{_WS}<secedge id={_ANY} source={_ANY} target={_ANY} relname={_ANY} ?/>|((?s:.+))")
-_SIGNALS = re.compile(f"{_WS}<signal source={_ANY} type={_ANY} subtype={_ANY} tokens={_ANY}( status={_ANY})? ?/>"
-                      "|((?s:.+))")
-_SPACE = re.compile(_WS)
-_END = re.compile(f"</body>{_WS}</rst>{_WS}")
-
-
-def _scan(text: str) -> _Markup | None:
-    """The markup of a plainly laid out file, or None when the XML parser must read it."""
-    body_start = text.find("<body>") + 6  # the first: no attribute value the header takes holds a "<"
-    header = _header(text[:body_start]) if body_start > 5 else None
-    if header is None:
-        return None
-    relations, sigtypes = header
-    items = _ITEMS.findall(text, body_start)
-    if not items or not items[-1][-1]:
-        return None  # the file ends in a segment or group
-    rest: str = items.pop()[-1]
-    first_line = text.count("\n", 0, body_start) + 2  # each line from there holds one element, up to the rest
-    segment, ids, parents, relnames, texts, _ = [list(column) for column in zip(*items)] or [[] for _ in range(6)]
-    if "&" in text:
-        texts = [_unescape(t) for t in texts]
-    lines: list[int | None] = list(range(first_line, first_line + len(items)))
-    body = (list(map(bool, segment)), ids, [parent or None for parent in parents], relnames, texts, lines)
-    secedges: list[dict[str, Any]] = []
-    signals: list[dict[str, Any]] = []
-    start = _skip_space(rest, 0)
-    if rest.startswith("<secedges>", start):
-        section = _section(_SECEDGES, rest, start + 10, "</secedges>")
-        if section is None:
-            return None
-        found, rest, start = section
-        secedges = [{"id": edge_id, "source": source, "target": target, "relname": relname}
-                    for edge_id, source, target, relname, _ in found]
-    if rest.startswith("<signals>", start):
-        section = _section(_SIGNALS, rest, start + 9, "</signals>")
-        if section is None:
-            return None
-        found, rest, start = section
-        signals = [{"source": source, "type": kind, "subtype": subtype, "tokens": tokens, "status": status}
-                   if with_status else {"source": source, "type": kind, "subtype": subtype, "tokens": tokens}
-                   for source, kind, subtype, tokens, with_status, status, _ in found]
-    if not _END.fullmatch(rest, start):
-        return None
-    return _Markup(list(relations), body, secedges, signals, list(sigtypes))
-
-
-@lru_cache(maxsize=64)  # the files of a corpus share a few headers
-def _header(header: str) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] | None:
-    """The relations and signal types a header declares, or None when it is not laid out plainly."""
-    if not _HEAD.fullmatch(header):
-        return None
-    return tuple(_READ_REL.findall(header)), tuple(_READ_SIG.findall(header))
-
-
-def _section(elements: re.Pattern[str], text: str, start: int, closing: str) -> tuple[list[Any], str, int] | None:
-    """The elements of a section from ``start`` to its closing tag (as tuples), the rest of the text and where
-    its next tag starts; None when anything else comes before the closing tag."""
-    found = elements.findall(text, start)
-    if not found or not found[-1][-1]:
-        return None
-    rest = found.pop()[-1]
-    end = _skip_space(rest, 0)
-    return (found, rest, _skip_space(rest, end + len(closing))) if rest.startswith(closing, end) else None
-
-
-def _skip_space(text: str, start: int) -> int:
-    """Where the whitespace from ``start`` ends."""
-    return _SPACE.match(text, start).end()  # type: ignore[union-attr]  # it matches anywhere
-
-
-def _unescape(text: str) -> str:
-    """XML text with its named entities (the only ones :func:`_scan` lets through) resolved."""
-    if "&" not in text:
-        return text
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&apos;", "'") \
-        .replace("&amp;", "&")
-
-
-# -- the XML parser (any well-formed file; explains malformed ones) ----------------------------
-def _parse_xml(text: str, source: str) -> _Markup:
-    try:
-        root = ET.fromstring(text)
-    except UnicodeEncodeError as exc:  # a lone surrogate: only a str given to loads_rs3 can hold one
-        raise FormatError(f"malformed XML: character {printable(text[exc.start])} (a lone surrogate) cannot be "
-                          "encoded", source, text.count("\n", 0, exc.start) + 1) from None
-    except ET.ParseError as exc:
-        line = exc.position[0] if exc.position else None
-        message = str(exc).split(": line ")[0]
-        column = f" at column {exc.position[1] + 1}" if exc.position else ""
-        raise FormatError(f"malformed XML: {message}{column}", source, line) from None
-    if root.tag != "rst":
-        raise FormatError(f"root element is <{printable(root.tag)}>, expected <rst>", source, 1)
-    body = root.find("body")
-    if body is None:
-        raise FormatError("no <body> element", source, 1)
-    lines = _ElementLines(text)
-    items = [node for node in body if node.tag in ("segment", "group")]
-    ids = [node.get("id") for node in items]
-    columns = ([node.tag == "segment" for node in items], ids, [node.get("parent") for node in items],
-               [node.get("relname", "") for node in items],
-               ["".join(node.itertext()) if node.tag == "segment" else "" for node in items],
-               [lines.take(node_id) if node_id else None for node_id in ids])
-    return _Markup([(rel.get("name"), rel.get("type")) for rel in root.iterfind("header/relations/rel")],
-                   columns,
-                   [dict(e.attrib) for e in body.iterfind("secedges/secedge")],
-                   [dict(s.attrib) for s in body.iterfind("signals/signal")],
-                   [(s.get("type", ""), s.get("subtypes", "")) for s in root.iterfind("header/sigtypes/sig")])
-
-
-class _ElementLines:
-    """Line numbers of segments and groups (ElementTree does not record them)."""
-
-    _TAG = re.compile(r"<(segment|group)\b[^>]*?\bid\s*=\s*([\"'])(.*?)\2", re.DOTALL)
-
-    def __init__(self, text: str):
-        newlines = [m.start() for m in re.finditer("\n", text)]
-        self._lines: dict[str, list[int]] = {}
-        for match in self._TAG.finditer(text):
-            line = bisect.bisect_left(newlines, match.start()) + 1
-            self._lines.setdefault(match.group(3), []).append(line)
-
-    def take(self, node_id: str) -> int | None:
-        """The line of the next element (in file order) with this id."""
-        lines = self._lines.get(node_id)
-        return lines.pop(0) if lines else None
 
 
 # -- from markup to the tree (shared by both front ends) ----------------------------------------
@@ -522,7 +355,7 @@ class _TreeBuilder:
 _start = attrgetter("start")
 
 
-def _rs4_extra(markup: _Markup, builder: _TreeBuilder) -> dict[str, Any]:
+def _rs4_extra(markup: Markup, builder: _TreeBuilder) -> dict[str, Any]:
     """Secondary edges, signals and signal types of an rs4 file (empty for plain rs3)."""
     extra: dict[str, Any] = {}
     if markup.secedges or markup.signals:

@@ -31,9 +31,10 @@ from operator import itemgetter
 from pathlib import Path
 
 from ..errors import FormatError, printable
-from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, new_edu, new_node
+from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
 from . import Format, doc_id_from_path, read_text, register
-from .walk import bottom_up
+from ._fastnodes import new_edu, new_node
+from .rebuild import bottom_up
 from .writable import Unwritable, writer
 
 N_COLUMNS = 10

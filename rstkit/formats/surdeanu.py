@@ -22,10 +22,9 @@ from typing import Any
 from ..errors import FormatError, MissingDocumentError, RSTKitWarning, printable
 from ..tree import Node, RSTTree
 from . import Format, doc_id_from_path, read_text, register, split_lines
-from .brackets import Bracket, dumps_indented, fold, parse_one
-from .build import LeafCounter, attach, finish, ptb_escape_parentheses, ptb_unescape
-from .surdeanu_native import DIRECTIONS, internal_label
-from .writable import PTB_ESCAPED, writer
+from .brackets import Bracket, fold, parse_one
+from .build import LeafCounter, attach, finish, ptb_unescape
+from .surdeanu_native import DIRECTIONS
 
 KEY = "surdeanu"
 _TIMESTAMP = re.compile(r"^\d\d:\d\d:\d\d\.\d\d\d \[")
@@ -132,31 +131,6 @@ def _tree_blocks(lines: list[str], start: int) -> list[tuple[int, str]]:
     if current is not None:
         blocks.append((first, "\n".join(current)))
     return blocks
-
-
-@writer(KEY, (PTB_ESCAPED,))
-def dumps_surdeanu_tree(tree: RSTTree) -> str:
-    """One bracketed tree as it appears in the log. EDU text is a token sequence: whitespace runs are
-    written as one space (the reader reads them so); brackets become ``-LRB-``/``-RRB-``, and text
-    holding such a token is refused (:class:`~rstkit.errors.WriteError`)."""
-    def leaf(node: Node) -> str:
-        words = " ".join(tree.edus[node.start - 1].text.split())
-        return f"(TEXT:{ptb_escape_parentheses(words)})"
-
-    return dumps_indented(tree.root, lambda node: internal_label(node, tree, KEY), leaf)
-
-
-def dumps_log(trees: list[RSTTree]) -> str:
-    """A log for ``trees``: the document list, then each tree twice (standing for the gold-EDU and
-    predicted-EDU parses; readers keep the first of each pair)."""
-    out = ["00:00:00.000 [run-main-0] INFO  o.c.d.rstparser.RSTParser$ - Reading test documents ...",
-           "Documents", *(f"{t.doc_id}.out.dis" for t in trees), "end Documents",
-           "00:00:00.000 [run-main-0] DEBUG o.c.d.rstparser.RSTParser - Started parsing..."]
-    for tree in trees:
-        text = dumps_surdeanu_tree(tree).rstrip("\n")
-        out += ["System tree:", text, "System tree:", text]
-    out.append(f"00:00:00.000 [run-main-0] DEBUG o.c.d.rstparser.RSTParser - Done parsing {len(trees)} documents.")
-    return "\n".join(out) + "\n"
 
 
 def _sniff(text: str) -> bool:

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning, caller_stacklevel
-from ..gcpause import no_cyclic_gc
+from ..gcpause import bulk_work
 from ..jsontext import Table
 from ..settings import Average
 from ..tree import RSTTree
@@ -217,7 +217,7 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
     return evaluate_all(gold, pred, [config or EvalConfig()], names)[0]
 
 
-@no_cyclic_gc()
+@bulk_work()
 def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Sequence[Mapping[str, Document]],
                  configs: Sequence[EvalConfig], names: Sequence[str] | None = None) -> list[EvalResult]:
     """One result per configuration, as :func:`evaluate` gives it, from one pass over the documents.

@@ -8,15 +8,10 @@ from __future__ import annotations
 
 import os
 
+from ..cores import usable_cores
+
 #: documents below which parsing uses one thread (threads cost more than they give)
 SMALL_BATCH = 4
-
-
-def usable_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def default_threads(n_documents: int) -> int:

@@ -110,10 +110,12 @@ def test_nodes_and_edus_are_frozen_dataclasses_with_their_fields():
 
 
 def test_the_readers_constructors_make_the_same_frozen_objects():
-    """tree.new_node/new_edu (readers' fast path) give real Nodes and EDUs, equal to the constructors' own."""
+    """formats._fastnodes.new_node/new_edu (the readers' fast path) give real Nodes and EDUs, equal to
+    the constructors' own."""
     import dataclasses
 
-    from rstkit.tree import EDU, Node, new_edu, new_node
+    from rstkit.formats._fastnodes import new_edu, new_node
+    from rstkit.tree import EDU, Node
 
     leaf_node = new_node(2, 2, "S", "cause", (), 5)
     node = new_node(1, 2, "N", "span", (new_node(1, 1, "N", "span", (), 4), leaf_node), 3)

@@ -7,6 +7,7 @@ benchmarks/README.md), else every usable core; an explicit ``jobs`` is taken as 
 from __future__ import annotations
 
 import gc
+from pathlib import Path
 
 import pytest
 
@@ -96,3 +97,23 @@ def test_objects_the_program_froze_stay_frozen_and_then_nothing_is_moved():
     finally:
         gc.unfreeze()
         (gc.enable if was else gc.disable)()
+
+
+def _doc_id(tree):
+    return tree.doc_id
+
+
+def _same(tree):
+    return tree
+
+
+def test_send_back_is_the_deprecated_name_of_worker_result():
+    from rstkit.corpus import read_documents
+
+    files = sorted(Path("corpora/sample/gold").glob("*.dis"))
+    with pytest.warns(DeprecationWarning, match="send_back is deprecated: its name is worker_result"):
+        old = read_files(files, jobs=2, send_back=_doc_id)
+    assert old == read_files(files, jobs=2, worker_result=_doc_id) == [[f.name[:-4]] for f in files]
+    with pytest.warns(DeprecationWarning, match="send_back"):
+        documents = read_documents("corpora/sample/gold", jobs=2, send_back=_same)
+    assert documents == read_documents("corpora/sample/gold", jobs=1)

@@ -1,13 +1,16 @@
 """SVG drawings: well-formed XML, every EDU drawn, and geometry that never overlaps.
 
 The geometry checks read the text boxes back from the SVG itself (position, anchor,
-font size, measured with rstkit's DejaVu Sans widths) and the lines from the layout, on
-GUM's largest documents and on random trees. The real browser check of the same
+font size, each width measured independently of rstkit: the advance widths of the DejaVu Sans
+font file the drawings ask for, read by tests/support/font_metrics.py, a character the font lacks
+counted as a full em) and the lines from the layout, on GUM's largest documents and on random
+trees. The real browser check of the same
 property is in test_draw_chromium.py.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -18,13 +21,13 @@ from hypothesis import strategies as st
 
 from rstkit import draw
 from rstkit.corpus import gum_corpus, read_tree
-from rstkit.draw.fonts import text_width
 from rstkit.draw.layout import ASCENT, DEFAULT_STYLE, DESCENT, Box, Layout, Style, layout
 from rstkit.draw.svg import DIFF_COLORS
 from rstkit.errors import EDUMismatchError, RSTKitError
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.tree import EDU, RSTTree
 from tests.support.expected_warnings import GUM_EXTENT_QUIRK, warns_exactly
+from tests.support.font_metrics import dejavu_sans
 from tests.support.strategies import rst_trees
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "draw"
@@ -35,6 +38,22 @@ def parse(svg: str) -> ET.Element:
     root = ET.fromstring(svg)
     assert root.tag == f"{SVG}svg"
     return root
+
+
+FONTS = {False: dejavu_sans(), True: dejavu_sans(bold=True)}
+needs_font = pytest.mark.skipif(None in FONTS.values(), reason="DejaVu Sans is not installed: no independent widths")
+
+
+def rendered_width(text: str, size: float, bold: bool) -> float:
+    """The width ``text`` takes in DejaVu Sans at ``size``: the font's advance widths, a character
+    the font lacks (drawn by a fallback font) counted as a full em, a combining mark as nothing."""
+    font = FONTS[bold]
+    assert font is not None
+    total = 0.0
+    for char in text:
+        em = font.em(char)
+        total += em if em is not None else (0.0 if unicodedata.combining(char) else 1.0)
+    return total * size
 
 
 def text_boxes(svg: str) -> list[tuple[Box, str]]:
@@ -48,7 +67,7 @@ def text_boxes(svg: str) -> list[tuple[Box, str]]:
         if element.tag == f"{SVG}text":
             size = float(element.get("font-size"))
             content = element.text or ""
-            width = text_width(content, size, element.get("font-weight") == "bold")
+            width = rendered_width(content, size, element.get("font-weight") == "bold")
             x, y = float(element.get("x")) + dx, float(element.get("y")) + dy
             x0 = x - width / 2 if element.get("text-anchor") == "middle" else x
             boxes.append((Box(x0, y - ASCENT * size, x0 + width, y + DESCENT * size), content))
@@ -185,6 +204,7 @@ def test_select_finds_the_smallest_covering_constituent() -> None:
 
 
 # -- geometry -------------------------------------------------------------------------
+@needs_font
 def test_sample_geometry() -> None:
     check_geometry(read_tree(GOLDEN / "cafe.dis"))
 
@@ -200,6 +220,7 @@ def gum_largest(gum_dir: Path) -> list[RSTTree]:
         return [read_tree(corpus.path(d), lenient=True) for d in chosen]
 
 
+@needs_font
 @pytest.mark.gum
 @pytest.mark.parametrize("rank", range(6))
 def test_no_overlapping_labels_on_gum_largest_documents(gum_largest: list[RSTTree], rank: int) -> None:
@@ -209,6 +230,7 @@ def test_no_overlapping_labels_on_gum_largest_documents(gum_largest: list[RSTTre
         assert tree.n_edus >= 200
 
 
+@needs_font
 @settings(max_examples=40, deadline=None)
 @given(rst_trees(max_edus=14, max_arity=5, patterns="any", with_text=True),
        st.sampled_from([Style(), Style(column=60.0, max_column=60.0)]))

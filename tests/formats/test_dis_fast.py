@@ -1,7 +1,7 @@
 """The .dis reader's two paths (fast scanner, lark grammar) agree; deep trees; error messages.
 
-The scanner (``dis._scan``) either declines a file (None) or produces exactly the node events the
-grammar produces (``dis._grammar_events``); one builder turns events into the tree, so equal events
+The scanner (``_dis_events.scan``) either declines a file (None) or produces exactly the node events the
+grammar produces (``_dis_grammar.grammar_events``); one builder turns events into the tree, so equal events
 mean equal trees, errors and warnings. Appending RST-DT's ``//TT_ERR`` mark (which the grammar
 ignores and the scanner declines) sends a file through the grammar end to end.
 """
@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rstkit.errors import FormatError, RSTKitError, TreeStructureError
-from rstkit.formats import dis, read_text
+from rstkit.formats import _dis_direct, _dis_events, _dis_grammar, read_text
 from rstkit.formats.dis import dumps_dis, loads_dis
 from rstkit.tree import EDU, ROOT, Node, RSTTree, validate
 from tests.support.strategies import rst_trees
@@ -27,9 +27,9 @@ FORCE_GRAMMAR = "\n//TT_ERR\n"
 
 def events_agree(text: str, source: str = "<string>") -> list | None:
     """Assert the scanner's events are the grammar's (or the scanner declined); return them."""
-    fast = dis._scan(text)
+    fast = _dis_events.scan(text)
     try:
-        precise = dis._grammar_events(text, source)
+        precise = _dis_grammar.grammar_events(text, source)
     except FormatError:
         assert fast is None, "the scanner accepted a file the grammar rejects"
         return None
@@ -42,12 +42,12 @@ def node_list(tree: RSTTree | Node) -> list[tuple]:
 
 
 def direct_agrees(text: str, source: str = "<string>") -> tuple | None:
-    """Assert the direct path (``dis._direct``) declines the file or builds exactly the tree the
+    """Assert the direct path (``_dis_direct.direct``) declines the file or builds exactly the tree the
     event path builds (every node with its line, every EDU with its paragraph); return its result."""
-    direct = dis._direct(text)
+    direct = _dis_direct.direct(text)
     try:
-        builder = dis._Builder(source, False)
-        root = builder.build(dis._scan(text) or dis._grammar_events(text, source))
+        builder = _dis_events.Builder(source, False)
+        root = builder.build(_dis_events.scan(text) or _dis_grammar.grammar_events(text, source))
         tree = RSTTree(root, builder.edus(), "", source)
         validate(tree)
     except RSTKitError:
@@ -215,7 +215,7 @@ def test_scanner_takes_the_regular_layouts():
     "( Root (leaf 1) (text _!a_!) ) )",
 ])
 def test_scanner_declines_what_it_does_not_handle(text):
-    assert dis._scan(text) is None and dis._direct(text) is None
+    assert _dis_events.scan(text) is None and _dis_direct.direct(text) is None
     events_agree(text)
 
 
@@ -238,7 +238,7 @@ def test_the_direct_path_declines_every_inconsistency_the_event_path_reports(cha
 def test_a_unary_node_is_left_to_the_event_path():
     text = ("( Root (span 1 2)\n ( Nucleus (span 1 1) (rel2par span)\n  ( Nucleus (leaf 1) (rel2par span) "
             "(text _!a_!) )\n )\n ( Satellite (leaf 2) (rel2par x) (text _!b_!) )\n)\n")
-    assert dis._direct(text) is None
+    assert _dis_direct.direct(text) is None
     with pytest.raises(TreeStructureError, match="single child"):
         loads_dis(text, "u.dis")
 
@@ -308,8 +308,8 @@ def test_syntax_errors_say_what_is_expected_in_words(change):
 
 
 def test_every_grammar_terminal_has_a_word():
-    names = {t.name for t in dis._parser().terminals if not t.name.startswith("__IGNORE")}
-    assert names | {"$END"} <= set(dis._TERMINAL_WORDS)
+    names = {t.name for t in _dis_grammar.parser().terminals if not t.name.startswith("__IGNORE")}
+    assert names | {"$END"} <= set(_dis_grammar.TERMINAL_WORDS)
 
 
 def test_unprintable_characters_in_messages_are_escaped():

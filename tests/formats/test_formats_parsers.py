@@ -428,11 +428,11 @@ def test_lenient_renumbers_declared_edus_with_a_warning(tmp_path):
 
 def test_rstdt18_knows_every_class_in_every_parser_spelling():
     from rstkit.formats.braud_coling import SPELLING as braud_coling
-    from rstkit.formats.braud_eacl import SPELLING as braud_eacl
     from rstkit.formats.codra import SPELLING as codra
     from rstkit.formats.dplp import SPELLING as dplp
     from rstkit.formats.feng import SPELLING as feng
     from rstkit.labels import RSTDT18_CANONICAL as RSTDT_CLASSES
+    from tests.support.format_files import BRAUD_EACL_SPELLING as braud_eacl
 
     rstdt18 = get_label_map("rstdt18")
     for spell in (codra, braud_coling, braud_eacl, dplp, feng):

@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rstkit.errors import RSTKitError, printable
-from rstkit.formats import read_text, rs3, rsd
+from rstkit.formats import _rs3_scan, _rs3_xml, read_text, rsd
+from rstkit.formats.rebuild import bottom_up
 from rstkit.formats.rs3 import dumps_rs3, loads_rs3
 from rstkit.formats.rsd import dumps_rsd, loads_rsd
-from rstkit.formats.walk import bottom_up
 from rstkit.tree import EDU, RSTTree, validate
 from tests.formats.test_dis_fast import chain
 from tests.support import previous_readers as previous
@@ -48,7 +48,7 @@ def test_rs4_reads_as_before_on_every_gum_file(gum_dir):
     assert len(files) == 281
     for path in files:
         text = read_text(path)
-        assert rs3._scan(text) == rs3._parse_xml(text, str(path)), path.name  # the scanner takes every file
+        assert _rs3_scan.scan(text) == _rs3_xml.parse_xml(text, str(path)), path.name  # the scanner takes every file
         assert outcome(loads_rs3, text) == outcome(previous.loads_rs3, text), path.name
 
 
@@ -125,9 +125,9 @@ def rs3_texts(draw) -> str:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rs3_texts())
 def test_rs3_reads_generated_and_mutated_files_as_before(text):
-    markup = rs3._scan(text)
+    markup = _rs3_scan.scan(text)
     try:
-        parsed = rs3._parse_xml(text, "doc.x")
+        parsed = _rs3_xml.parse_xml(text, "doc.x")
     except RSTKitError:
         assert markup is None, "the scanner took a file the XML parser rejects"
     else:
@@ -213,7 +213,7 @@ def rs3_link_texts(draw) -> str:
 @settings(max_examples=400, deadline=None)
 @given(rs3_link_texts())
 def test_rs3_reads_random_parent_links_as_before(text):
-    assert rs3._scan(text) == rs3._parse_xml(text, "doc.x")
+    assert _rs3_scan.scan(text) == _rs3_xml.parse_xml(text, "doc.x")
     for lenient in (False, True):
         assert outcome(loads_rs3, text, lenient=lenient) == as_now(outcome(previous.loads_rs3, text, lenient=lenient))
 
@@ -340,7 +340,7 @@ def test_a_20000_edu_chain_is_written_and_read_on_both_paths(fmt, right):
         back = read(variant)
         assert [(n.start, n.end, n.nuclearity, n.relation) for n in back.nodes()] == expected
         assert [e.text for e in back.edus] == [e.text for e in tree.edus]
-    fast = rs3._scan(variants[0]) if fmt == "rs3" else rsd._read_plain(variants[0], "", "", True)
+    fast = _rs3_scan.scan(variants[0]) if fmt == "rs3" else rsd._read_plain(variants[0], "", "", True)
     assert fast is not None  # the first variant took the fast path
 
 
@@ -381,8 +381,8 @@ INTERLEAVED = """<rst>
 
 def test_scanner_takes_interleaved_elements_and_free_spacing_between_rs4_elements():
     # expected values worked out by hand from the text above: group 3 (line 5) spans EDUs 1-2
-    markup = rs3._scan(INTERLEAVED)
-    assert markup is not None and markup == rs3._parse_xml(INTERLEAVED, "doc.x")
+    markup = _rs3_scan.scan(INTERLEAVED)
+    assert markup is not None and markup == _rs3_xml.parse_xml(INTERLEAVED, "doc.x")
     assert markup.body[0] == [True, False, True] and markup.body[5] == [4, 5, 6]
     tree = loads_rs3(INTERLEAVED)
     assert [(n.start, n.end, n.nuclearity, n.relation, n.line) for n in tree.nodes()] == [
@@ -401,5 +401,5 @@ def test_scanner_takes_interleaved_elements_and_free_spacing_between_rs4_element
 def test_scanner_leaves_other_layouts_to_the_xml_parser(edit):
     # a blank or shared line among segments and groups (line numbers), ]]> in a text, stray or rewritten characters
     text = INTERLEAVED.replace(*edit)
-    assert text != INTERLEAVED and rs3._scan(text) is None
+    assert text != INTERLEAVED and _rs3_scan.scan(text) is None
     assert outcome(loads_rs3, text) == outcome(previous.loads_rs3, text)

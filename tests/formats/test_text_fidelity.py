@@ -18,8 +18,10 @@ from rstkit.cli import main
 from rstkit.corpus import read_documents, read_file, read_tree
 from rstkit.errors import FormatError, LabelError, WriteError
 from rstkit.formats import get_format
+from rstkit.formats._rs3_scan import scan as _scan
+from rstkit.formats._rs3_xml import parse_xml as _parse_xml
 from rstkit.formats.dis import dumps_dis, loads_dis
-from rstkit.formats.rs3 import _parse_xml, _scan, loads_rs3
+from rstkit.formats.rs3 import loads_rs3
 from rstkit.formats.surdeanu_native import dumps_surdeanu_native
 from rstkit.tree import Node
 from tests.support.expected_warnings import warns_exactly

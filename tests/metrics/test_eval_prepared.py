@@ -24,7 +24,7 @@ from rstkit.cli import main
 from rstkit.corpus import files, read_input
 from rstkit.corpus.files import resolve_jobs
 from rstkit.errors import RSTKitError, RSTKitWarning
-from rstkit.evaluation import Evaluation, _send_back
+from rstkit.evaluation import Evaluation, _worker_result
 from rstkit.metrics import EvalConfig, evaluate_all
 from rstkit.metrics.counts import Vocabulary
 from rstkit.metrics.parseval import PARSEVAL
@@ -141,7 +141,7 @@ def test_a_prepared_side_fills_the_vocabularies_in_order_of_first_appearance():
 def test_aligned_edus_score_prepared_documents_as_their_trees():
     gold = read_input(SAMPLE / "gold")
     configs = [EvalConfig(edus="aligned")]
-    assert _send_back(configs, gold=True) is None  # readers send trees: their texts are compared whole
+    assert _worker_result(configs, gold=True) is None  # readers send trees: their texts are compared whole
     documents = prepared(gold, configs, True)
     assert outcome(documents, [documents], configs) == outcome(gold, [gold], configs)
 

@@ -249,16 +249,36 @@ def test_model_selection_by_a_named_metric(two_docs, tmp_path, monkeypatch):
     assert info["select_by"] == "rst-parseval-macro-N" and info["dev_by_epoch"] == [30.0, 10.0]
 
 
-@pytest.mark.gum
-def test_dev_scores_use_the_named_metric(two_docs):
-    from rstkit.metrics import EvalConfig, evaluate
+#: two documents written for this test: gold and a prediction that differs from it (EDU 3's
+#: attachment), so that the metric families and the averages give different numbers
+DEV_GOLD = {"four": "(Root 1-4 (N:span 1-3 (N:span 1-2 (N:List 1) (N:List 2)) (S:elaboration 3)) (S:attribution 4))",
+            "two": "(Root 1-2 (N:span 1) (S:cause 2))"}
+DEV_PRED = {"four": "(Root 1-4 (N:span 1-2 (N:List 1) (N:List 2)) (S:elaboration 3-4 (N:span 3) (S:attribution 4)))",
+            "two": "(Root 1-2 (N:span 1) (S:cause 2))"}
+# By hand (evaluation.md 7.1-7.3). RST-Parseval, "four": gold tuples (1-3 N span) (1-2 N span) (1 N List)
+# (2 N List) (3 S elaboration) (4 S attribution); predicted (1-2 N span) (1 N List) (2 N List)
+# (3-4 S elaboration) (3 N span) (4 S attribution): S 5/6, N = R = F 4/6; "two": 2/2 everywhere.
+# Parseval (attachments), "four": gold (1-4 NS attribution) (1-3 NS elaboration) (1-2 NN List);
+# predicted (1-4 NS elaboration) (1-2 NN List) (3-4 NS attribution): S = N 2/3, R = F 1/3; "two": 1/1.
+# Micro pools the counts, macro averages the per-document F1 (P = R in each document here).
+DEV_EXPECTED = {
+    "rst-parseval-micro-F": {"S": 100 * 7 / 8, "N": 100 * 6 / 8, "R": 100 * 6 / 8, "F": 100 * 6 / 8},
+    "rst-parseval-macro-F": {"S": 100 * (5 / 6 + 1) / 2, "N": 100 * (4 / 6 + 1) / 2, "R": 100 * (4 / 6 + 1) / 2,
+                             "F": 100 * (4 / 6 + 1) / 2},
+    "parseval-micro-F": {"S": 100 * 3 / 4, "N": 100 * 3 / 4, "R": 100 * 2 / 4, "F": 100 * 2 / 4},
+    "parseval-macro-F": {"S": 100 * (2 / 3 + 1) / 2, "N": 100 * (2 / 3 + 1) / 2, "R": 100 * (1 / 3 + 1) / 2,
+                         "F": 100 * (1 / 3 + 1) / 2},
+}
 
-    gold = {d: t for d, t in two_docs.items()}
-    from rstkit.labels import get_label_map
 
-    mapped = {d: get_label_map("gum").apply(t) for d, t in gold.items()}
-    expected = evaluate(mapped, mapped, EvalConfig(metric="rst-parseval", average="macro", labels="gum")).scores
-    assert training.dev_scores(mapped, mapped, "gum", "rst-parseval-macro-F") == dict(expected)
+@pytest.mark.parametrize("select_by", list(DEV_EXPECTED))
+def test_dev_scores_use_the_named_metric(select_by):
+    from rstkit.tree import RSTTree
+
+    gold = {d: RSTTree.fromstring(text, doc_id=d) for d, text in DEV_GOLD.items()}
+    pred = {d: RSTTree.fromstring(text, doc_id=d) for d, text in DEV_PRED.items()}
+    scores = training.dev_scores(gold, pred, "raw", select_by)
+    assert scores == pytest.approx(DEV_EXPECTED[select_by], abs=1e-9)
 
 
 @settings(max_examples=300, deadline=None)

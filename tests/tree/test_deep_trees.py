@@ -94,19 +94,20 @@ def test_source_and_extra_do_not_take_part_in_equality():
     assert a == b and hash(a) == hash(b)
 
 
-def test_repr_is_the_dataclass_repr_at_any_depth():
+def test_repr_is_the_bracketed_line_at_any_depth():
     small = Node(1, 2, "Root", None, (Node(1, 1, "N", "span", (), 3), Node(2, 2, "S", "cause")))
-    # written out by hand: the form the generated dataclass repr had (line is not shown)
-    assert repr(small) == ("Node(start=1, end=2, nuclearity='Root', relation=None, children=("
-                           "Node(start=1, end=1, nuclearity='N', relation='span', children=()), "
-                           "Node(start=2, end=2, nuclearity='S', relation='cause', children=())))")
+    # written out by hand: the bracketed line as an expression that rebuilds the node (line is not shown)
+    assert repr(small) == "Node.fromstring('(Root 1-2 (N:span 1) (S:cause 2))')"
+    assert eval(repr(small), {"Node": Node}) == small
     unary = Node(1, 1, "Root", None, (Node(1, 1, "N", "span"),))
-    assert repr(unary).endswith("children=()),))")
+    assert repr(unary) == "Node.fromstring('(Root 1-1 (N:span 1))')"
+    assert eval(repr(unary), {"Node": Node}) == unary
     text = repr(right_chain().root)
-    assert text.count("Node(") == 2 * N - 1
-    assert text.startswith(f"Node(start=1, end={N}, nuclearity='Root', relation=None, children=(")
-    assert text.endswith(")" * (2 * (N - 1) + 1))
-    assert repr(right_chain(4)).startswith("RSTTree(root=Node(start=1, end=4, nuclearity='Root'")
+    assert text.count("(") == 2 * N - 1 + 1  # every node's bracket, and fromstring's
+    assert text.startswith(f"Node.fromstring('(Root 1-{N} ")
+    assert text.endswith(")" * (N - 1 + 1) + "')")
+    assert eval(text, {"Node": Node}) == right_chain().root
+    assert repr(right_chain(4)).startswith("RSTTree(root=Node.fromstring('(Root 1-4 ")
 
 
 def test_pickle_and_copies(chain):

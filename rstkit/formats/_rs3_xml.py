@@ -1,0 +1,60 @@
+"""The precise front end of the rs3/rs4 reader (:func:`rstkit.formats.rs3.loads_rs3`): any well-formed
+file, through ElementTree, into the scanner's :class:`~._rs3_scan.Markup`; a FormatError explains a
+malformed one. Private: the format's one reader is ``loads_rs3``."""
+from __future__ import annotations
+
+import bisect
+import re
+import xml.etree.ElementTree as ET
+
+from ..errors import FormatError, printable
+from ._rs3_scan import Markup
+
+
+# -- the XML parser (any well-formed file; explains malformed ones) ----------------------------
+def parse_xml(text: str, source: str) -> Markup:
+    try:
+        root = ET.fromstring(text)
+    except UnicodeEncodeError as exc:  # a lone surrogate: only a str given to loads_rs3 can hold one
+        raise FormatError(f"malformed XML: character {printable(text[exc.start])} (a lone surrogate) cannot be "
+                          "encoded", source, text.count("\n", 0, exc.start) + 1) from None
+    except ET.ParseError as exc:
+        line = exc.position[0] if exc.position else None
+        message = str(exc).split(": line ")[0]
+        column = f" at column {exc.position[1] + 1}" if exc.position else ""
+        raise FormatError(f"malformed XML: {message}{column}", source, line) from None
+    if root.tag != "rst":
+        raise FormatError(f"root element is <{printable(root.tag)}>, expected <rst>", source, 1)
+    body = root.find("body")
+    if body is None:
+        raise FormatError("no <body> element", source, 1)
+    lines = _ElementLines(text)
+    items = [node for node in body if node.tag in ("segment", "group")]
+    ids = [node.get("id") for node in items]
+    columns = ([node.tag == "segment" for node in items], ids, [node.get("parent") for node in items],
+               [node.get("relname", "") for node in items],
+               ["".join(node.itertext()) if node.tag == "segment" else "" for node in items],
+               [lines.take(node_id) if node_id else None for node_id in ids])
+    return Markup([(rel.get("name"), rel.get("type")) for rel in root.iterfind("header/relations/rel")],
+                   columns,
+                   [dict(e.attrib) for e in body.iterfind("secedges/secedge")],
+                   [dict(s.attrib) for s in body.iterfind("signals/signal")],
+                   [(s.get("type", ""), s.get("subtypes", "")) for s in root.iterfind("header/sigtypes/sig")])
+
+
+class _ElementLines:
+    """Line numbers of segments and groups (ElementTree does not record them)."""
+
+    _TAG = re.compile(r"<(segment|group)\b[^>]*?\bid\s*=\s*([\"'])(.*?)\2", re.DOTALL)
+
+    def __init__(self, text: str):
+        newlines = [m.start() for m in re.finditer("\n", text)]
+        self._lines: dict[str, list[int]] = {}
+        for match in self._TAG.finditer(text):
+            line = bisect.bisect_left(newlines, match.start()) + 1
+            self._lines.setdefault(match.group(3), []).append(line)
+
+    def take(self, node_id: str) -> int | None:
+        """The line of the next element (in file order) with this id."""
+        lines = self._lines.get(node_id)
+        return lines.pop(0) if lines else None

@@ -1,0 +1,125 @@
+"""The scorer against worked examples kept in the repository (tests/data/worked): rstkit's own small
+trees, every expected number derived by hand in tests/data/worked/README.md (not produced by rstkit).
+Nothing here needs ../shared."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import rstkit
+from rstkit.dependency import dependency_records
+from rstkit.errors import RSTKitWarning
+from rstkit.metrics import EvalConfig
+
+WORKED = Path(__file__).parents[1] / "data" / "worked"
+
+
+def scores(folder: str, config: EvalConfig, **options):
+    """The first system's precision, recall and F1 of ``config`` on a worked folder."""
+    result = rstkit.evaluate(WORKED / folder / "gold", WORKED / folder / "pred", config, **options)
+    return result.systems[0].scores
+
+
+def f1(folder: str, **settings) -> dict[str, float]:
+    return dict(scores(folder, EvalConfig(**settings)).f1)
+
+
+# README.md, "Averages over both documents": (binarization, family, average) -> S, N, R, F
+CONSTITUENCY = {
+    ("right", "rst-parseval", "micro"): (14 / 16, 13 / 16, 12 / 16, 12 / 16),
+    ("right", "rst-parseval", "macro"): ((5 / 6 + 9 / 10) / 2, (4 / 6 + 9 / 10) / 2, (4 / 6 + 8 / 10) / 2,
+                                         (4 / 6 + 8 / 10) / 2),
+    ("right", "parseval", "micro"): (6 / 8, 5 / 8, 3 / 8, 3 / 8),
+    ("right", "parseval", "macro"): ((2 / 3 + 4 / 5) / 2, (2 / 3 + 3 / 5) / 2, (1 / 3 + 2 / 5) / 2,
+                                     (1 / 3 + 2 / 5) / 2),
+    ("right_mixed", "rst-parseval", "micro"): (15 / 16, 14 / 16, 13 / 16, 13 / 16),
+    ("right_mixed", "rst-parseval", "macro"): ((5 / 6 + 1) / 2, (4 / 6 + 1) / 2, (4 / 6 + 9 / 10) / 2,
+                                               (4 / 6 + 9 / 10) / 2),
+    ("right_mixed", "parseval", "micro"): (7 / 8, 7 / 8, 5 / 8, 5 / 8),
+    ("right_mixed", "parseval", "macro"): ((2 / 3 + 1) / 2, (2 / 3 + 1) / 2, (1 / 3 + 4 / 5) / 2, (1 / 3 + 4 / 5) / 2),
+}
+
+
+@pytest.mark.parametrize("binarize, metric, average", list(CONSTITUENCY))
+def test_constituency_families_on_two_documents(binarize, metric, average):
+    expected = dict(zip("SNRF", (100 * v for v in CONSTITUENCY[binarize, metric, average])))
+    assert f1("constituency", metric=metric, average=average, binarize=binarize) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("metric", ["rst-parseval", "parseval"])
+def test_dplp_average_equals_macro_when_precision_equals_recall(metric):
+    # every prediction is binary over the gold EDUs: P = R in each document (README, averages)
+    expected = dict(zip("SNRF", (100 * v for v in CONSTITUENCY["right", metric, "macro"])))
+    assert f1("constituency", metric=metric, average="dplp") == pytest.approx(expected)
+
+
+def test_one_document_by_hand():
+    # README, w1_four: RST-Parseval 5/6, 4/6, 4/6, 4/6; Parseval 2/3, 2/3, 1/3, 1/3
+    gold = rstkit.read_tree(WORKED / "constituency" / "gold" / "w1_four.dis")
+    pred = rstkit.read_tree(WORKED / "constituency" / "pred" / "w1_four.dis")
+    by_hand = {"rst-parseval": (5 / 6, 4 / 6, 4 / 6, 4 / 6), "parseval": (2 / 3, 2 / 3, 1 / 3, 1 / 3)}
+    for metric, expected in by_hand.items():
+        result = rstkit.metrics.evaluate({"w1": gold}, {"w1": pred}, EvalConfig(metric=metric))
+        assert dict(result.scores) == pytest.approx(dict(zip("SNRF", (100 * v for v in expected))))
+
+
+def test_b1_nested_node_under_compat():
+    # README, nested/: 7 gold tuples all among the 8 predicted ones; Parseval re-binarizes: 100
+    with pytest.warns(RSTKitWarning, match="bug B1 .* left 1 gold node"):
+        rst = scores("nested", EvalConfig.rst_eval(metric="rst-parseval"))
+    for measure in "SNRF":
+        assert rst.precision[measure] == pytest.approx(100 * 7 / 8)
+        assert rst.recall[measure] == pytest.approx(100.0)
+        assert rst.f1[measure] == pytest.approx(100 * 2 * (7 / 8) / (7 / 8 + 1))
+    # Parseval's pass repairs the node: nothing left n-ary, no warning
+    assert f1("nested", metric="parseval", compat="rst-eval", unknown_labels="keep") == pytest.approx(
+        dict.fromkeys("SNRF", 100.0))
+    for metric in ("rst-parseval", "parseval"):  # binarized recursively: the prediction is the gold
+        assert f1("nested", metric=metric) == pytest.approx(dict.fromkeys("SNRF", 100.0))
+
+
+@pytest.mark.parametrize("metric", ["rst-parseval", "parseval"])
+def test_one_edu_document_counts_as_zero_in_macro(metric):
+    # README, one_edu/: micro 100, macro (100 + 0) / 2, 100 once the one-EDU document is excluded
+    with pytest.warns(RSTKitWarning, match="one-EDU"):
+        assert f1("one_edu", metric=metric) == pytest.approx(dict.fromkeys("SNRF", 100.0))
+    with pytest.warns(RSTKitWarning, match="one-EDU"):
+        assert f1("one_edu", metric=metric, average="macro") == pytest.approx(dict.fromkeys("SNRF", 50.0))
+    with pytest.warns(RSTKitWarning, match="excluded"):
+        assert f1("one_edu", metric=metric, average="macro", exclude_single_edu=True) == pytest.approx(
+            dict.fromkeys("SNRF", 100.0))
+
+
+# README, dependency/: the records per EDU (head, label, nuclearity, rank)
+RECORDS = {
+    ("d1_list", "gold", "chain"): [(2, "background", "Satellite", 2), (0, "ROOT", "Nucleus", 1),
+                                   (2, "Contrast", "Nucleus", 1), (3, "Contrast", "Nucleus", 1)],
+    ("d1_list", "gold", "tree"): [(2, "background", "Satellite", 2), (0, "ROOT", "Nucleus", 1),
+                                  (2, "Contrast", "Nucleus", 1), (2, "Contrast", "Nucleus", 1)],
+    ("d1_list", "pred", "chain"): [(2, "background", "Satellite", 3), (0, "ROOT", "Nucleus", 1),
+                                   (2, "Contrast", "Nucleus", 1), (2, "Contrast", "Nucleus", 2)],
+    ("d2_flip", "gold", "chain"): [(0, "ROOT", "Nucleus", 1), (1, "elaboration", "Satellite", 1),
+                                   (2, "attribution", "Satellite", 1)],
+    ("d2_flip", "pred", "chain"): [(0, "ROOT", "Nucleus", 1), (3, "attribution", "Satellite", 1),
+                                   (1, "elaboration", "Satellite", 1)],
+}
+
+
+@pytest.mark.parametrize("doc, side, encoding", list(RECORDS))
+def test_dependency_records_by_hand(doc, side, encoding):
+    records = dependency_records(rstkit.read_tree(WORKED / "dependency" / side / f"{doc}.dis"), encoding)
+    assert list(zip(records.head, records.label, records.nuclearity, records.rank)) == RECORDS[doc, side, encoding]
+
+
+# README, dependency totals over 7 EDUs
+DEPENDENCY = {
+    "chain": {"U": 4, "R": 4, "N": 4, "O": 3, "R+N": 4, "R+O": 3, "O+N": 3, "F": 3, "tag_R": 5, "tag_N": 7, "tag_O": 5},
+    "tree": {"U": 5, "R": 5, "N": 5, "O": 3, "R+N": 5, "R+O": 3, "O+N": 3, "F": 3, "tag_R": 5, "tag_N": 7, "tag_O": 5},
+}
+
+
+@pytest.mark.parametrize("encoding", list(DEPENDENCY))
+def test_dependency_measures_by_hand(encoding):
+    expected = {measure: 100 * correct / 7 for measure, correct in DEPENDENCY[encoding].items()}
+    assert f1("dependency", metric="dependency", dep_encoding=encoding) == pytest.approx(expected)
