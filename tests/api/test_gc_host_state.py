@@ -13,7 +13,7 @@ from rstkit.corpus.files import read_files
 from rstkit.gcpause import gc_pauses_allowed, no_cyclic_gc
 from rstkit.metrics import EvalConfig
 from rstkit.metrics.evaluate import evaluate_all
-from tests.cli_run import run_main
+from tests.support.cli_run import run_main
 
 SAMPLE = Path("corpora/sample")
 GOLD, PRED = SAMPLE / "gold", SAMPLE / "pred"

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from rstkit.errors import FormatError
 from rstkit.tree import EDU, Node, RSTTree, bracketed, from_bracketed
-from tests.strategies import rst_trees
+from tests.support.strategies import rst_trees
 
 #: relation names with spaces, brackets, quotes, colons, backslashes, non-ASCII and nothing at all
 ODD_RELATION = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=8)
