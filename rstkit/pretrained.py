@@ -35,6 +35,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from .cache import cache_dir
 from .errors import RSTKitError
 
 __all__ = ["MINILM", "MINILM_PACKAGE", "PretrainedEncoder", "TokenStates", "default_cache_dir", "missing_packages",
@@ -74,8 +75,9 @@ def missing_packages(name: str) -> str | None:
 
 
 def default_cache_dir() -> Path:
-    """``$RSTKIT_CACHE/features`` (default ``~/.cache/rstkit/features``)."""
-    return Path(os.environ.get("RSTKIT_CACHE", Path.home() / ".cache" / "rstkit")) / "features"
+    """Where token states are kept unless a run names a folder: ``features`` under rstkit's cache root
+    (:mod:`rstkit.cache`)."""
+    return cache_dir("features")
 
 
 @dataclass(frozen=True)

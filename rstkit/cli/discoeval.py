@@ -48,7 +48,7 @@ def add_parser(sub) -> None:
     p.add_argument("--include-masked", action="store_true",
                    help="keep documents whose text is masked or absent (GUM's reddit documents)")
     p.add_argument("--cache-dir", default=None,
-                   help=f"encoding cache (default: $RSTKIT_CACHE, else {default_cache_dir()})")
+                   help=f"encoding cache (default: $RSTKIT_CACHE/encodings, else {default_cache_dir()})")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the encoding cache")
     p.add_argument("--batch-size", type=positive_int, default=64, help="encoding batch size for minilm (default: 64)")
     p.add_argument("--device", default=None, help="torch device for minilm (default: cpu)")

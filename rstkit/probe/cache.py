@@ -7,8 +7,8 @@ those as new shards of :data:`SHARD_TEXTS` texts each as soon as each is encoded
 temporary file, then renamed, so concurrent runs never see half a file): an interrupted run
 resumes where it stopped.
 
-Default root: ``$RSTKIT_CACHE`` or ``~/.cache/rstkit/encodings`` (``$XDG_CACHE_HOME`` is
-honoured).
+Default root: ``encodings`` under rstkit's cache root (:mod:`rstkit.cache`: ``$RSTKIT_CACHE``, else
+``$XDG_CACHE_HOME/rstkit`` or ``~/.cache/rstkit``).
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..cache import cache_dir
 from ..progress import Progress
 from .encoders import Encoder
 from .errors import EncoderError
@@ -30,10 +31,8 @@ SHARD_TEXTS = 1024
 
 
 def default_cache_dir() -> Path:
-    if os.environ.get("RSTKIT_CACHE"):
-        return Path(os.environ["RSTKIT_CACHE"])
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "rstkit" / "encodings"
+    """Where encodings are kept unless a run names a folder: ``encodings`` under rstkit's cache root."""
+    return cache_dir("encodings")
 
 
 def text_key(text: str) -> bytes:

@@ -148,11 +148,16 @@ def test_a_stale_cache_of_another_width_is_an_error(tmp_path):
 
 
 def test_default_cache_dir(monkeypatch, tmp_path):
+    """One rule for every cache (rstkit.cache): $RSTKIT_CACHE is the root, each kind a folder under it."""
+    from rstkit.pretrained import default_cache_dir as features_dir
+
     monkeypatch.setenv("RSTKIT_CACHE", str(tmp_path / "c"))
-    assert default_cache_dir() == tmp_path / "c"
+    assert default_cache_dir() == tmp_path / "c" / "encodings"
+    assert features_dir() == tmp_path / "c" / "features"
     monkeypatch.delenv("RSTKIT_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
     assert default_cache_dir() == tmp_path / "x" / "rstkit" / "encodings"
+    assert features_dir() == tmp_path / "x" / "rstkit" / "features"
 
 
 def test_an_interrupted_encoding_resumes_from_the_shards_it_saved(tmp_path, monkeypatch):
