@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rstkit.metrics import EvalConfig, evaluate
 from rstkit.metrics.average import aggregate
-from rstkit.metrics.counts import TupleArrays, Vocabulary, codec_for, count_matches
+from rstkit.metrics.counts import LabelIds, TupleArrays, codec_for, count_matches
 from rstkit.metrics.significance import bootstrap_ci
 from rstkit.transform import attachment_decisions, marcu_tuples
 from tests.support import oracle, synthetic
@@ -46,7 +46,7 @@ def prepared(request, corpus):
 
 
 def to_arrays(g, p):
-    nuc, rel = Vocabulary(), Vocabulary()
+    nuc, rel = LabelIds(), LabelIds()
     ga, pa = TupleArrays.from_tuples(g, nuc, rel), TupleArrays.from_tuples(p, nuc, rel)
     return ga, pa, codec_for([ga, pa], nuc, rel)
 

@@ -3,7 +3,7 @@
 Each side of an evaluation (gold, or one system's predictions) becomes a :class:`TupleArrays`:
 one row per scored item, its key ``(doc, start, end)`` and the value columns of its metric
 family (:mod:`rstkit.metrics.family`) as int64 arrays, labels encoded by one
-:class:`Vocabulary` per label column shared by all sides. Each row's (document, span) becomes one
+:class:`LabelIds` per label column shared by all sides. Each row's (document, span) becomes one
 mixed-radix int64 key (document most significant); the spans of a whole corpus are aligned with
 two sorts and a binary search, and a measure's matches are comparisons of the columns it names on
 aligned rows. Counts follow educe: matched = |set(gold) & set(pred)| per document, supports =
@@ -20,7 +20,7 @@ from ..errors import RSTKitError
 from ..settings import MEASURES
 
 
-class Vocabulary:
+class LabelIds:
     """String labels to dense integer ids (shared by gold and all prediction sets)."""
 
     def __init__(self) -> None:

@@ -25,7 +25,7 @@ from ..tree import RSTTree
 from . import aligned
 from .average import Scores, aggregate, per_document
 from .config import DEFAULT_STATISTICS, EvalConfig, Statistics
-from .counts import Counts, KeyCodec, TupleArrays, Vocabulary, codec_for, count_matches
+from .counts import Counts, KeyCodec, LabelIds, TupleArrays, codec_for, count_matches
 from .edus import check_edus
 from .family import MetricFamily
 from .prepared import (
@@ -258,7 +258,7 @@ def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Se
     n_edus = np.array([d.n_edus for d in gold_docs], dtype=np.int64)
     # rows become arrays as soon as a side is complete (gold per metric, then each system), with the
     # vocabularies filled in that order: gold, then each system
-    vocabularies = {m: {c: Vocabulary() for c in f.family.label_columns} for m, f in firsts.items()}
+    vocabularies = {m: {c: LabelIds() for c in f.family.label_columns} for m, f in firsts.items()}
     gold_notes: dict[str, list[str]] = {}
     gold_arrays: dict[str, TupleArrays] = {}
     for m, c in firsts.items():
@@ -309,7 +309,7 @@ def _prepared(document: Document, spec: PreparationSpec) -> PreparedDocument:
 
 def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | None, names: list[str],
            doc_ids: list[str], n_edus: np.ndarray, gold_arrays: TupleArrays, pred_arrays: list[TupleArrays],
-           vocabularies: dict[str, Vocabulary], included: np.ndarray, config: EvalConfig, notes: list[str]
+           vocabularies: dict[str, LabelIds], included: np.ndarray, config: EvalConfig, notes: list[str]
            ) -> EvalResult:
     """The result of one metric: its row arrays (and the vocabularies that encoded them), matched
     corpus-wide; on characters when ``placements`` (``edus="aligned"``) are given."""

@@ -26,7 +26,7 @@ import numpy as np
 from ..errors import RSTKitError
 from ..tree import RSTTree
 from .config import EvalConfig
-from .counts import TupleArrays, Vocabulary
+from .counts import LabelIds, TupleArrays
 from .family import MetricFamily, Row
 
 
@@ -157,7 +157,7 @@ def prepare_document(tree: RSTTree, spec: PreparationSpec) -> PreparedDocument:
 
 
 def arrays_of_prepared(per_doc: Sequence[Rows | None], family: MetricFamily,
-                       vocabularies: dict[str, Vocabulary]) -> TupleArrays:
+                       vocabularies: dict[str, LabelIds]) -> TupleArrays:
     """One side's rows as arrays (None: a document without rows), each label column encoded with
     its vocabulary in ``vocabularies`` (filled as it goes: each document's labels in order of first
     appearance, documents in order, is the order of first appearance over the whole side)."""
@@ -190,7 +190,7 @@ def arrays_of_prepared(per_doc: Sequence[Rows | None], family: MetricFamily,
 
 
 def _global_codes(local: np.ndarray, labels: list[tuple[str, ...]], row_lengths: np.ndarray,
-                  vocab: Vocabulary) -> np.ndarray:
+                  vocab: LabelIds) -> np.ndarray:
     """Each row's code in ``vocab`` (filled as it goes) from its document's local code."""
     sizes = np.fromiter(map(len, labels), dtype=np.int64, count=len(labels))
     offsets = np.cumsum(sizes) - sizes

@@ -17,7 +17,6 @@ batches several documents' inputs (:meth:`collate`) and encodes them (``forward`
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -27,12 +26,12 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence
 
 from ..errors import RSTKitError
+from ..vocabulary import PAD, UNK, Vocabulary
 from .encoder_names import check_encoder, needs_vocabulary, pretrained_part
 from .pooling import PooledEncoder
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _DIGIT = re.compile(r"\d")
-PAD, UNK = 0, 1
 
 
 def tokenize(text: str) -> list[str]:
@@ -41,25 +40,15 @@ def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(_DIGIT.sub("0", text.lower()))
 
 
-class Vocabulary:
-    """Token <-> id (0 padding, 1 unknown)."""
+def token_ids(vocab: Vocabulary, text: str) -> list[int]:
+    """Token ids of ``text`` (one unknown token for an empty EDU, so every EDU has one)."""
+    return [vocab.get(t) for t in tokenize(text)] or [UNK]
 
-    def __init__(self, tokens: list[str]):
-        self.tokens = ["<pad>", "<unk>"] + [t for t in tokens if t not in ("<pad>", "<unk>")]
-        self.index = {t: i for i, t in enumerate(self.tokens)}
 
-    @classmethod
-    def build(cls, texts: Iterable[str], min_count: int = 2, max_size: int = 20000) -> Vocabulary:
-        counts = Counter(t for text in texts for t in tokenize(text))
-        frequent = [t for t, c in counts.most_common(max_size) if c >= min_count]
-        return cls(frequent)
-
-    def __len__(self) -> int:
-        return len(self.tokens)
-
-    def encode(self, text: str) -> list[int]:
-        """Token ids of ``text`` (one unknown token for an empty EDU, so every EDU has one)."""
-        return [self.index.get(t, UNK) for t in tokenize(text)] or [UNK]
+def build_vocabulary(texts: Iterable[str], min_count: int = 2, max_size: int = 20000) -> Vocabulary:
+    """The scratch encoder's vocabulary: the ``max_size`` most frequent tokens of ``texts`` seen at least
+    ``min_count`` times."""
+    return Vocabulary.build((t for text in texts for t in tokenize(text)), min_count, max_size)
 
 
 class ScratchEncoder(nn.Module):
@@ -79,10 +68,10 @@ class ScratchEncoder(nn.Module):
 
     def input_key(self) -> tuple:
         """Encoders with equal keys prepare equal inputs (ensemble members share them)."""
-        return ("scratch", hash(tuple(self.vocab.tokens)))
+        return ("scratch", hash(tuple(self.vocab.items)))
 
     def prepare(self, texts: list[str]) -> list[list[int]]:
-        return [self.vocab.encode(t) for t in texts]
+        return [token_ids(self.vocab, t) for t in texts]
 
     @staticmethod
     def collate(prepared: list[list[list[int]]], device: torch.device) -> dict[str, torch.Tensor]:

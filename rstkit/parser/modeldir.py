@@ -24,8 +24,9 @@ import torch
 from .._version import __version__
 from ..errors import RSTKitError
 from ..labels import get_label_map, label_map_names
+from ..vocabulary import Vocabulary
 from .encoder_names import needs_vocabulary
-from .encoders import Vocabulary, build_encoder
+from .encoders import build_encoder
 from .model import ParserModel
 
 #: bump when the layout of model directories or the network changes; READABLE lists the
@@ -75,7 +76,7 @@ def save_model_dir(path: str | Path, model: ParserModel, spec: ModelSpec, info: 
     torch.save(state, path / WEIGHTS)
     vocab = getattr(model.encoder, "vocab", None)
     if vocab is not None:
-        (path / VOCAB).write_text("\n".join(vocab.tokens[2:]) + "\n", encoding="utf-8")
+        (path / VOCAB).write_text("\n".join(vocab.items[2:]) + "\n", encoding="utf-8")
     _write_config(path, config)
 
 

@@ -41,7 +41,7 @@ from .config import TrainConfig, parse_select_by
 from .data import prepare_training, training_tree
 from .decode import autocast, decode
 from .encoder_names import needs_vocabulary, pretrained_part
-from .encoders import Vocabulary
+from .encoders import build_vocabulary
 from .ensemble import ModelEnsemble
 from .model import ParserModel, PreparedDocument, collate
 from .modeldir import CONFIG, ModelSpec, build_model, save_ensemble_dir, save_model_dir
@@ -126,7 +126,7 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
                      dict(config.model_options))
     vocab = None
     if needs_vocabulary(config.encoder):
-        vocab = Vocabulary.build((e.text for t in gold_train.values() for e in t.edus), config.min_count)
+        vocab = build_vocabulary((e.text for t in gold_train.values() for e in t.edus), config.min_count)
     model = build_model(spec, vocab, _cache_dir(config)).to(device)
     started = time.time()
     train_docs = [prepare_training(t, model.encoder, relations, model.context) for t in gold_train.values()]

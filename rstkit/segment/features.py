@@ -7,15 +7,14 @@ prediction (a user's text).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..vocabulary import Vocabulary
 from .tokenize import Span
 
-PAD, UNK = 0, 1
 #: characters kept per token: the first and the last half (prefixes and suffixes both matter)
 MAX_CHARS = 16
 #: the layout and shape flags, in the order of the flag vector
@@ -27,25 +26,6 @@ _SENTENCE_FINAL = re.compile(r"(?:[.!?…]|\.\.\.)[\"'”’)\]]*$")
 def word_key(word: str) -> str:
     """How a word is looked up: lower-cased, digits folded to 0."""
     return re.sub(r"\d", "0", word.lower())
-
-
-class Vocabulary:
-    """Strings <-> ids, 0 for padding and 1 for unknown."""
-
-    def __init__(self, items: Sequence[str]):
-        self.items = ["<pad>", "<unk>"] + [i for i in items if i not in ("<pad>", "<unk>")]
-        self.index = {item: i for i, item in enumerate(self.items)}
-
-    @classmethod
-    def build(cls, items: Iterable[str], min_count: int = 2, max_size: int | None = None) -> Vocabulary:
-        counts = Counter(items)
-        return cls([item for item, count in counts.most_common(max_size) if count >= min_count])
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    def get(self, item: str) -> int:
-        return self.index.get(item, UNK)
 
 
 @dataclass

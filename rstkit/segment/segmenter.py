@@ -30,7 +30,8 @@ import torch
 
 from ..errors import RSTKitError
 from ..pretrained import MINILM, missing_packages
-from .features import TokenFeatures, Vocabulary, featurize, pool_pieces
+from ..vocabulary import Vocabulary
+from .features import TokenFeatures, featurize, pool_pieces
 from .model import EDU_START, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .result import Segmentation, build_segmentation
 from .tokenize import Span, paragraphs, tokenize

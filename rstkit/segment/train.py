@@ -33,8 +33,9 @@ from torch import nn
 
 from ..errors import RSTKitError
 from ..pretrained import default_cache_dir
+from ..vocabulary import UNK, Vocabulary
 from .evaluate import BoundaryScore, boundary_score
-from .features import FLAGS, UNK, TokenFeatures, Vocabulary, featurize, word_key
+from .features import FLAGS, TokenFeatures, featurize, word_key
 from .gum import GoldDocument, corpus_card, read_gum
 from .model import EDU_START, INSIDE, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .segmenter import Segmenter, load_encoder

@@ -26,7 +26,7 @@ from rstkit.corpus.files import resolve_jobs
 from rstkit.errors import RSTKitError, RSTKitWarning
 from rstkit.evaluation import Evaluation, _worker_result
 from rstkit.metrics import EvalConfig, evaluate_all
-from rstkit.metrics.counts import Vocabulary
+from rstkit.metrics.counts import LabelIds
 from rstkit.metrics.parseval import PARSEVAL
 from rstkit.metrics.prepared import (
     PreparationSpec,
@@ -123,7 +123,7 @@ def test_a_prepared_side_fills_the_vocabularies_in_order_of_first_appearance():
     # by hand: first appearance over the documents in order is "NS", "SN", "NN" and "a", "c", "b"
     per_doc = [[(1, 2, "NS", "a"), (1, 1, "SN", "c")], [], [(2, 3, "NN", "b"), (1, 3, "NS", "c")], [(1, 2, "SN", "b")]]
     for packed in (False, True):  # rows as made in this process, and as a reading process sends them
-        vocabularies = {"nuc": Vocabulary(), "rel": Vocabulary()}
+        vocabularies = {"nuc": LabelIds(), "rel": LabelIds()}
         rows = [Rows(t, PARSEVAL) if t else None for t in per_doc]
         if packed:
             rows = [pickle.loads(pickle.dumps(r)) for r in rows]

@@ -17,9 +17,10 @@ from rstkit.corpus import gum_corpus
 from rstkit.errors import RSTKitWarning
 from rstkit.parser import train as training
 from rstkit.parser.config import TrainConfig
-from rstkit.parser.encoders import ScratchEncoder, Vocabulary
+from rstkit.parser.encoders import ScratchEncoder
 from rstkit.parser.model import EncodedDocuments, ParserModel
 from rstkit.parser.train import lr_factor, train
+from rstkit.vocabulary import Vocabulary
 
 SIZES = {"model": {"hidden": 8, "span_dim": 8, "mlp_dim": 8}, "encoder": {"embedding_dim": 8, "hidden": 8}}
 

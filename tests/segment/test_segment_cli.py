@@ -9,9 +9,10 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from rstkit.cli import main
-from rstkit.segment.features import FLAGS, Vocabulary
+from rstkit.segment.features import FLAGS
 from rstkit.segment.model import NetConfig, SegmenterNet
 from rstkit.segment.segmenter import Segmenter
+from rstkit.vocabulary import Vocabulary
 
 TEXT = "I stayed at home because it was raining.\nThen I read a book.\n\nA second paragraph."
 

@@ -7,9 +7,10 @@ torch = pytest.importorskip("torch")
 
 from rstkit.cli import main
 from rstkit.formats.disrpt import read_disrpt
-from rstkit.segment.features import FLAGS, Vocabulary
+from rstkit.segment.features import FLAGS
 from rstkit.segment.model import NetConfig, SegmenterNet
 from rstkit.segment.segmenter import Segmenter
+from rstkit.vocabulary import Vocabulary
 
 CONLLU = """\
 # newdoc id = d1

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 torch = pytest.importorskip("torch")
 
 from rstkit.errors import RSTKitError
-from rstkit.segment.features import FLAGS, Vocabulary
+from rstkit.segment.features import FLAGS
 from rstkit.segment.model import NetConfig, SegmenterNet
 from rstkit.segment.segmenter import Segmenter, default_model_dir
+from rstkit.vocabulary import Vocabulary
 
 
 def tiny_segmenter(window: int = 8, margin: int = 2) -> Segmenter:

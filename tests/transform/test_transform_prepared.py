@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from rstkit.corpus import read_tree
 from rstkit.labels import get_label_map, label_map_names
 from rstkit.metrics import EvalConfig, parseval, rst_parseval
-from rstkit.metrics.counts import Vocabulary
+from rstkit.metrics.counts import LabelIds
 from rstkit.metrics.parseval import PARSEVAL
 from rstkit.metrics.prepared import Rows, arrays_of_prepared
 from rstkit.metrics.rst_parseval import RST_PARSEVAL
@@ -161,7 +161,7 @@ def test_relabeller_maps_like_map_and_remembers_nothing_unknown():
 
 
 def test_vocabulary_ids_in_order_of_first_appearance():
-    vocab = Vocabulary()
+    vocab = LabelIds()
     assert vocab.encode(["b", "a", "b", "c"]) == [0, 1, 0, 2]
     assert vocab.encode(iter(["c", "d", "a"])) == [2, 3, 1]
     assert vocab.labels() == ["b", "a", "c", "d"]
@@ -169,7 +169,7 @@ def test_vocabulary_ids_in_order_of_first_appearance():
 
 def test_tuple_arrays_rows_as_given():
     """Rows in order, documents numbered by position, empty documents and an empty side kept."""
-    vocabularies = {"nuc": Vocabulary(), "rel": Vocabulary()}
+    vocabularies = {"nuc": LabelIds(), "rel": LabelIds()}
     per_doc = [[(1, 2, "N", "x"), (1, 1, "S", "y")], [], [(3, 3, "N", "x")]]
     arrays = arrays_of_prepared([Rows(rows, PARSEVAL) for rows in per_doc], PARSEVAL, vocabularies)
     assert arrays.doc.tolist() == [0, 0, 2] and arrays.start.tolist() == [1, 1, 3]
