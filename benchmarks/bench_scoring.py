@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics.average import aggregate
 from rstkit.metrics.counts import LabelIds, TupleArrays, codec_for, count_matches
 from rstkit.metrics.significance import bootstrap_ci
@@ -96,13 +96,13 @@ def test_speedup_and_memory(prepared):
 
 def test_full_pipeline_from_trees(benchmark, corpus):
     gold, pred = corpus
-    benchmark.pedantic(evaluate, args=(gold, pred, EvalConfig(metric="rst-parseval")), rounds=1, iterations=1)
+    benchmark.pedantic(score_documents, args=(gold, pred, EvalConfig(metric="rst-parseval")), rounds=1, iterations=1)
 
 
 def test_bootstrap_38_documents(benchmark, corpus):
     gold, pred = corpus
     ids = list(gold)[:38]
-    result = evaluate({d: gold[d] for d in ids}, {d: pred[d] for d in ids}, EvalConfig())
+    result = score_documents({d: gold[d] for d in ids}, {d: pred[d] for d in ids}, EvalConfig())
     counts = result.systems[0].counts
     ci = benchmark(bootstrap_ci, counts, "micro", confidence=0.95, n_samples=1000, seed=7)
     assert ci["S"][0] <= result.scores["S"] <= ci["S"][1]

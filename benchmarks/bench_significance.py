@@ -40,8 +40,8 @@ def test_randomization_10k_trials_former_loop(benchmark, systems, average):
 
 
 def test_paired_bootstrap_1k_resamples(benchmark, systems):
-    benchmark(paired_bootstrap, *systems, "micro", n_samples=1000, seed=1)
+    benchmark(paired_bootstrap, *systems, "micro", n_bootstrap=1000, seed=1)
 
 
 def test_bootstrap_ci_1k_resamples(benchmark, systems):
-    benchmark(bootstrap_ci, systems[0], "micro", confidence=0.95, n_samples=1000, seed=1)
+    benchmark(bootstrap_ci, systems[0], "micro", confidence=0.95, n_bootstrap=1000, seed=1)

@@ -1,43 +1,55 @@
 """rstkit: RST discourse parsing and its exact, reproducible evaluation.
 
-The public API in one place::
+The public API in one place, by task::
 
     import rstkit
-    tree = rstkit.read_tree("wsj_0600.out.dis")
-    gold = rstkit.read_documents("gold/")                 # {doc_id: RSTTree}
-    corpus = rstkit.open_corpus("path/to/gum")            # or rstkit.resolve_corpus("gum")
-    result = rstkit.evaluate("gold/", "pred/", rstkit.EvalConfig(metric="parseval"))  # or trees, {doc_id: tree}
-    print(result.render("latex"))                          # exactly what `rstkit eval --format latex` prints
-    svg = rstkit.draw.to_svg(tree)
+    tree = rstkit.read_tree("wsj_0600.out.dis")            # read and write
+    gold = rstkit.read_documents("gold/")                  # {doc_id: RSTTree}
+    text = rstkit.dumps(tree, "rs3")                        # any format rstkit writes; rstkit.loads reads
+    binary = rstkit.binarize(tree, "right")                 # transform
+    result = rstkit.evaluate("gold/", "pred/", rstkit.EvalConfig(metric="parseval"))  # evaluate
+    print(result.render("latex"))                           # exactly what `rstkit eval --format latex` prints
+    svg = rstkit.draw.to_svg(tree)                          # draw
 
-Trees (:mod:`.tree`), reading and writing (:mod:`.corpus`, :mod:`.formats`), transforms
-(:mod:`.transform`, :mod:`.labels`, :mod:`.dependency`), scoring (:mod:`.evaluation` over
-:mod:`.metrics`), audits (:mod:`.audit`), drawing (:mod:`.draw`) and statistics are all reached
-here, each imported on first use (:data:`_LAZY`): ``import rstkit`` imports nothing heavy, and
-the parser and the segmenter (``Parser``, ``Segmenter``: extra ``parser``, torch) name the extra to
-install when it is missing. Everything else is reached through its submodule.
+* trees: ``EDU``, ``Node``, ``RSTTree``, ``validate``, ``from_nltk``, ``to_nltk``;
+* read and write: ``read_tree``, ``read_file``, ``read_documents``, ``loads``, ``dumps``,
+  ``open_corpus``, ``resolve_corpus``, ``Corpus``, ``detect_format``;
+* transform: ``binarize``, ``marcu_tuples``, ``attachment_decisions``, ``to_attachment``,
+  ``from_attachment``, ``to_dependencies``, ``from_dependencies``, ``convert_documents``,
+  ``LabelMap``, ``get_label_map``;
+* evaluate: ``EvalConfig``, ``evaluate``, ``Evaluation``, ``EvalResult``, ``corpus_stats``;
+* audit: ``audit_published``, ``audit_paper``, ``load_paper``, ``parse_published``;
+* draw: ``draw`` (the module);
+* parse and segment: ``Parser``, ``Segmenter`` (extra ``parser``: torch);
+* ``RSTKitError``, ``RSTKitWarning``, ``__version__``.
+
+Every name is imported on first use (:data:`_LAZY`): ``import rstkit`` imports nothing heavy, and
+``Parser``/``Segmenter`` name the extra to install when torch is missing. Names of earlier releases
+(``loads_dis``, ``audit(...)``, ``convert(...)``, ...) still work, with a DeprecationWarning naming the
+new spelling (:data:`_DEPRECATED`). Everything else is reached through its submodule.
 """
 from __future__ import annotations
 
-import sys
+import warnings
 from importlib import import_module
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 
 if TYPE_CHECKING:  # what type checkers see; at run time each name is imported on first use (_PUBLIC)
     from . import draw
-    from .audit import audit, audit_paper, load_paper, parse_published, render_audit, render_paper
-    from .convert import convert
+    from .audit import audit_paper, audit_published, load_paper, parse_published
+    from .convert import convert_documents
     from .corpus import Corpus, open_corpus, read_documents, read_file, read_tree, resolve_corpus
+    from .dependency import from_dependencies, to_dependencies
     from .errors import RSTKitError, RSTKitWarning
     from .evaluation import Evaluation, evaluate
-    from .formats import get_format
+    from .formats import dumps, loads
     from .formats.detect import detect_format
-    from .formats.dis import dumps_dis, loads_dis
-    from .labels import LabelMap, canonical_label, get_label_map
+    from .labels import LabelMap, get_label_map
     from .metrics import EvalConfig, EvalResult
+    from .parser import Parser
+    from .segment import Segmenter
     from .stats import corpus_stats
     from .transform import attachment_decisions, binarize, from_attachment, marcu_tuples, to_attachment
     from .tree import EDU, Node, RSTTree, from_nltk, to_nltk, validate
@@ -45,34 +57,43 @@ if TYPE_CHECKING:  # what type checkers see; at run time each name is imported o
 #: the public names by module, imported on first use so that ``import rstkit`` (and the command
 #: line, which is inside the package) pays only for what it uses; ``None``: the module itself
 _PUBLIC: dict[str, list[str | None]] = {
-    "rstkit.draw": [None],
-    "rstkit.audit": ["audit", "audit_paper", "load_paper", "parse_published", "render_audit", "render_paper"],
-    "rstkit.convert": ["convert"],
-    "rstkit.corpus": ["Corpus", "open_corpus", "read_documents", "read_file", "read_tree", "resolve_corpus"],
-    "rstkit.errors": ["RSTKitError", "RSTKitWarning"],
-    "rstkit.evaluation": ["Evaluation", "evaluate"],
-    "rstkit.formats": ["get_format"],
+    "rstkit.tree": ["EDU", "Node", "RSTTree", "validate", "from_nltk", "to_nltk"],
+    "rstkit.corpus": ["read_tree", "read_file", "read_documents", "open_corpus", "resolve_corpus", "Corpus"],
+    "rstkit.formats": ["loads", "dumps"],
     "rstkit.formats.detect": ["detect_format"],
-    "rstkit.formats.dis": ["dumps_dis", "loads_dis"],
-    "rstkit.labels": ["LabelMap", "canonical_label", "get_label_map"],
+    "rstkit.transform": ["binarize", "marcu_tuples", "attachment_decisions", "to_attachment", "from_attachment"],
+    "rstkit.dependency": ["to_dependencies", "from_dependencies"],
+    "rstkit.convert": ["convert_documents"],
+    "rstkit.labels": ["LabelMap", "get_label_map"],
     "rstkit.metrics": ["EvalConfig", "EvalResult"],
+    "rstkit.evaluation": ["evaluate", "Evaluation"],
     "rstkit.stats": ["corpus_stats"],
-    "rstkit.transform": ["attachment_decisions", "binarize", "from_attachment", "marcu_tuples", "to_attachment"],
-    "rstkit.tree": ["EDU", "Node", "RSTTree", "from_nltk", "to_nltk", "validate"],
+    "rstkit.audit": ["audit_published", "audit_paper", "load_paper", "parse_published"],
+    "rstkit.draw": [None],
+    "rstkit.parser": ["Parser"],
+    "rstkit.segment": ["Segmenter"],
+    "rstkit.errors": ["RSTKitError", "RSTKitWarning"],
 }
 
-#: names imported on first use, (module, attribute; None: the module): they import torch (extra
-#: ``parser``; ``Parser`` and ``Segmenter`` are not in ``__all__``), networkx, or XML machinery
+#: names imported on first use: (module, attribute; None: the module itself)
 _LAZY = {
     **{name or module.rpartition(".")[2]: (module, name) for module, names in _PUBLIC.items() for name in names},
-    "Parser": ("rstkit.parser", "Parser"),
-    "Segmenter": ("rstkit.segment", "Segmenter"),
-    "to_dependencies": ("rstkit.dependency", "to_dependencies"),
-    "from_dependencies": ("rstkit.dependency", "from_dependencies"),
-    "loads_rs3": ("rstkit.formats.rs3", "loads_rs3"),
-    "dumps_rs3": ("rstkit.formats.rs3", "dumps_rs3"),
-    "loads_rsd": ("rstkit.formats.rsd", "loads_rsd"),
-    "dumps_rsd": ("rstkit.formats.rsd", "dumps_rsd"),
+    "audit": ("rstkit.audit", None),  # modules; calling them as the functions they once were is deprecated
+    "convert": ("rstkit.convert", None),
+}
+
+#: names of earlier releases: (module, attribute, the spelling that replaces it)
+_DEPRECATED = {
+    "loads_dis": ("rstkit.formats.dis", "loads_dis", "rstkit.loads(text, 'dis')"),
+    "dumps_dis": ("rstkit.formats.dis", "dumps_dis", "rstkit.dumps(tree, 'dis')"),
+    "loads_rs3": ("rstkit.formats.rs3", "loads_rs3", "rstkit.loads(text, 'rs3')"),
+    "dumps_rs3": ("rstkit.formats.rs3", "dumps_rs3", "rstkit.dumps(tree, 'rs3')"),
+    "loads_rsd": ("rstkit.formats.rsd", "loads_rsd", "rstkit.loads(text, 'rsd')"),
+    "dumps_rsd": ("rstkit.formats.rsd", "dumps_rsd", "rstkit.dumps(tree, 'rsd')"),
+    "get_format": ("rstkit.formats", "get_format", "rstkit.formats.get_format"),
+    "canonical_label": ("rstkit.labels", "canonical_label", "rstkit.labels.canonical_label"),
+    "render_audit": ("rstkit.audit", "render_audit", "rstkit.audit.render_audit"),
+    "render_paper": ("rstkit.audit", "render_paper", "rstkit.audit.render_paper"),
 }
 
 #: what a missing optional package means: the extra that brings it
@@ -80,6 +101,10 @@ _EXTRAS = {"torch": "parser", "transformers": "parser", "tqdm": "parser", "sklea
 
 
 def __getattr__(name: str) -> Any:
+    if name in _DEPRECATED:
+        old_module, old_attribute, new = _DEPRECATED[name]
+        warnings.warn(f"rstkit.{name} is deprecated: use {new}", DeprecationWarning, stacklevel=2)
+        return getattr(import_module(old_module), old_attribute)
     if name not in _LAZY:
         raise AttributeError(f"module 'rstkit' has no attribute {name!r}")
     module, attribute = _LAZY[name]
@@ -100,70 +125,27 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-#: public names that are also the names of their submodules (``rstkit.audit`` the function of
-#: ``rstkit/audit/``): importing the submodule must not put the module where the function is
-_SHADOWED = frozenset(name for name, (module, attribute) in _LAZY.items() if module == f"rstkit.{name}" and attribute)
-
-
-class _Facade(ModuleType):
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _SHADOWED and isinstance(value, ModuleType):
-            return  # the import system binding the submodule; it stays in sys.modules
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Facade
-
-
 def __dir__() -> list[str]:
     return sorted([*globals(), *_LAZY])
 
 
-__all__ = [
-    "EDU",
-    "Corpus",
-    "EvalConfig",
-    "EvalResult",
-    "Evaluation",
-    "LabelMap",
-    "Node",
-    "RSTKitError",
-    "RSTKitWarning",
-    "RSTTree",
-    "__version__",
-    "attachment_decisions",
-    "audit",
-    "audit_paper",
-    "binarize",
-    "canonical_label",
-    "convert",
-    "corpus_stats",
+__all__ = [  # noqa: RUF022 -- grouped by task, in the order of the docstring
+    # trees
+    "EDU", "Node", "RSTTree", "validate", "from_nltk", "to_nltk",
+    # read and write
+    "read_tree", "read_file", "read_documents", "loads", "dumps", "open_corpus", "resolve_corpus", "Corpus",
     "detect_format",
+    # transform
+    "binarize", "marcu_tuples", "attachment_decisions", "to_attachment", "from_attachment", "to_dependencies",
+    "from_dependencies", "convert_documents", "LabelMap", "get_label_map",
+    # evaluate
+    "EvalConfig", "evaluate", "Evaluation", "EvalResult", "corpus_stats",
+    # audit
+    "audit_published", "audit_paper", "load_paper", "parse_published",
+    # draw
     "draw",
-    "dumps_dis",
-    "dumps_rs3",
-    "dumps_rsd",
-    "evaluate",
-    "from_attachment",
-    "from_dependencies",
-    "from_nltk",
-    "get_format",
-    "get_label_map",
-    "load_paper",
-    "loads_dis",
-    "loads_rs3",
-    "loads_rsd",
-    "marcu_tuples",
-    "open_corpus",
-    "parse_published",
-    "read_documents",
-    "read_file",
-    "read_tree",
-    "render_audit",
-    "render_paper",
-    "resolve_corpus",
-    "to_attachment",
-    "to_dependencies",
-    "to_nltk",
-    "validate",
+    # parse and segment
+    "Parser", "Segmenter",
+    # errors and version
+    "RSTKitError", "RSTKitWarning", "__version__",
 ]

@@ -1,19 +1,35 @@
 """Converting trees: binarized and relabelled as asked, then written in a format.
 
 :func:`prepare` is what ``rstkit convert`` and ``rstkit draw`` do to each tree before writing
-or drawing it; :func:`convert` writes documents in a format, one text per document;
+or drawing it; :func:`convert_documents` writes documents in a format, one text per document;
 :func:`unwritable` finds, before any work, text that a format's writer would refuse.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Protocol
 
+from .deprecation import callable_module, deprecated_alias
 from .errors import RSTKitError
 from .formats import get_format
 from .labels import get_label_map
 from .settings import Binarization, UnknownLabels
 from .transform import binarize as binarize_tree
 from .tree import EDU, ROOT, RSTTree, internal, leaf
+
+
+class TreeSettings(Protocol):
+    """What a scoring configuration (:class:`~rstkit.EvalConfig`) says about the trees it scores:
+    how gold is binarized and relabelled (convert sits below the metrics, so it names no class of theirs)."""
+
+    @property
+    def gold_binarization(self) -> Binarization: ...
+
+    @property
+    def labels(self) -> str: ...
+
+    @property
+    def unknown_labels(self) -> UnknownLabels: ...
 
 
 def prepare(tree: RSTTree, *, binarize: Binarization = "none", labels: str = "raw",
@@ -23,16 +39,22 @@ def prepare(tree: RSTTree, *, binarize: Binarization = "none", labels: str = "ra
     return get_label_map(labels).apply(binarize_tree(tree, binarize), passthrough=unknown_labels == "keep")
 
 
-def convert(documents: Mapping[str, RSTTree], to: str, *, binarize: Binarization = "none", labels: str = "raw",
-            unknown_labels: UnknownLabels = "error") -> dict[str, str]:
+def convert_documents(documents: Mapping[str, RSTTree], to: str, *, binarize: Binarization = "none",
+                      labels: str = "raw", unknown_labels: UnknownLabels = "error",
+                      config: TreeSettings | None = None) -> dict[str, str]:
     """Each document prepared (:func:`prepare`) and written in format ``to``: ``{file name: text}``,
-    each file named by its document id and the format's first extension.
+    each file named by its document id and the format's first extension. ``config`` (an
+    :class:`~rstkit.EvalConfig`) gives binarization, label map and unknown-label policy at once, as a
+    scoring run binarizes and relabels its gold trees.
 
     >>> from rstkit import read_documents
-    >>> files = convert(read_documents("corpora/sample/gold"), "rsd", binarize="right")
+    >>> files = convert_documents(read_documents("corpora/sample/gold"), "rsd", binarize="right")
     >>> sorted(files)[:2]
     ['sample_bread.rsd', 'sample_harbour.rsd']
     """
+    if config is not None:
+        binarize = config.gold_binarization
+        labels, unknown_labels = config.labels, config.unknown_labels
     fmt = get_format(to)
     if fmt.write is None:
         raise RSTKitError(f"format {fmt.key!r} can be read but not written")
@@ -74,3 +96,7 @@ def unwritable(text: str, to: str) -> tuple[int | None, str] | None:
             refused.add(char)
     offset = next((i for i, c in enumerate(text) if c in refused), None)
     return offset, message
+
+
+convert = deprecated_alias(convert_documents, "rstkit.convert.convert", "rstkit.convert_documents")
+callable_module(__name__, convert_documents, "rstkit.convert", "rstkit.convert_documents")

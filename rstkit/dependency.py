@@ -306,7 +306,7 @@ def dependency_records(tree: RSTTree, encoding: DependencyEncoding = "chain", *,
     a single child (BinarizationError; under ``tree`` such a node is read as the first EDU of its
     span and the EDUs below it stay unattached, D3.6); a label ``relabel`` does not know (LabelError).
 
-    >>> from rstkit import loads_dis
+    >>> from rstkit.formats.dis import loads_dis
     >>> tree = loads_dis("( Root (span 1 3) ( Satellite (leaf 1) (rel2par attribution) (text _!a_!) )"
     ...                  " ( Nucleus (leaf 2) (rel2par span) (text _!b_!) )"
     ...                  " ( Satellite (leaf 3) (rel2par elaboration) (text _!c_!) ) )")

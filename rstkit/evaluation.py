@@ -3,9 +3,9 @@
 Gold and predictions may each be a path (a file or a directory, read as ``rstkit eval`` reads
 it), a list of trees (ids from ``tree.doc_id``) or a ``{doc_id: tree}`` mapping; ``config`` is one
 :class:`~rstkit.metrics.EvalConfig` or several that differ in metric and average only (scored
-from one pass over the trees). The :class:`Evaluation` it returns is the first configuration's
-:class:`~rstkit.metrics.EvalResult` (scores, signature, bootstrap, paired tests) with every
-configuration's result in ``results``, and renders exactly what the command prints::
+from one pass over the trees). The :class:`Evaluation` it returns holds every configuration's
+:class:`~rstkit.metrics.EvalResult` (scores, signature, bootstrap, paired tests) in ``results``, and
+renders exactly what the command prints::
 
     result = rstkit.evaluate("gold/", "pred/", rstkit.EvalConfig(metric="rst-parseval"))
     print(result.render("latex"))
@@ -17,12 +17,13 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from functools import partial
 from pathlib import Path
-from typing import TypeGuard, TypeVar, cast
+from typing import Any, TypeGuard, TypeVar, cast
 
 from .corpus import read_input
+from .deprecation import renamed_keywords
 from .errors import RSTKitError, RSTKitWarning, caller_stacklevel
 from .formats.disrpt import is_disrpt_input
 from .gcpause import bulk_work
@@ -39,10 +40,11 @@ Source = str | os.PathLike | Mapping[str, RSTTree] | Sequence[RSTTree]
 
 
 @dataclass(eq=False)
-class Evaluation(EvalResult):
-    """The result of :func:`evaluate`: the first configuration's result (all of
-    :class:`~rstkit.metrics.EvalResult`), every configuration's in ``results`` (same order),
-    and :meth:`render`.
+class Evaluation:
+    """The result of :func:`evaluate`: every configuration's :class:`~rstkit.metrics.EvalResult` in
+    ``results`` (in the order given), :meth:`result` to pick one, and :meth:`render`. An evaluation
+    of one configuration also reads as that result (``evaluation.scores``, ``.systems``, ...); with
+    several, pick one with :meth:`result` (reading the first one's that way is deprecated).
 
     >>> configs = [EvalConfig(metric="parseval", average=a) for a in ("micro", "macro")]
     >>> both = evaluate("corpora/sample/gold/sample_library.dis", "corpora/sample/pred/sample_library.dis", configs)
@@ -52,15 +54,25 @@ class Evaluation(EvalResult):
     'macro'
     """
 
-    results: list[EvalResult] = field(default_factory=list)
+    results: list[EvalResult]
 
     @classmethod
     def of(cls, results: Sequence[EvalResult]) -> Evaluation:
         """The evaluation made of ``results`` (one per configuration; the same systems and documents)."""
         if not results:
             raise RSTKitError("an evaluation needs at least one result")
-        first = results[0]
-        return cls(**{f.name: getattr(first, f.name) for f in fields(EvalResult)}, results=list(results))
+        return cls(list(results))
+
+    def __getattr__(self, name: str) -> Any:
+        """A one-configuration evaluation read as its result (see the class's text)."""
+        if name.startswith("_") or name not in _RESULT_ATTRIBUTES:
+            raise AttributeError(f"'Evaluation' object has no attribute {name!r}")
+        results = self.__dict__.get("results") or []
+        if len(results) > 1:
+            warnings.warn(f"Evaluation.{name} of an evaluation of {len(results)} configurations is the first "
+                          f"one's, which is deprecated: use .result(metric, average).{name} or .results[0].{name}",
+                          DeprecationWarning, stacklevel=2)
+        return getattr(results[0], name)
 
     def result(self, metric: str | None = None, average: str | None = None) -> EvalResult:
         """The one result of ``metric`` and ``average`` (either may be left out when only one fits)."""
@@ -75,8 +87,9 @@ class Evaluation(EvalResult):
         """The same scores with other resampling settings (each one not given is kept, else the
         default): bootstrap intervals at ``confidence``; with several systems, paired tests. The
         signatures pin them; nothing is re-scored."""
-        current = self.config.statistics
-        paired = len(self.systems) > 1
+        first = self.results[0]
+        current = first.config.statistics
+        paired = len(first.systems) > 1
         statistics = Statistics.used(
             confidence if confidence is not None else current.confidence,
             _first(n_bootstrap, current.n_bootstrap, DEFAULT_STATISTICS.n_bootstrap),
@@ -88,7 +101,7 @@ class Evaluation(EvalResult):
         """The scores with what the configurations' statistics print: bootstrap intervals when
         ``statistics.confidence`` is set, and with several systems each one's paired tests
         against the first."""
-        confidence = self.config.statistics.confidence
+        confidence = self.results[0].config.statistics.confidence
         report = Report(list(self.results), confidence=confidence, per_relation=per_relation)
         for r, result in enumerate(self.results):
             for s in range(len(result.systems)):
@@ -98,14 +111,20 @@ class Evaluation(EvalResult):
                     report.paired[(r, s)] = result.paired_tests(s, 0)
         return report
 
-    def render(self, fmt: str = "text", digits: int = 2, *, ci: float | None = None,
+    @renamed_keywords(fmt="format")
+    def render(self, format: str = "text", digits: int = 2, *, ci: float | None = None,
                per_relation: bool = False) -> str:
-        """What ``rstkit eval --format FMT --digits DIGITS`` prints (:data:`rstkit.report.FORMATS`);
+        """What ``rstkit eval --format FORMAT --digits DIGITS`` prints (:data:`rstkit.report.FORMATS`);
         ``ci`` adds bootstrap intervals at that level (:meth:`with_statistics`), ``per_relation``
         per-relation scores and confusions."""
-        if ci is not None and ci != self.config.statistics.confidence:
-            return self.with_statistics(confidence=ci).render(fmt, digits, per_relation=per_relation)
-        return render(self.report(per_relation), fmt, digits)
+        if ci is not None and ci != self.results[0].config.statistics.confidence:
+            return self.with_statistics(confidence=ci).render(format, digits, per_relation=per_relation)
+        return render(self.report(per_relation), format, digits)
+
+
+#: the attributes of an EvalResult that a one-configuration Evaluation reads as its own
+_RESULT_ATTRIBUTES = frozenset(f.name for f in fields(EvalResult)) | frozenset(
+    name for name in dir(EvalResult) if not name.startswith("_"))
 
 
 def _first(*values: int | None) -> int:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .deprecation import renamed_keywords
 from .errors import RSTKitError
 from .jsontext import dumps_indented
 from .metrics import EvalResult
@@ -43,16 +44,17 @@ class Report:
         return list(seen)
 
 
-def render(report: Report, fmt: str = "text", digits: int = 2) -> str:
-    """The report in format ``fmt`` (one of :data:`FORMATS`), scores with ``digits`` decimals (>= 0)."""
+@renamed_keywords(fmt="format")
+def render(report: Report, format: str = "text", digits: int = 2) -> str:
+    """The report in format ``format`` (one of :data:`FORMATS`), scores with ``digits`` decimals (>= 0)."""
     if not isinstance(digits, int) or digits < 0:
         raise RSTKitError(f"digits must be an integer >= 0, not {digits!r}")
     if report.per_relation and any(not r.family.relation_column for r in report.results):
         raise RSTKitError(f"{report.results[0].config.metric} has no relations to report (--per-relation)")
     try:
-        renderer = {"text": _text, "json": _json, "csv": _csv, "markdown": _markdown, "latex": _latex}[fmt]
+        renderer = {"text": _text, "json": _json, "csv": _csv, "markdown": _markdown, "latex": _latex}[format]
     except KeyError:
-        raise RSTKitError(f"unknown report format {fmt!r}; choose from {', '.join(FORMATS)}") from None
+        raise RSTKitError(f"unknown report format {format!r}; choose from {', '.join(FORMATS)}") from None
     return renderer(report, digits)
 
 

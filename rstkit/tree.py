@@ -486,7 +486,7 @@ def to_nltk(tree: RSTTree) -> nltk.Tree:
     Internal labels are ``Nucleus:relation`` / ``Satellite:relation``, the top is
     ``Root``; each EDU is a pre-terminal whose single leaf is the EDU text.
 
-    >>> from rstkit import loads_dis
+    >>> from rstkit.formats.dis import loads_dis
     >>> tree = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!Rain fell,_!) )"
     ...                  " ( Satellite (leaf 2) (rel2par cause) (text _!so we stayed in._!) ) )")
     >>> print(to_nltk(tree))

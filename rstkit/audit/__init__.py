@@ -26,12 +26,13 @@ for one parser's row and audits it).
 Modules: :mod:`.published` (published numbers), :mod:`.variants` (variants, scoring,
 ranking), :mod:`.papers` (papers' tables), :mod:`.render` (text, Markdown, JSON)::
 
-    from rstkit.audit import audit, parse_published, render_audit
-    result = audit(gold, pred, parse_published("S=85.0 N=71.6 F=61.9"))
+    from rstkit.audit import audit_published, parse_published, render_audit
+    result = audit_published(gold, pred, parse_published("S=85.0 N=71.6 F=61.9"))
     print(render_audit(result, "text"))
 """
 from __future__ import annotations
 
+from ..deprecation import callable_module, deprecated_alias
 from .papers import (
     Paper,
     PaperAudit,
@@ -54,7 +55,7 @@ from .variants import (
     NotApplicable,
     Scored,
     Variant,
-    audit,
+    audit_published,
     compare,
     rank,
     score_variants,
@@ -78,8 +79,8 @@ __all__ = [
     "Recomputed",
     "Scored",
     "Variant",
-    "audit",
     "audit_paper",
+    "audit_published",
     "compare",
     "load_paper",
     "paper_keys",
@@ -91,3 +92,6 @@ __all__ = [
     "score_variants",
     "variants",
 ]
+
+audit = deprecated_alias(audit_published, "rstkit.audit.audit", "rstkit.audit_published")
+callable_module(__name__, audit_published, "rstkit.audit", "rstkit.audit_published")

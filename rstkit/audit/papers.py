@@ -12,11 +12,11 @@ from importlib import resources
 from typing import Any
 
 from ..errors import RSTKitError, RSTKitWarning
-from ..metrics import EvalConfig, evaluate
+from ..metrics import EvalConfig, score_documents
 from ..settings import RST_EVAL, Missing, UnknownLabels
 from ..tree import RSTTree
 from .published import LABEL_COLUMN, Published
-from .variants import Audit, audit
+from .variants import Audit, audit_published
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,7 @@ def recompute_row(paper: Paper, parser: str, gold: Mapping[str, RSTTree], pred: 
         config = paper.config(table, parser, missing=missing, lenient=lenient)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RSTKitWarning)
-            result = evaluate(gold, pred, config)
+            result = score_documents(gold, pred, config)
         if notes is not None:
             notes.extend(w for w in result.warnings if w not in notes)
         column = None
@@ -214,21 +214,27 @@ class PaperAudit:
         return out
 
 
-def audit_paper(paper: Paper, parser: str, gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], *,
+def audit_paper(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], paper: Paper, parser: str, *,
                 label_maps: Sequence[str] = ("rstdt18",), missing: Missing = "error", lenient: bool = False,
                 unknown_labels: UnknownLabels | None = None) -> PaperAudit:
     """``parser``'s row (a key) of every table of ``paper`` recomputed on ``gold`` and ``pred``, and
-    its Table 1 row audited against every variant (options as in :func:`~rstkit.audit.audit`).
+    its Table 1 row audited against every variant (options as in :func:`~rstkit.audit.audit_published`;
+    gold and predictions first, as every audit and evaluation takes them; the old order
+    ``(paper, parser, gold, pred)`` still works, deprecated).
 
     >>> from rstkit import read_documents
     >>> gold, pred = read_documents("corpora/sample/gold"), read_documents("corpora/sample/pred")
-    >>> result = audit_paper(load_paper("morey2017"), "je14-dplp", gold, pred)
+    >>> result = audit_paper(gold, pred, load_paper("morey2017"), "je14-dplp")
     >>> [row.table.number for row in result.recomputed]
     [1, 2, 3, 4]
     """
+    if isinstance(gold, Paper):  # the order before the audit functions agreed on (gold, pred, ...)
+        warnings.warn("audit_paper(paper, parser, gold, pred) is deprecated: call audit_paper(gold, pred, paper, "
+                      "parser)", DeprecationWarning, stacklevel=2)
+        gold, pred, paper, parser = paper, parser, gold, pred  # type: ignore[assignment]
     notes: list[str] = []
     recomputed = recompute_row(paper, parser, gold, pred, missing=missing, lenient=lenient, notes=notes)
     published = Published.from_values(paper.tables[0].row(parser).values, paper.decimals)
-    row_audit = audit(gold, pred, published, label_maps=label_maps, missing=missing, lenient=lenient,
+    row_audit = audit_published(gold, pred, published, label_maps=label_maps, missing=missing, lenient=lenient,
                       unknown_labels=unknown_labels)
     return PaperAudit(paper, parser, recomputed, row_audit, [*notes, *row_audit.warnings])

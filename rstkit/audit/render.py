@@ -19,9 +19,9 @@ def render_audit(result: Audit, format: str = "text", *, digits: int = 2, top: i
     """The audit in ``format`` (one of :data:`AUDIT_FORMATS`). Text and Markdown show the ``top``
     ranked variants (at least every exact match; 0: all), scores with ``digits`` decimals.
 
-    >>> from rstkit import audit, parse_published, read_documents
+    >>> from rstkit import audit_published, parse_published, read_documents
     >>> gold, pred = read_documents("corpora/sample/gold"), read_documents("corpora/sample/pred")
-    >>> print(render_audit(audit(gold, pred, parse_published("S=68.3 N=61.7 F=57.5")), top=1))
+    >>> print(render_audit(audit_published(gold, pred, parse_published("S=68.3 N=61.7 F=57.5")), top=1))
     Audit of S=68.3 N=61.7 F=57.5 on 4 documents: 96 variants scored, 4 exact (within 0.05), 0 not applicable
     ...
     1          rst-parseval  macro    rstdt18  right      kept        68.33  61.67  57.50  0.03  0.02  exact
@@ -37,7 +37,7 @@ def render_paper(result: PaperAudit, format: str = "text", *, digits: int = 2, t
 
     >>> from rstkit import audit_paper, load_paper, read_documents
     >>> gold, pred = read_documents("corpora/sample/gold"), read_documents("corpora/sample/pred")
-    >>> print(render_paper(audit_paper(load_paper("morey2017"), "je14-dplp", gold, pred)))
+    >>> print(render_paper(audit_paper(gold, pred, load_paper("morey2017"), "je14-dplp")))
     Morey, Muller & Asher (EMNLP 2017). How much progress have we made on RST discourse parsing? ...
     """
     _check(format, digits, top)

@@ -11,7 +11,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..errors import RSTKitError, RSTKitWarning
-from ..metrics import EvalConfig, evaluate
+from ..metrics import EvalConfig, score_documents
 from ..metrics.average import aggregate
 from ..metrics.presets import PRESET_SETTINGS
 from ..settings import (
@@ -206,7 +206,7 @@ def score_variants(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], can
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RSTKitWarning)
-                result = evaluate(gold, pred, configs[0].with_(average="micro", exclude_single_edu=False))
+                result = score_documents(gold, pred, configs[0].with_(average="micro", exclude_single_edu=False))
         except RSTKitError as exc:
             failed.extend(NotApplicable(v, str(exc)) for v in group)
             continue
@@ -313,11 +313,15 @@ class Audit:
         }
 
 
-def audit(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], published: Published,
-          *, label_maps: Sequence[str] = ("rstdt18",), missing: Missing = "error", lenient: bool = False,
-          unknown_labels: UnknownLabels | None = None, candidates: Sequence[Variant] | None = None,
-          edus: EduMode = "gold", span_keys: Sequence[SpanKey] = SPAN_KEYS, presets: bool = False) -> Audit:
+def audit_published(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], published: Published,
+                    *, label_maps: Sequence[str] = ("rstdt18",), missing: Missing = "error", lenient: bool = False,
+                    unknown_labels: UnknownLabels | None = None, candidates: Sequence[Variant] | None = None,
+                    edus: EduMode = "gold", span_keys: Sequence[SpanKey] = SPAN_KEYS, presets: bool = False,
+                    config: EvalConfig | None = None) -> Audit:
     """Rank every variant (or ``candidates``) by its distance to ``published``.
+
+    ``config`` (an :class:`~rstkit.EvalConfig`) gives the settings an audit does not vary at once: its
+    label map, missing-document and unknown-label policies, ``lenient``, ``edus`` and (aligned) span key.
 
     With ``edus="aligned"`` (an end-to-end number: predictions with their own EDUs) the variants
     are scored under each of ``span_keys``; with ``presets``, the peers' procedures by name
@@ -328,11 +332,15 @@ def audit(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], published: P
 
     >>> from rstkit import parse_published, read_documents
     >>> gold, pred = read_documents("corpora/sample/gold"), read_documents("corpora/sample/pred")
-    >>> result = audit(gold, pred, parse_published("S=68.3 N=61.7 F=57.5"))
+    >>> result = audit_published(gold, pred, parse_published("S=68.3 N=61.7 F=57.5"))
     >>> best = result.matches[0]
     >>> best.scored.variant.metric, best.scored.variant.average, best.exact
     ('rst-parseval', 'macro', True)
     """
+    if config is not None:
+        label_maps, missing, lenient, edus = (config.labels,), config.missing, config.lenient, config.edus
+        unknown_labels = config.unknown_labels
+        span_keys = (config.span_key,) if config.edus == "aligned" else span_keys
     if candidates is None:
         single_edu = any(t.n_edus == 1 for t in gold.values())
         candidates = variants(label_maps, single_edu_axis=single_edu, dependency=published.dependency, edus=edus,

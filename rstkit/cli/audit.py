@@ -13,8 +13,8 @@ from pathlib import Path
 from ..audit import (
     AUDIT_FORMATS,
     PaperAudit,
-    audit,
     audit_paper,
+    audit_published,
     load_paper,
     paper_keys,
     parse_published,
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         gold, pred = _documents(args, args.pred_format or args.in_format, notes)
         if args.span_key and args.edus != "aligned":
             raise RSTKitError("--span-key needs --edus aligned (with gold EDUs both keyings give the same scores)")
-        result = audit(gold, pred, published, label_maps=_label_maps(args.labels), missing=args.missing,
+        result = audit_published(gold, pred, published, label_maps=_label_maps(args.labels), missing=args.missing,
                        lenient=args.lenient, unknown_labels="keep" if args.keep_unknown_labels else None,
                        edus=args.edus, span_keys=tuple(dict.fromkeys(args.span_key or SPAN_KEYS)),
                        presets=args.presets)
@@ -160,7 +160,7 @@ def _paper(args: argparse.Namespace, notes: list[str]) -> PaperAudit:
     if len(gold) != (parser.documents or paper.data["documents"]):
         notes.append(f"{paper.key} scores {parser.name} on {parser.documents or paper.data['documents']} "
                      f"documents; the gold given has {len(gold)}")
-    result = audit_paper(paper, parser.key, gold, pred, label_maps=_label_maps(args.labels), missing=args.missing,
+    result = audit_paper(gold, pred, paper, parser.key, label_maps=_label_maps(args.labels), missing=args.missing,
                          lenient=args.lenient, unknown_labels="keep" if args.keep_unknown_labels else None)
     notes.extend(result.warnings)
     return result

@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..convert import convert
+from ..convert import convert_documents
 from ..corpus import check_input, read_documents
 from ..errors import RSTKitError
 from ..formats import all_formats, get_format
@@ -91,8 +91,8 @@ def _convert(src: Path, output: str, in_format: str | None, args: argparse.Names
     if args.to in DISRPT_FORMATS:
         converted = write_trees(documents, args.to)
     else:
-        converted = convert(documents, args.to, binarize=args.binarize, labels=args.labels,
-                            unknown_labels="keep" if args.keep_unknown_labels else "error")
+        converted = convert_documents(documents, args.to, binarize=args.binarize, labels=args.labels,
+                                      unknown_labels="keep" if args.keep_unknown_labels else "error")
     if to_stdout:
         sys.stdout.write(next(iter(converted.values())))
         return 0

@@ -10,7 +10,7 @@ differs from gold and :mod:`.scores` scores it. The functions below are the entr
     open("tree.svg", "w").write(to_svg(tree))
     open("diff.html", "w").write(compare_html(gold, pred))
 
->>> from rstkit import loads_dis
+>>> from rstkit.formats.dis import loads_dis
 >>> tree = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!Rain fell,_!) )"
 ...                  " ( Satellite (leaf 2) (rel2par cause) (text _!so we stayed in._!) ) )")
 >>> print(to_text(tree, ascii=True))

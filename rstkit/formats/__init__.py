@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import tempfile
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -84,6 +85,42 @@ def get_format(key: str) -> Format:
         return _REGISTRY[key]
     except KeyError:
         raise FormatError(f"unknown format {key!r}; known formats: {', '.join(sorted(_REGISTRY))}") from None
+
+
+def loads(text: str, format: str, *, lenient: bool = False, **options: object) -> RSTTree:
+    """The one document in ``text``, read as format ``format`` by its registered reader (every format
+    rstkit reads; a file: :func:`rstkit.read_tree`). Messages name the text ``<string>``.
+
+    >>> tree = loads("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!Hi._!) ) "
+    ...              "( Satellite (leaf 2) (rel2par elaboration) (text _!Bye._!) ) )", "dis")
+    >>> tree.n_edus, dumps(tree, "rsd").count("\\n")
+    (2, 2)
+    """
+    fmt = get_format(format)
+    with tempfile.TemporaryDirectory(prefix="rstkit-") as folder:
+        path = Path(folder) / f"string{fmt.extensions[0]}"
+        path.write_text(text, encoding="utf-8")
+        try:
+            trees = fmt.read(path, lenient=lenient, **options)
+        except FormatError as exc:
+            raise FormatError(str(exc).replace(str(path), "<string>")) from None
+    if len(trees) != 1:
+        raise FormatError(f"<string>: {len(trees)} documents in the text; loads reads one (read a file with "
+                          "rstkit.read_file for several)")
+    return trees[0]
+
+
+def dumps(tree: RSTTree, format: str) -> str:
+    """The text of ``tree`` in format ``format`` (every format rstkit writes).
+
+    >>> from rstkit import read_tree
+    >>> dumps(read_tree("corpora/sample/gold/sample_bread.dis"), "rsd").splitlines()[0].split("\\t")[:2]
+    ['1', 'Making bread at home is simpler than it looks.']
+    """
+    fmt = get_format(format)
+    if fmt.write is None:
+        raise FormatError(f"format {fmt.key!r} can be read but not written")
+    return fmt.write(tree)
 
 
 def all_formats() -> dict[str, Format]:

@@ -1,12 +1,26 @@
-"""Scoring: RST-Parseval, original Parseval and dependencies; micro / macro / DPLP-style averaging.
+"""Scoring: RST-Parseval, original Parseval, dependencies and segmentation; micro / macro / DPLP-style averaging.
 
-One metric family per module (:mod:`.rst_parseval`, :mod:`.parseval`, :mod:`.dependency`), each a
-:class:`~rstkit.metrics.family.MetricFamily` named in :mod:`.registry`; settings in
-:class:`EvalConfig`; the pipeline in :func:`evaluate` (several metrics and averages at once:
-:func:`evaluate_all`).
+One metric family per module (:mod:`.rst_parseval`, :mod:`.parseval`, :mod:`.dependency`,
+:mod:`.segmentation`), each a :class:`~rstkit.metrics.family.MetricFamily` named in :mod:`.registry`;
+settings in :class:`EvalConfig`; the pipeline in :mod:`.pipeline`: :func:`score_documents` (one
+configuration over ``{doc_id: tree}`` mappings) and :func:`evaluate_all` (several metrics and averages
+from one preparation). :func:`rstkit.evaluate` is the one entry point that also reads files.
 """
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
 from .average import Scores
 from .config import EvalConfig
-from .evaluate import EvalResult, SystemResult, evaluate, evaluate_all
+from .pipeline import EvalResult, SystemResult, evaluate_all, score_documents
 
-__all__ = ["EvalConfig", "EvalResult", "Scores", "SystemResult", "evaluate", "evaluate_all"]
+
+def evaluate(*args: Any, **kwargs: Any) -> EvalResult:
+    """Deprecated name of :func:`score_documents` (one ``evaluate`` is :func:`rstkit.evaluate`)."""
+    warnings.warn("rstkit.metrics.evaluate is deprecated: use rstkit.metrics.score_documents (in memory, one "
+                  "configuration) or rstkit.evaluate", DeprecationWarning, stacklevel=2)
+    return score_documents(*args, **kwargs)
+
+
+__all__ = ["EvalConfig", "EvalResult", "Scores", "SystemResult", "evaluate_all", "score_documents"]

@@ -5,7 +5,7 @@ the rows it scores per document (a key ``(start, end)`` and named value columns,
 labels); its measures, each the value columns that must be equal on rows of the same key; its
 default binarization and the settings of its own (which the signature and the JSON settings
 show for it alone); and what the warnings say of gold trees that bug B1 of the reference left
-n-ary. The pipeline (:mod:`rstkit.metrics.evaluate`) only calls these; a new family is one
+n-ary. The pipeline (:mod:`rstkit.metrics.pipeline`) only calls these; a new family is one
 module with a :class:`MetricFamily` and one line in :mod:`rstkit.metrics.registry`.
 """
 from __future__ import annotations

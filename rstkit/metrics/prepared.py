@@ -4,7 +4,7 @@ Every tree is reduced, once, to what scoring needs of it (:class:`PreparedDocume
 source, EDU count and EDU texts, per metric family its rows (:class:`Rows`; packed into int32
 bytes with the labels they use when sent between processes), and for gold what the warnings
 count of it. The pipeline
-(:func:`rstkit.metrics.evaluate.evaluate_all`) scores prepared documents only: trees given to it
+(:func:`rstkit.metrics.pipeline.evaluate_all`) scores prepared documents only: trees given to it
 are prepared there, and processes that read an evaluation's files prepare them where they read
 them (trees are costly to send between processes; these are small, so reading with several
 processes pays even on two cores).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..deprecation import renamed_keywords
 from ..errors import RSTKitError
 from ..settings import Average
 from .average import document_values, scores_from_sums, weighted_scores
@@ -25,18 +26,20 @@ def resample_weights(n_docs: int, n_samples: int, rng: np.random.Generator) -> n
     return np.bincount((draws + offsets).ravel(), minlength=n_samples * n_docs).reshape(n_samples, n_docs)
 
 
-def bootstrap_ci(counts: Counts, average: Average, *, confidence: float = 0.95, n_samples: int = 1000,
+@renamed_keywords(n_samples="n_bootstrap")
+def bootstrap_ci(counts: Counts, average: Average, *, confidence: float = 0.95, n_bootstrap: int = 1000,
                  seed: int = 12345) -> dict[str, tuple[float, float]]:
     """Percentile bootstrap interval of F1 (percent) for each measure of ``counts``."""
-    _check(counts, Statistics(confidence, n_samples, None, seed))
+    _check(counts, Statistics(confidence, n_bootstrap, None, seed))
     rng = np.random.default_rng(seed)
-    _, _, f1 = weighted_scores(counts, resample_weights(counts.n_docs, n_samples, rng), average)
+    _, _, f1 = weighted_scores(counts, resample_weights(counts.n_docs, n_bootstrap, rng), average)
     alpha = (1.0 - confidence) / 2
     low, high = np.quantile(f1, [alpha, 1 - alpha], axis=0)
     return {k: (100.0 * float(lo), 100.0 * float(hi)) for k, lo, hi in zip(counts.measures, low, high)}
 
 
-def paired_bootstrap(baseline: Counts, system: Counts, average: Average, *, n_samples: int = 1000,
+@renamed_keywords(n_samples="n_bootstrap")
+def paired_bootstrap(baseline: Counts, system: Counts, average: Average, *, n_bootstrap: int = 1000,
                      seed: int = 12345) -> dict[str, float]:
     """Two-sided paired bootstrap p-values for F1(system) - F1(baseline).
 
@@ -44,10 +47,10 @@ def paired_bootstrap(baseline: Counts, system: Counts, average: Average, *, n_sa
     whose difference lies as far from the observed difference as the observed difference
     lies from zero (the bootstrap distribution shifted to the null hypothesis).
     """
-    _check(baseline, Statistics(None, n_samples, None, seed))
+    _check(baseline, Statistics(None, n_bootstrap, None, seed))
     ones = np.ones((1, baseline.n_docs))
     observed = weighted_scores(system, ones, average)[2][0] - weighted_scores(baseline, ones, average)[2][0]
-    weights = resample_weights(baseline.n_docs, n_samples, np.random.default_rng(seed))
+    weights = resample_weights(baseline.n_docs, n_bootstrap, np.random.default_rng(seed))
     deltas = weighted_scores(system, weights, average)[2] - weighted_scores(baseline, weights, average)[2]
     extreme = np.abs(deltas - observed) >= np.abs(observed) - 1e-12
     return {k: float(v) for k, v in zip(baseline.measures, extreme.mean(axis=0))}

@@ -62,7 +62,11 @@ def _as_input(doc: Any, number: int) -> _Input:
 
 
 class Parser:
-    """A trained RST parser (one network or an ensemble) on a device."""
+    """A trained RST parser (one network or an ensemble) on a device.
+
+    >>> parser = rstkit.Parser.load()  # doctest: +SKIP
+    >>> tree = parser.parse_text("The bridge closed. Traffic moved to the ferry.")  # doctest: +SKIP
+    """
 
     def __init__(self, ensemble: ModelEnsemble, config: dict[str, Any], device: torch.device, source: str):
         self.ensemble = ensemble

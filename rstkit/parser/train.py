@@ -34,7 +34,7 @@ import torch
 
 from ..errors import RSTKitError
 from ..labels import get_label_map
-from ..metrics import EvalConfig, evaluate
+from ..metrics import EvalConfig, score_documents
 from ..pretrained import default_cache_dir
 from ..tree import RSTTree
 from .config import TrainConfig, parse_select_by
@@ -72,7 +72,7 @@ def dev_scores(gold: dict[str, RSTTree], pred: dict[str, RSTTree], label_map: st
                ) -> dict[str, float]:
     """S/N/R/F of ``pred`` under the metric and average of ``select_by`` (e.g. ``parseval-micro-F``)."""
     metric, average, _ = parse_select_by(select_by)
-    result = evaluate(gold, pred, EvalConfig(metric=metric, average=average, labels=label_map))
+    result = score_documents(gold, pred, EvalConfig(metric=metric, average=average, labels=label_map))
     return dict(result.scores)
 
 

@@ -76,7 +76,11 @@ def model_location(path: str | Path | None) -> Path:
 
 
 class Segmenter:
-    """A trained segmenter (network, vocabularies and decoding settings)."""
+    """A trained segmenter (network, vocabularies and decoding settings).
+
+    >>> segmenter = rstkit.Segmenter.load()  # doctest: +SKIP
+    >>> [edu.text for edu in segmenter.segment("The bridge closed, so traffic moved.").edus]  # doctest: +SKIP
+    """
 
     def __init__(self, net: SegmenterNet, words: Vocabulary, chars: Vocabulary, settings: dict, encoder=None):
         self.net = net.eval()

@@ -33,7 +33,7 @@ def test_the_public_names_are_there():
     for name in rstkit.__all__:
         assert getattr(rstkit, name) is not None, name
     for name in ("read_tree", "read_documents", "open_corpus", "resolve_corpus", "binarize", "EvalConfig",
-                 "evaluate", "audit", "draw", "loads_rsd", "to_dependencies"):
+                 "evaluate", "audit_published", "draw", "loads", "dumps", "to_dependencies", "Parser", "Segmenter"):
         assert name in rstkit.__all__
     assert rstkit.binarize is __import__("rstkit.transform", fromlist=["binarize"]).binarize
     assert "Parser" in dir(rstkit) and "Segmenter" in dir(rstkit)
@@ -43,9 +43,9 @@ def test_the_public_names_are_there():
 
 def test_lazy_names_are_the_submodules_objects():
     from rstkit.dependency import to_dependencies
-    from rstkit.formats.rsd import loads_rsd
+    from rstkit.formats import loads
 
-    assert rstkit.to_dependencies is to_dependencies and rstkit.loads_rsd is loads_rsd
+    assert rstkit.to_dependencies is to_dependencies and rstkit.loads is loads
 
 
 def test_version_in_one_place():

@@ -12,7 +12,7 @@ import rstkit
 from rstkit.corpus.files import read_files
 from rstkit.gcpause import gc_pauses_allowed, no_cyclic_gc
 from rstkit.metrics import EvalConfig
-from rstkit.metrics.evaluate import evaluate_all
+from rstkit.metrics.pipeline import evaluate_all
 from tests.support.cli_run import run_main
 
 SAMPLE = Path("corpora/sample")
@@ -38,7 +38,7 @@ def _library_calls():
     return {
         "read_files": lambda: read_files(files, jobs=1),
         "rstkit.evaluate": lambda: rstkit.evaluate(str(GOLD), str(PRED)),
-        "metrics.evaluate": lambda: rstkit.metrics.evaluate(gold, pred, EvalConfig(metric="parseval")),
+        "metrics.score_documents": lambda: rstkit.metrics.score_documents(gold, pred, EvalConfig(metric="parseval")),
         "evaluate_all": lambda: evaluate_all(gold, pred, [EvalConfig(metric="rst-parseval"),
                                                           EvalConfig(metric="parseval")]),
     }

@@ -16,7 +16,7 @@ from rstkit.audit import (
     GOLD_BINARIZATIONS,
     Published,
     Variant,
-    audit,
+    audit_published,
     load_paper,
     parse_published,
     rank,
@@ -28,7 +28,7 @@ from rstkit.cli import main
 from rstkit.corpus import read_documents, read_tree
 from rstkit.errors import RSTKitError, RSTKitWarning
 from rstkit.formats.dis import dumps_dis, loads_dis
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.transform import binarize
 from rstkit.tree import NUCLEUS, SATELLITE, SPAN, Node, RSTTree
 from tests.support import oracle
@@ -95,12 +95,12 @@ def within(scores: dict[str, float], published: Published) -> bool:
 def check_recovery(gold, pred, candidates, digits: int) -> dict[Variant, set[Variant]]:
     """For every variant: rank numbers it produced; the exact matches must be exactly the
     variants whose own scores round to those numbers, the true one included, ranked first.
-    Variants evaluate() rejects must be the audit's not-applicable ones, with the same reason."""
+    Variants score_documents() rejects must be the audit's not-applicable ones, with the same reason."""
     expected, errors = direct_scores(gold, pred, candidates)
     scored, failed = score_variants(gold, pred, candidates)
     assert {f.variant for f in failed} == set(errors)
     assert all(f.reason for f in failed)
-    for item in scored:  # the shared-evaluation shortcut gives evaluate()'s numbers
+    for item in scored:  # the shared-evaluation shortcut gives score_documents()'s numbers
         assert item.scores == pytest.approx(expected[item.variant], abs=1e-9)
     exact_sets = {}
     for variant in expected:
@@ -145,7 +145,7 @@ def test_variant_config_means_what_the_variant_says(discriminating):
         for variant, scores in expected.items():
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", RSTKitWarning)
-                assert evaluate(g, p, variant.config()).scores == pytest.approx(scores, abs=1e-9), variant.name
+                assert score_documents(g, p, variant.config()).scores == pytest.approx(scores, abs=1e-9), variant.name
             # which notes a variant gives depends on it: the one-EDU document's always, B1's under educe's modes
             notes = [str(w.message) for w in caught]
             assert any(re.match(DISCRIMINATING_NOTES[0], n) for n in notes), variant.name
@@ -153,7 +153,7 @@ def test_variant_config_means_what_the_variant_says(discriminating):
             outcomes.add(("scored", variant.binarization, variant.labels))
         for variant in errors:
             with pytest.raises(RSTKitError):
-                evaluate(g, p, variant.config())
+                score_documents(g, p, variant.config())
             outcomes.add(("refused", variant.binarization, variant.labels))
     # the unknown label is an error in rstkit's own mode only, under a map that is not raw
     assert ("refused", "right", "rstdt18") in outcomes and ("refused", "right", "raw") not in outcomes
@@ -163,7 +163,7 @@ def test_variant_config_means_what_the_variant_says(discriminating):
 def test_raw_labels_never_fail_on_unknown_labels():
     tree = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!a_!) )"
                      " ( Satellite (leaf 2) (rel2par no-such-relation) (text _!b_!) ) )", doc_id="d")
-    result = audit({"d": tree}, {"d": tree}, parse_published("S=100.0"),
+    result = audit_published({"d": tree}, {"d": tree}, parse_published("S=100.0"),
                    candidates=[Variant("rst-parseval", "micro", lab, "right") for lab in ("raw", "rstdt18")])
     assert [m.scored.variant.labels for m in result.matches] == ["raw"]
     (failure,) = result.not_applicable
@@ -202,7 +202,7 @@ SAMPLE_ONE_EDU = r"^1 one-EDU document\(s\) scored with 0 tuples .*: sample_note
 def evaluate_sample(gold, pred, config: EvalConfig):
     """``evaluate`` on the sample (one-EDU documents kept), with the warning it must give."""
     with pytest.warns(RSTKitWarning, match=SAMPLE_ONE_EDU):
-        return evaluate(gold, pred, config)
+        return score_documents(gold, pred, config)
 
 
 def test_sample_every_variant_is_recovered(sample):
@@ -289,7 +289,7 @@ def test_random_corpora_recover_the_variant(pairs, data):
     candidates = variants(("rstdt18",), single_edu_axis=any(g.n_edus == 1 for g in gold.values()))
     expected, errors = direct_scores(gold, pred, candidates)
     variant = data.draw(st.sampled_from(sorted(expected, key=candidates.index)))
-    result = audit(gold, pred, published_from(expected[variant], 2))
+    result = audit_published(gold, pred, published_from(expected[variant], 2))
     assert {n.variant for n in result.not_applicable} == set(errors)
     assert variant in {m.scored.variant for m in result.exact}
     assert result.matches[0].exact
@@ -314,7 +314,7 @@ def test_label_column_is_r_or_f(discriminating):
     assert scores["R"] - scores["F"] > 1
     for column in ("R", "F"):
         published = parse_published(f"S={scores['S']:.2f} N={scores['N']:.2f} R/F={scores[column]:.2f}")
-        result = audit(gold, pred, published, candidates=[variant])
+        result = audit_published(gold, pred, published, candidates=[variant])
         (match,) = result.matches
         assert match.exact and match.label_column == column
 
@@ -329,7 +329,7 @@ NSS_GOLD = """( Root (span 1 3)
 def test_patterns_the_reference_rejects_are_not_applicable():
     gold = {"nss": loads_dis(NSS_GOLD, doc_id="nss")}
     pred = {"nss": binarize(gold["nss"], "right")}
-    result = audit(gold, pred, parse_published("S=100.0 N=100.0 R=100.0 F=100.0"))
+    result = audit_published(gold, pred, parse_published("S=100.0 N=100.0 R=100.0 F=100.0"))
     failed = {n.variant for n in result.not_applicable}
     # right is defined for N S S; every educe binarization rejects it, except "none" under
     # RST-Parseval (no binarization at all; attachments need right_mixed, which rejects it)
@@ -343,7 +343,7 @@ def test_patterns_the_reference_rejects_are_not_applicable():
 def test_no_computable_variant_is_an_error(sample):
     gold, pred = sample
     with pytest.raises(RSTKitError, match="no evaluation variant could be computed.*have no prediction"):
-        audit(gold, {"sample_bread": pred["sample_bread"]}, parse_published("S=50.0"))
+        audit_published(gold, {"sample_bread": pred["sample_bread"]}, parse_published("S=50.0"))
 
 
 # -- GUM, with the GUM label map -------------------------------------------------------------
@@ -389,7 +389,7 @@ def test_gum_multinuclear_with_satellites_is_not_applicable_in_educe_modes(gum_d
     with pytest.warns(RSTKitWarning, match=r"declares \(span 49 266\) over children covering 22-266; repaired"):
         gold = {doc: read_tree(gum_dir / "lisp_nary" / f"{doc}.dis", lenient=True)}
     pred = {doc: binarize(gold[doc], "right")}
-    result = audit(gold, pred, parse_published("S=100.0"), label_maps=("gum",))
+    result = audit_published(gold, pred, parse_published("S=100.0"), label_maps=("gum",))
     assert {n.variant.binarization for n in result.not_applicable} == {"rst-eval", "right_mixed", "none"}
     assert all("Multinuclear with satellites" in n.reason for n in result.not_applicable)
 
@@ -645,7 +645,7 @@ def test_cli_paper_recomputes_a_row(capsys, sample):
 
 def test_audit_on_the_cli_equals_the_library(capsys, sample):
     gold, pred = sample
-    expected = audit(gold, pred, parse_published("S=90.6 R=75.0")).as_dict()  # notes in the result, no warning
+    expected = audit_published(gold, pred, parse_published("S=90.6 R=75.0")).as_dict()  # notes in the result
     _, out, _ = run_cli(capsys, "audit", str(SAMPLE / "gold"), str(SAMPLE / "pred"), "--published", "S=90.6 R=75.0",
                         "--format", "json")
     assert json.loads(out) == json.loads(json.dumps(expected))

@@ -6,7 +6,16 @@ import math
 
 import pytest
 
-from rstkit.audit import Paper, PaperRow, PaperTable, Published, Variant, audit, load_paper, parse_published
+from rstkit.audit import (
+    Paper,
+    PaperRow,
+    PaperTable,
+    Published,
+    Variant,
+    audit_published,
+    load_paper,
+    parse_published,
+)
 from rstkit.cli import main
 from rstkit.errors import RSTKitError
 from rstkit.formats.dis import dumps_dis, loads_dis
@@ -44,7 +53,7 @@ def test_hand_computed_row_is_what_the_text_says():
 
 def test_rst_eval_variant_is_the_unique_exact_match(nested_corpus):
     gold, pred = nested_corpus
-    result = audit(gold, pred, parse_published(PUBLISHED), label_maps=("rstdt18",))
+    result = audit_published(gold, pred, parse_published(PUBLISHED), label_maps=("rstdt18",))
     target = Variant("parseval", "micro", "raw", "rst-eval")
     assert [m.scored.variant for m in result.exact] == [target]
     assert result.matches[0].scored.variant == target and result.matches[0].rank == 1

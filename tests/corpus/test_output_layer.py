@@ -218,12 +218,10 @@ def test_a_trailing_slash_means_a_folder(corpus, tmp_path, capsys):
 
 def test_hidden_document_id_from_a_doc_map(tmp_path, capsys):
     """braud_coling files do not name their documents: the --doc-map gives the id ``.hidden``."""
-    import importlib
-
+    from rstkit.convert import convert_documents
     from rstkit.corpus import read_documents
 
-    convert = importlib.import_module("rstkit.convert").convert  # the package's name `convert` is the function
-    files = convert(read_documents(GOLD / "sample_bread.dis"), "braud_coling", binarize="right")
+    files = convert_documents(read_documents(GOLD / "sample_bread.dis"), "braud_coling", binarize="right")
     source = tmp_path / "in"
     source.mkdir()
     (source / "doc.txt").write_text(next(iter(files.values())), encoding="utf-8")

@@ -24,7 +24,7 @@ from rstkit.corpus import gum_corpus, read_tree
 from rstkit.draw.layout import ASCENT, DEFAULT_STYLE, DESCENT, Box, Layout, Style, layout
 from rstkit.draw.svg import DIFF_COLORS
 from rstkit.errors import EDUMismatchError, RSTKitError
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.tree import EDU, RSTTree
 from tests.support.expected_warnings import GUM_EXTENT_QUIRK, warns_exactly
 from tests.support.font_metrics import dejavu_sans
@@ -264,5 +264,5 @@ def test_comparison_page_counts_differences_and_shows_the_scores() -> None:
     rows = re.findall(r"<tr title=\"[^\"]*\"><td>([^<]+) F1</td>(.*?)</tr>", page)
     assert [name for name, _ in rows] == ["RST-Parseval", "Parseval"]
     for (_, cells), metric in zip(rows, ("rst-parseval", "parseval")):
-        scores = evaluate({"cafe": gold}, {"cafe": pred}, EvalConfig(metric=metric)).scores
+        scores = score_documents({"cafe": gold}, {"cafe": pred}, EvalConfig(metric=metric)).scores
         assert re.findall(r">([\d.]+)</td>", cells) == [f"{scores[m]:.2f}" for m in "SNRF"]

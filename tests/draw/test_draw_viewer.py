@@ -21,7 +21,7 @@ import pytest
 
 from rstkit import draw
 from rstkit.corpus import read_tree
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
 from tests.draw import test_draw_chromium
 from tests.draw.test_draw_chromium import read_png, run_chromium
@@ -317,7 +317,7 @@ def test_comparison_shares_edu_columns_and_marks_every_difference(chromium: list
     header, *rows = result["scores"]
     assert header == ["this document", "S", "N", "R", "F"]
     for row, metric in zip(rows, ("rst-parseval", "parseval")):
-        scores = evaluate({"d": gold}, {"d": pred}, EvalConfig(metric=metric)).scores
+        scores = score_documents({"d": gold}, {"d": pred}, EvalConfig(metric=metric)).scores
         assert row == [row[0], *(f"{scores[m]:.2f}" for m in "SNRF")]
     pixels = screenshot(chromium, html, tmp_path, "court_insanity_compare")
     assert (pixels.max(axis=2) < 160).mean() > 0.01

@@ -18,7 +18,7 @@ from rstkit.errors import RSTKitWarning, TreeStructureError
 from rstkit.formats import get_format
 from rstkit.labels import RSTDT18_CANONICAL as RSTDT_CLASSES
 from rstkit.labels import gum_class
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.transform import Attachment, AttachmentTree, binarize, from_attachment, to_attachment
 from rstkit.tree import SPAN, Node
 from tests.support.expected_warnings import warns_exactly
@@ -110,7 +110,7 @@ def test_predictions_are_not_trivial(gum_sets, as_dis):
     assert len(pred) == N_DOCUMENTS and sum(t.n_edus for t in gold.values()) > 500
     assert {d: t.root for d, t in as_dis.items()} == {d: t.root for d, t in pred.items()}
     for config in CONFIGS:
-        assert all(0 < score < 100 for score in evaluate(gold, as_dis, config).scores.values())
+        assert all(0 < score < 100 for score in score_documents(gold, as_dis, config).scores.values())
 
 
 @pytest.mark.parametrize("key", PART_A + PART_B)
@@ -122,7 +122,7 @@ def test_every_format_scores_like_dis(gum_sets, as_dis, tmp_path, key):
     read_back = _read_rendered(key, list(pred.values()), tmp_path / key)
     assert {d: t.root for d, t in read_back.items()} == {d: t.root for d, t in pred.items()}
     for config in CONFIGS:
-        assert evaluate(gold, read_back, config).scores == evaluate(gold, as_dis, config).scores
+        assert score_documents(gold, read_back, config).scores == score_documents(gold, as_dis, config).scores
 
 
 def test_relabelled_gold_uses_multi_word_classes(gum_sets):

@@ -17,7 +17,7 @@ from rstkit.cli import main
 from rstkit.corpus import read_documents
 from rstkit.errors import EDUMismatchError, MissingDocumentError, RSTKitError, RSTKitWarning
 from rstkit.formats.dis import loads_dis
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics.config import parse_signature
 from rstkit.metrics.counts import KeyCodec
 from rstkit.tree import EDU
@@ -94,7 +94,7 @@ def tree(text: str, doc_id: str, source: str | None = None):
 def score(name: str, metric: str):
     gold = {name: tree(GOLD, name, "gold.dis")}
     pred = {name: tree(PREDICTIONS[name], name, "pred.dis")}
-    return evaluate(gold, pred, ALIGNED.with_(metric=metric))
+    return score_documents(gold, pred, ALIGNED.with_(metric=metric))
 
 
 def triple(result) -> dict[str, tuple[float, float, float]]:
@@ -136,8 +136,8 @@ def test_hand_derived_corpus_micro():
     R, F: 3+1+1 = 5: 55.556. Segmentation: gold 12, pred 5+3+4 = 12, matched 4+3+3 = 10: 83.333."""
     gold = {name: tree(GOLD, name) for name in PREDICTIONS}
     pred = {name: tree(text, name) for name, text in PREDICTIONS.items()}
-    rst = evaluate(gold, pred, ALIGNED.with_(metric="rst-parseval"))
-    orig = evaluate(gold, pred, ALIGNED.with_(metric="parseval"))
+    rst = score_documents(gold, pred, ALIGNED.with_(metric="rst-parseval"))
+    orig = score_documents(gold, pred, ALIGNED.with_(metric="parseval"))
     for k, value in {"S": 200 / 3, "N": 200 / 3, "R": 1100 / 18, "F": 1100 / 18}.items():
         assert (rst.precision[k], rst.recall[k], rst.scores[k]) == pytest.approx((value,) * 3)
     for k, value in {"S": 200 / 3, "N": 200 / 3, "R": 500 / 9, "F": 500 / 9}.items():
@@ -152,23 +152,23 @@ def test_hand_derived_corpus_micro():
 
 def test_the_signature_says_aligned():
     assert parse_signature(score("split", "parseval").signature)["edus"] == "aligned"
-    assert parse_signature(evaluate({"d": tree(GOLD, "d")}, {"d": tree(GOLD, "d")}).signature)["edus"] == "gold"
+    assert parse_signature(score_documents({"d": tree(GOLD, "d")}, {"d": tree(GOLD, "d")}).signature)["edus"] == "gold"
 
 
 # -- gold mode: strict, and it suggests aligned ----------------------------------------------------------
 def test_gold_mode_count_mismatch_suggests_aligned():
     with pytest.raises(EDUMismatchError, match="EDU count mismatch") as info:
-        evaluate({"split": tree(GOLD, "split")}, {"split": tree(SPLIT, "split")})
+        score_documents({"split": tree(GOLD, "split")}, {"split": tree(SPLIT, "split")})
     assert info.value.fixes == ("lenient", "edus_aligned")
 
 
 def test_gold_mode_text_mismatch_suggests_aligned_only_over_the_same_text():
     with pytest.raises(EDUMismatchError, match="EDU text mismatch") as info:  # a shifted boundary: same text
-        evaluate({"shift": tree(GOLD, "shift")}, {"shift": tree(SHIFT, "shift")})
+        score_documents({"shift": tree(GOLD, "shift")}, {"shift": tree(SHIFT, "shift")})
     assert info.value.fixes == ("lenient", "edus_aligned")
     other = GOLD.replace("_!cccc_!", "_!cxcc_!")
     with pytest.raises(EDUMismatchError, match="EDU text mismatch") as info:  # different words: aligning can't help
-        evaluate({"d": tree(GOLD, "d")}, {"d": tree(other, "d")})
+        score_documents({"d": tree(GOLD, "d")}, {"d": tree(other, "d")})
     assert info.value.fixes == ("lenient",)
 
 
@@ -179,7 +179,7 @@ def test_a_changed_character_is_aligned_approximately_and_reported():
     wrong = SPLIT.replace("_!b b_!", "_!b x_!")
     with pytest.warns(RSTKitWarning, match=r"document 'd': 1 character\(s\) of the prediction p/d.dis and gold "
                                            r"g/d.dis aligned approximately \(1 changed, 0 inserted, 0 deleted\)"):
-        result = evaluate({"d": tree(GOLD, "d", "g/d.dis")}, {"d": tree(wrong, "d", "p/d.dis")},
+        result = score_documents({"d": tree(GOLD, "d", "g/d.dis")}, {"d": tree(wrong, "d", "p/d.dis")},
                           ALIGNED.with_(metric="rst-parseval"))
     counts = result.systems[0].counts
     assert (counts.matched[0, 0], counts.gold[0, 0], counts.pred[0, 0]) == (6, 6, 8)
@@ -191,7 +191,7 @@ def test_different_text_names_document_files_position_and_edus():
     # the prediction lacks, more than MAX_APPROXIMATE = 5
     wrong = MERGE.replace("_!cccc dddd_!", "_!wxyz wxyz_!")
     with pytest.raises(EDUMismatchError) as info:
-        evaluate({"d": tree(GOLD, "d", "g/d.dis")}, {"d": tree(wrong, "d", "p/d.dis")}, ALIGNED)
+        score_documents({"d": tree(GOLD, "d", "g/d.dis")}, {"d": tree(wrong, "d", "p/d.dis")}, ALIGNED)
     message = str(info.value)
     assert "text mismatch for document 'd'" in message
     assert "the prediction p/d.dis lacks 8 characters of the gold g/d.dis from character 9 (gold EDUs 3-4): " \
@@ -207,7 +207,7 @@ def test_a_prediction_that_stops_early_by_a_few_characters():
     # (8,11) is S circumstance, gold N List: N 3 matched. Segmentation: gold 4, predicted 3, matched 3.
     short = MERGE.replace("_!cccc dddd_!", "_!cccc_!")
     with pytest.warns(RSTKitWarning, match=r"4 character\(s\) .* \(0 changed, 0 inserted, 4 deleted\)"):
-        result = evaluate({"d": tree(GOLD, "d")}, {"d": tree(short, "d")}, ALIGNED.with_(metric="rst-parseval"))
+        result = score_documents({"d": tree(GOLD, "d")}, {"d": tree(short, "d")}, ALIGNED.with_(metric="rst-parseval"))
     counts = result.systems[0].counts
     assert counts.matched[:2, 0].tolist() == [4, 3] and counts.gold[0, 0] == 6 and counts.pred[0, 0] == 4
     seg = result.segmentation()
@@ -218,26 +218,26 @@ def test_unprintable_characters_are_escaped_in_the_message():
     wrong = GOLD.replace("_!cccc_!", "_!cc\u200b\u200b\u200b\u200b\u200b\u200bcc_!")  # 6 zero-width spaces
     with pytest.raises(EDUMismatchError, match=r"has 6 characters that the gold <string> lacks, from its character "
                                                r"11 \(predicted EDU 3\): '(\\u200b){6}'"):
-        evaluate({"d": tree(GOLD, "d")}, {"d": tree(wrong, "d")}, ALIGNED)
+        score_documents({"d": tree(GOLD, "d")}, {"d": tree(wrong, "d")}, ALIGNED)
 
 
 def test_a_side_without_text_is_an_error():
     gold = tree(GOLD, "d", "gold.dis")
     no_text = type(gold)(gold.root, tuple(EDU(e.index) for e in gold.edus), "d", "pred.brackets")
     with pytest.raises(EDUMismatchError, match="the prediction pred.brackets has no EDU text"):
-        evaluate({"d": gold}, {"d": no_text}, ALIGNED)
+        score_documents({"d": gold}, {"d": no_text}, ALIGNED)
     with pytest.raises(EDUMismatchError, match="the gold pred.brackets has no EDU text"):
-        evaluate({"d": no_text}, {"d": gold}, ALIGNED)
+        score_documents({"d": no_text}, {"d": gold}, ALIGNED)
     one_blank = type(gold)(gold.root, (*gold.edus[:2], EDU(3, " \t"), gold.edus[3]), "d", "pred.dis")
     with pytest.raises(EDUMismatchError, match="1 EDU.s. of the prediction pred.dis have no text .* EDU 3"):
-        evaluate({"d": gold}, {"d": one_blank}, ALIGNED)
+        score_documents({"d": gold}, {"d": one_blank}, ALIGNED)
 
 
 def test_tokenisation_and_escapes_do_not_matter():
     """The normalisation of EDU-text comparison: PTB escapes and quotes undone, whitespace removed."""
     gold = GOLD.replace("_!aaaa_!", '_!"(a)"_!')
     pred = SHIFT.replace("_!aaaa_!", "_!`` -LRB- a -RRB- ''_!")
-    seg = evaluate({"d": tree(gold, "d")}, {"d": tree(pred, "d")}, ALIGNED).segmentation()
+    seg = score_documents({"d": tree(gold, "d")}, {"d": tree(pred, "d")}, ALIGNED).segmentation()
     assert (seg["gold"], seg["pred"], seg["matched"]) == (4, 4, 3)
 
 
@@ -245,7 +245,7 @@ def test_tokenisation_and_escapes_do_not_matter():
 def test_lenient_changes_nothing_over_the_same_text():
     plain = score("merge", "parseval")
     gold, pred = {"merge": tree(GOLD, "merge")}, {"merge": tree(MERGE, "merge")}
-    lenient = evaluate(gold, pred, ALIGNED.with_(metric="parseval", lenient=True))
+    lenient = score_documents(gold, pred, ALIGNED.with_(metric="parseval", lenient=True))
     assert triple(lenient) == triple(plain) and lenient.warnings == []
     assert "lenient=yes" in lenient.signature and "edus=aligned" in lenient.signature
 
@@ -254,15 +254,15 @@ def test_missing_documents_follow_the_policy():
     gold = {"a": tree(GOLD, "a"), "b": tree(GOLD, "b")}
     pred = {"a": tree(SHIFT, "a")}
     with pytest.raises(MissingDocumentError):
-        evaluate(gold, pred, ALIGNED)
+        score_documents(gold, pred, ALIGNED)
     # skip: document b is not scored, as with gold EDUs: the shift numbers of document a alone
     with pytest.warns(RSTKitWarning, match="1 document\\(s\\) without prediction skipped: b"):
-        skipped = evaluate(gold, pred, ALIGNED.with_(missing="skip"))
+        skipped = score_documents(gold, pred, ALIGNED.with_(missing="skip"))
     assert skipped.scores["S"] == pytest.approx(100 / 3) and skipped.segmentation()["gold"] == 4
     # zero: b counts as an empty prediction: attachments 1 matched of 3 predicted and 3 + 3 gold:
     # P 33.333, R 16.667; segmentation: gold 8, pred 4, matched 3
     with pytest.warns(RSTKitWarning, match="1 document\\(s\\) without prediction scored as empty: b"):
-        zero = evaluate(gold, pred, ALIGNED.with_(missing="zero"))
+        zero = score_documents(gold, pred, ALIGNED.with_(missing="zero"))
     assert (zero.precision["S"], zero.recall["S"]) == pytest.approx((100 / 3, 50 / 3))
     seg = zero.segmentation()
     assert (seg["gold"], seg["pred"], seg["matched"]) == (8, 4, 3)
@@ -276,9 +276,9 @@ def test_one_edu_documents_behave_as_with_gold_edus(examples_dir):
             for exclude in (False, True):
                 config = EvalConfig(metric=metric, average=average, exclude_single_edu=exclude)
                 with pytest.warns(Warning, match="one-EDU"):
-                    expected = evaluate(gold, pred, config)
+                    expected = score_documents(gold, pred, config)
                 with pytest.warns(Warning, match="one-EDU"):
-                    got = evaluate(gold, pred, config.with_(edus="aligned"))
+                    got = score_documents(gold, pred, config.with_(edus="aligned"))
                 assert got.scores == expected.scores
                 assert got.segmentation()["f1"] == 100.0
 
@@ -291,7 +291,7 @@ def test_one_edu_gold_predicted_as_two():
                 " ( Satellite (leaf 2) (rel2par elaboration) (text _!bbbb_!) ) )", "d")
     for metric, n_pred in (("rst-parseval", 2), ("parseval", 1)):
         with pytest.warns(Warning, match="one-EDU"):
-            result = evaluate({"d": gold}, {"d": pred}, ALIGNED.with_(metric=metric))
+            result = score_documents({"d": gold}, {"d": pred}, ALIGNED.with_(metric=metric))
         counts = result.systems[0].counts
         assert (counts.matched[0, 0], counts.gold[0, 0], counts.pred[0, 0]) == (0, 0, n_pred)
         seg = result.segmentation()
@@ -300,7 +300,7 @@ def test_one_edu_gold_predicted_as_two():
 
 def test_several_systems_each_get_a_segmentation():
     gold = {"d": tree(GOLD, "d")}
-    result = evaluate(gold, [{"d": tree(SPLIT, "d")}, {"d": tree(MERGE, "d")}], ALIGNED, names=["s", "m"])
+    result = score_documents(gold, [{"d": tree(SPLIT, "d")}, {"d": tree(MERGE, "d")}], ALIGNED, names=["s", "m"])
     assert result.segmentation(0)["pred"] == 5 and result.segmentation(1)["pred"] == 3
     assert result.systems[1].scores.f1["S"] == pytest.approx(80.0)
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from rstkit.errors import RSTKitError
 from rstkit.labels import label_map_names
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics.registry import METRICS
 from rstkit.settings import AVERAGES
 from rstkit.tree import EDU, Node, RSTTree
@@ -66,12 +66,12 @@ def test_aligned_equals_gold_over_the_same_edus(corpus, compat, binarize_mode):
     systems = [pred, gold]  # two systems: the renumbering spans three sides
     for config in configs(compat, binarize_mode):
         try:
-            expected = evaluate(gold, systems, config)
+            expected = score_documents(gold, systems, config)
         except RSTKitError as error:  # e.g. a node right_mixed leaves n-ary, for attachments: the same error
             with pytest.raises(type(error), match=re.escape(error.message)):
-                evaluate(gold, systems, config.with_(edus="aligned"))
+                score_documents(gold, systems, config.with_(edus="aligned"))
             continue
-        got = evaluate(gold, systems, config.with_(edus="aligned"))
+        got = score_documents(gold, systems, config.with_(edus="aligned"))
         for e, g in zip(expected.systems, got.systems):
             assert g.scores == e.scores, config  # exactly, every float
             assert (g.counts.matched == e.counts.matched).all() and (g.counts.gold == e.counts.gold).all()
@@ -135,7 +135,7 @@ def test_aligned_agrees_with_an_independent_computation(documents):
         g = [character_tuples(t, metric) for t in gold.values()]
         p = [character_tuples(t, metric) for t in pred.values()]
         for average in AVERAGES:
-            result = evaluate(gold, pred, EvalConfig(metric=metric, average=average, edus="aligned"))
+            result = score_documents(gold, pred, EvalConfig(metric=metric, average=average, edus="aligned"))
             assert result.scores == pytest.approx(oracle.score(g, p, average), abs=1e-9)
     starts = [({s for s, _ in character_spans(gt).values()}, {s for s, _ in character_spans(pt).values()})
               for gt, pt in documents]
@@ -174,7 +174,7 @@ def test_a_million_characters_keep_the_keys_small():
     pred = RSTTree(balanced(1, n, "Root", None, split_leaf), tuple(EDU(i + 1, t) for i, t in enumerate(halves)),
                    "long")
     for metric, counts in (("rst-parseval", (3998, 3998, 7998)), ("parseval", (1999, 1999, 3999))):
-        result = evaluate({"long": gold}, {"long": pred}, EvalConfig(metric=metric, edus="aligned"))
+        result = score_documents({"long": gold}, {"long": pred}, EvalConfig(metric=metric, edus="aligned"))
         c = result.systems[0].counts
         assert (c.matched[:, 0] == counts[0]).all() and (c.gold[:, 0] == counts[1]).all()
         assert (c.pred[:, 0] == counts[2]).all()

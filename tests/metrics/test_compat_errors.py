@@ -10,13 +10,13 @@ import pytest
 
 from rstkit.errors import RSTKitError, TreeStructureError
 from rstkit.formats.dis import loads_dis
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics.average import weighted_scores
 from rstkit.metrics.counts import Counts
 from rstkit.transform import LEAF, Attachment, AttachmentTree, binarize, from_attachment
 
 MODULES = ["rstkit.transform", "rstkit.audit", "rstkit.metrics.average", "rstkit.metrics.config",
-           "rstkit.metrics.counts", "rstkit.metrics.edus", "rstkit.metrics.evaluate", "rstkit.metrics.parseval",
+           "rstkit.metrics.counts", "rstkit.metrics.edus", "rstkit.metrics.pipeline", "rstkit.metrics.parseval",
            "rstkit.metrics.relations", "rstkit.metrics.rst_parseval", "rstkit.metrics.significance"]
 
 TREE = loads_dis("""( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!a_!) )
@@ -54,7 +54,7 @@ def test_from_attachment_bad_pair(pair, arity):
 
 
 def test_no_such_system():
-    result = evaluate({"d": TREE}, {"d": TREE}, EvalConfig())
+    result = score_documents({"d": TREE}, {"d": TREE}, EvalConfig())
     with pytest.raises(RSTKitError, match="no system 1: this result has 1"):
         result.paired_tests(1)
     with pytest.raises(RSTKitError, match="no system 3"):

@@ -17,7 +17,7 @@ import pytest
 
 from rstkit.errors import BinarizationError, RSTKitError, RSTKitWarning
 from rstkit.formats.dis import loads_dis
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics import parseval as orig_parseval
 from rstkit.transform import binarize, marcu_tuples, nary_nodes, to_attachment
 
@@ -179,7 +179,7 @@ B1_NOTE = r"^bug B1 of the reference binarization left \d+ gold node\(s\) n-ary"
 def compat(gold, pred, **settings):
     """``evaluate`` under ``EvalConfig.rst_eval(**settings)``, which must warn of B1's n-ary nodes."""
     with pytest.warns(RSTKitWarning, match=B1_NOTE):
-        return evaluate(gold, pred, EvalConfig.rst_eval(**settings))
+        return score_documents(gold, pred, EvalConfig.rst_eval(**settings))
 
 
 def f1(matched: int, gold: int, pred: int) -> Fraction:
@@ -221,8 +221,8 @@ def test_the_k_letter_rule_is_compat_only(corpus):
         to_attachment(mixed_twice)
     assert issubclass(BinarizationError, RSTKitError)
     with pytest.raises(BinarizationError, match="binary tree"):
-        evaluate(corpus[0], corpus[0], EvalConfig(metric="parseval", binarize="right_mixed"))
-    own = evaluate(corpus[0], corpus[1], EvalConfig(metric="parseval"))
+        score_documents(corpus[0], corpus[0], EvalConfig(metric="parseval", binarize="right_mixed"))
+    own = score_documents(corpus[0], corpus[1], EvalConfig(metric="parseval"))
     assert [row["S"]["gold"] for row in own.document_counts()] == [6, 8, 10]  # n - 1 each
 
 
@@ -259,7 +259,7 @@ def test_rstkit_default_binarization_has_no_leftover(corpus):
     gold, pred = corpus
     for metric in ("parseval", "rst-parseval"):
         with pytest.warns(RSTKitWarning, match=r"^system1: 1 predicted document\(s\) not in gold, ignored: B$"):
-            result = evaluate({d: gold[d] for d in "AC"}, pred, EvalConfig(metric=metric, missing="skip"))
+            result = score_documents({d: gold[d] for d in "AC"}, pred, EvalConfig(metric=metric, missing="skip"))
         assert result.scores == {k: 100.0 for k in "SNRF"}
         assert not any("B1" in w for w in result.warnings)
 

@@ -17,11 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import rstkit
 from rstkit.cli import main
 from rstkit.errors import EDUMismatchError, RSTKitError, RSTKitWarning
-from rstkit.formats.dis import dumps_dis
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.formats.dis import dumps_dis, loads_dis
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.transform import binarize
 from rstkit.tree import EDU, NUCLEUS, ROOT, Node, RSTTree
 from tests.support.dep_oracle import convert_dis
@@ -133,7 +132,7 @@ def test_scores_equal_an_independent_count(corpus, encoding, compat, coarse):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RSTKitWarning)  # notes of any kind on generated corpora
-            result = evaluate(gold, pred, config)
+            result = score_documents(gold, pred, config)
     except RSTKitError:
         assert expected is None
         return
@@ -151,7 +150,7 @@ def test_scores_equal_an_independent_count(corpus, encoding, compat, coarse):
 def test_a_tree_against_itself_scores_100(tree, encoding, average, aligned):
     config = EvalConfig(metric="dependency", dep_encoding=encoding, average=average,
                         edus="aligned" if aligned else "gold")
-    result = evaluate({"d": tree}, {"d": tree}, config)
+    result = score_documents({"d": tree}, {"d": tree}, config)
     assert set(result.scores.values()) == {100.0}
     assert result.document_counts()[0]["F"]["gold"] == tree.n_edus
 
@@ -165,26 +164,28 @@ def test_under_tree_a_binarized_multinuclear_node_is_not_the_star(k, data):
     relation = data.draw(st.sampled_from(["List", "Sequence", "Contrast"]))
     gold = RSTTree(Node(1, k, ROOT, None, tuple(Node(i, i, NUCLEUS, relation) for i in range(1, k + 1))), edus, "d")
     pred = binarize(gold, "right")
-    tree_scores = evaluate({"d": gold}, {"d": pred}, EvalConfig(metric="dependency", dep_encoding="tree")).scores
+    tree_scores = score_documents({"d": gold}, {"d": pred},
+                                  EvalConfig(metric="dependency", dep_encoding="tree")).scores
     assert tree_scores["U"] == pytest.approx(100.0 * 2 / k)  # the root and the second EDU keep their heads
-    chain_scores = evaluate({"d": gold}, {"d": pred}, EvalConfig(metric="dependency", dep_encoding="chain")).scores
+    chain_scores = score_documents({"d": gold}, {"d": pred},
+                                   EvalConfig(metric="dependency", dep_encoding="chain")).scores
     assert set(chain_scores.values()) == {100.0}
 
 
 # -- EDUs ------------------------------------------------------------------------------------------------------
 def test_different_edus_are_an_error_naming_the_document():
-    gold = rstkit.loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!a b_!) )"
-                            " ( Satellite (leaf 2) (rel2par elaboration) (text _!c_!) ) )", doc_id="doc")
-    pred = rstkit.loads_dis("( Root (span 1 3) ( Nucleus (leaf 1) (rel2par span) (text _!a_!) )"
-                            " ( Satellite (span 2 3) (rel2par elaboration)"
-                            " ( Nucleus (leaf 2) (rel2par span) (text _!b_!) )"
-                            " ( Satellite (leaf 3) (rel2par elaboration) (text _!c_!) ) ) )", doc_id="doc")
+    gold = loads_dis("( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!a b_!) )"
+                     " ( Satellite (leaf 2) (rel2par elaboration) (text _!c_!) ) )", doc_id="doc")
+    pred = loads_dis("( Root (span 1 3) ( Nucleus (leaf 1) (rel2par span) (text _!a_!) )"
+                     " ( Satellite (span 2 3) (rel2par elaboration)"
+                     " ( Nucleus (leaf 2) (rel2par span) (text _!b_!) )"
+                     " ( Satellite (leaf 3) (rel2par elaboration) (text _!c_!) ) ) )", doc_id="doc")
     with pytest.raises(EDUMismatchError, match="'doc'"):
-        evaluate({"doc": gold}, {"doc": pred}, EvalConfig(metric="dependency"))
+        score_documents({"doc": gold}, {"doc": pred}, EvalConfig(metric="dependency"))
     # aligned (by hand): gold EDUs "ab" (1), "c" (2); predicted "a", "b", "c". Gold: 1 root, 2 -> 1.
     # Predicted: 1 root, 2 -> 1, 3 -> 2 (chain of satellites). Only EDU "c" exists on both sides; its head
     # is gold "ab" but predicted "b", not the same EDU: no head measure counts it, tag_R and tag_N do.
-    result = evaluate({"doc": gold}, {"doc": pred}, EvalConfig(metric="dependency", edus="aligned"))
+    result = score_documents({"doc": gold}, {"doc": pred}, EvalConfig(metric="dependency", edus="aligned"))
     assert result.precision["U"] == 0.0 and result.recall["U"] == 0.0
     assert result.precision["tag_R"] == pytest.approx(100 / 3) and result.recall["tag_R"] == 50.0
     assert result.precision["tag_O"] == pytest.approx(100 / 3)  # rank 1 on both sides

@@ -7,7 +7,7 @@ from rstkit.cli import main
 from rstkit.corpus import read_tree
 from rstkit.errors import EDUMismatchError
 from rstkit.formats.dis import loads_dis
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics.edus import normalise_edu_text
 from rstkit.tree import EDU
 
@@ -54,7 +54,7 @@ def test_same_count_different_text_is_an_error(files):
     gold, gold_path = files("gold", GOLD_TEXTS)
     pred, pred_path = files("pred", [GOLD_TEXTS[0], "as analysts had feared,", "the report said ."])
     with pytest.raises(EDUMismatchError) as info:
-        evaluate({"d": gold}, {"d": pred}, EvalConfig())
+        score_documents({"d": gold}, {"d": pred}, EvalConfig())
     message = str(info.value)
     # EDU 1 is equal; EDU 2 differs (quotes and brackets dropped, "had" added); EDU 3 equal up to spacing
     assert "document 'd'" in message and "1 of 3 EDUs differ" in message and "the first is EDU 2" in message
@@ -67,14 +67,14 @@ def test_case_counts(files):
     gold, _ = files("gold", GOLD_TEXTS)
     pred, _ = files("pred", [GOLD_TEXTS[0], GOLD_TEXTS[1], "The report said."])
     with pytest.raises(EDUMismatchError, match="the first is EDU 3"):
-        evaluate({"d": gold}, {"d": pred}, EvalConfig(metric="rst-parseval"))
+        score_documents({"d": gold}, {"d": pred}, EvalConfig(metric="rst-parseval"))
 
 
 def test_retokenised_prediction_scores_normally(files):
     gold, _ = files("gold", GOLD_TEXTS)
     pred, _ = files("pred", ["But it did n't fall -LRB- sharply -RRB- ,",
                              "as `` analysts '' -LCB- and -RCB- -LSB- traders -RSB- feared ,", "the report said ."])
-    result = evaluate({"d": gold}, {"d": pred}, EvalConfig())
+    result = score_documents({"d": gold}, {"d": pred}, EvalConfig())
     assert result.scores == {k: 100.0 for k in "SNRF"}
     assert not any("EDU text" in w for w in result.warnings)
 
@@ -83,7 +83,7 @@ def test_lenient_warns_and_scores(files):
     gold, _ = files("gold", GOLD_TEXTS)
     pred, _ = files("pred", ["Something else entirely", "as analysts had feared,", "the report said."])
     with pytest.warns(Warning, match="EDU text mismatch for document 'd': 2 of 3 EDUs differ, the first is EDU 1"):
-        result = evaluate({"d": gold}, {"d": pred}, EvalConfig(lenient=True))
+        result = score_documents({"d": gold}, {"d": pred}, EvalConfig(lenient=True))
     assert result.scores == {k: 100.0 for k in "SNRF"}  # same tree over the same EDU numbers
     assert "lenient=yes" in result.signature
 
@@ -92,10 +92,10 @@ def test_a_side_without_text_is_not_compared():
     gold = loads_dis(three(GOLD_TEXTS), doc_id="d")
     no_text = type(gold)(gold.root, tuple(EDU(e.index) for e in gold.edus), "d")
     partly = type(gold)(gold.root, (EDU(1, "x"), EDU(2, ""), EDU(3, "   ")), "d")
-    assert evaluate({"d": gold}, {"d": no_text}, EvalConfig()).scores["F"] == 100.0
-    assert evaluate({"d": no_text}, {"d": gold}, EvalConfig()).scores["F"] == 100.0
+    assert score_documents({"d": gold}, {"d": no_text}, EvalConfig()).scores["F"] == 100.0
+    assert score_documents({"d": no_text}, {"d": gold}, EvalConfig()).scores["F"] == 100.0
     with pytest.raises(EDUMismatchError, match="1 of 3 EDUs differ, the first is EDU 1"):  # only EDU 1 compared
-        evaluate({"d": gold}, {"d": partly}, EvalConfig())
+        score_documents({"d": gold}, {"d": partly}, EvalConfig())
 
 
 def test_long_and_unprintable_texts_are_shortened_and_escaped():
@@ -103,7 +103,7 @@ def test_long_and_unprintable_texts_are_shortened_and_escaped():
     gold = loads_dis(three([long_text, "b", "c"]), doc_id="d")
     pred = type(gold)(gold.root, (EDU(1, "x\x00y"), *gold.edus[1:]), "d")
     with pytest.raises(EDUMismatchError) as info:
-        evaluate({"d": gold}, {"d": pred}, EvalConfig())
+        score_documents({"d": gold}, {"d": pred}, EvalConfig())
     assert "'x\\x00y'" in str(info.value) and "word word" in str(info.value)
     assert long_text not in str(info.value)
 

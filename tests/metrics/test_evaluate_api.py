@@ -2,7 +2,7 @@
 and averages from one read; ``--jobs`` changes nothing but speed.
 
 Expected values come from the command line (a separate path through argparse and the old
-single-configuration pipeline, ``rstkit.metrics.evaluate``), from single-configuration runs
+single-configuration pipeline, ``rstkit.metrics.score_documents``), from single-configuration runs
 scored one by one, and, for the LaTeX header, from booktabs column arithmetic done by hand.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from rstkit.cli import main
 from rstkit.corpus import read_documents, read_files
 from rstkit.errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning
 from rstkit.metrics import EvalConfig
-from rstkit.metrics import evaluate as evaluate_mappings
+from rstkit.metrics import score_documents as evaluate_mappings
 from rstkit.metrics.config import Statistics
 from rstkit.metrics.registry import FAMILIES, METRICS
 from rstkit.report import FORMATS
@@ -104,17 +104,19 @@ def test_warnings_are_in_the_result_and_emitted_once(capsys):
     assert err.count("one-EDU") == 1
 
 
-def test_the_result_is_the_first_configurations_and_holds_all():
+def test_the_evaluation_holds_every_configurations_result():
     configs = [EvalConfig(metric="rst-parseval", average="macro"), EvalConfig(metric="parseval")]
     result = quiet(GOLD, PRED, configs)
     gold, pred = read_documents(GOLD), read_documents(PRED)
     for config, one in zip(configs, result.results):
         alone = quiet(gold, pred, config)
         assert one.scores == alone.scores and one.signature == alone.signature
-    assert isinstance(result, rstkit.EvalResult) and result.scores == result.results[0].scores
+    assert isinstance(result, rstkit.Evaluation) and not isinstance(result, rstkit.EvalResult)
+    with pytest.warns(DeprecationWarning, match=r"result\(metric, average\)"):
+        assert result.scores == result.results[0].scores  # several configurations: the first's, deprecated
     assert result.result("parseval").config == configs[1]
-    assert (result.bootstrap(confidence=0.9, n_samples=50, seed=1)
-            == result.results[0].bootstrap(confidence=0.9, n_samples=50, seed=1))
+    assert (result.result("rst-parseval").bootstrap(confidence=0.9, n_bootstrap=50, seed=1)
+            == result.results[0].bootstrap(confidence=0.9, n_bootstrap=50, seed=1))
     with pytest.raises(RSTKitError, match="0 results"):
         result.result("parseval", "dplp")
 

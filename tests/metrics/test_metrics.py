@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from rstkit.corpus import read_documents, read_tree
 from rstkit.errors import EDUMismatchError, LabelError, MissingDocumentError, RSTKitWarning
 from rstkit.formats.dis import loads_dis
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from tests.support.strategies import tree_pairs
 
 
 def scores(gold, pred, **settings):
-    return evaluate(gold, pred, EvalConfig(**settings)).scores
+    return score_documents(gold, pred, EvalConfig(**settings)).scores
 
 
 def rounded(d, digits=3):
@@ -84,11 +84,11 @@ def test_dplp_differs_when_edu_counts_differ(examples):
       ( Satellite (leaf 4) (rel2par elaboration) (text _!d_!) ) )""", doc_id="ex5")
     preds = {"ex3": pred["ex3"], "ex5": four}
     with pytest.raises(EDUMismatchError, match="5 EDUs.*4"):
-        evaluate(gold, preds, EvalConfig(metric="rst-parseval"))
+        score_documents(gold, preds, EvalConfig(metric="rst-parseval"))
     with pytest.warns(Warning, match="EDU count mismatch"):
-        macro = evaluate(gold, preds, EvalConfig(metric="rst-parseval", average="macro", lenient=True))
+        macro = score_documents(gold, preds, EvalConfig(metric="rst-parseval", average="macro", lenient=True))
     with pytest.warns(RSTKitWarning, match="EDU count mismatch for document 'ex5'"):
-        dplp = evaluate(gold, preds, EvalConfig(metric="rst-parseval", average="dplp", lenient=True))
+        dplp = score_documents(gold, preds, EvalConfig(metric="rst-parseval", average="dplp", lenient=True))
     assert round(macro.scores["S"], 2) == 80.36
     assert round(dplp.scores["S"], 2) == 80.77
     assert "lenient=yes" in dplp.signature
@@ -99,12 +99,12 @@ def test_nested_sns_bug_b1(examples_dir):
     gold = read_documents(examples_dir / "nested_sns" / "gold")
     pred = read_documents(examples_dir / "nested_sns" / "pred")
     with pytest.warns(RSTKitWarning, match="bug B1 of the reference binarization left 1 gold node"):
-        ref = evaluate(gold, pred, EvalConfig.rst_eval(metric="rst-parseval"))
+        ref = score_documents(gold, pred, EvalConfig.rst_eval(metric="rst-parseval"))
     assert ref.precision["S"] == pytest.approx(87.5)
     assert ref.recall["S"] == pytest.approx(100.0)
     assert rounded(ref.scores, 2) == {"S": 93.33, "N": 93.33, "R": 93.33, "F": 93.33}
     assert any("B1" in w for w in ref.warnings)
-    assert evaluate(gold, pred, EvalConfig.rst_eval(metric="parseval")).scores == {k: 100.0 for k in "SNRF"}
+    assert score_documents(gold, pred, EvalConfig.rst_eval(metric="parseval")).scores == {k: 100.0 for k in "SNRF"}
     # the paper's fully recursive right-heavy binarization has no such bug
     assert scores(gold, pred, metric="rst-parseval") == {k: 100.0 for k in "SNRF"}
 
@@ -118,7 +118,7 @@ def test_one_edu_document(examples_dir):
         with pytest.warns(Warning, match="one-EDU"):
             assert scores(gold, pred, metric=metric, average="macro") == {k: 50.0 for k in "SNRF"}
         with pytest.warns(RSTKitWarning, match=r"1 one-EDU document\(s\) excluded from the averages: one"):
-            excluded = evaluate(gold, pred, EvalConfig(metric=metric, average="macro", exclude_single_edu=True))
+            excluded = score_documents(gold, pred, EvalConfig(metric=metric, average="macro", exclude_single_edu=True))
         assert excluded.scores == {k: 100.0 for k in "SNRF"}
         assert "1edu=excluded" in excluded.signature
 
@@ -131,13 +131,13 @@ def test_identities_of_binary_predictions(pair):
     n = gold.n_edus
     for metric, support in (("rst-parseval", 2 * n - 2), ("parseval", n - 1)):
         with pytest.warns(RSTKitWarning, match="1 one-EDU document") if n == 1 else contextlib.nullcontext():
-            result = evaluate({"d": gold}, {"d": pred}, EvalConfig(metric=metric))
+            result = score_documents({"d": gold}, {"d": pred}, EvalConfig(metric=metric))
         assert result.systems[0].counts.gold[0, 0] == support
         assert result.precision == pytest.approx(result.recall)
         assert result.scores == pytest.approx(result.precision)
     if n >= 2:
-        rst = evaluate({"d": gold}, {"d": pred}, EvalConfig(metric="rst-parseval")).systems[0].counts
-        orig = evaluate({"d": gold}, {"d": pred}, EvalConfig(metric="parseval")).systems[0].counts
+        rst = score_documents({"d": gold}, {"d": pred}, EvalConfig(metric="rst-parseval")).systems[0].counts
+        orig = score_documents({"d": gold}, {"d": pred}, EvalConfig(metric="parseval")).systems[0].counts
         k = orig.matched[0, 0] - 1  # correctly predicted internal non-root spans
         assert rst.matched[0, 0] == n + k
 
@@ -161,16 +161,16 @@ def test_missing_documents(examples):
     gold, pred = examples
     only3 = {"ex3": pred["ex3"]}
     with pytest.raises(MissingDocumentError, match="ex5"):
-        evaluate(gold, only3)
+        score_documents(gold, only3)
     # by hand from evaluation.md 11.1-11.2: ex3 has 2 attachment tuples each side, 1 matching S; ex5 has 4 gold
     with pytest.warns(RSTKitWarning, match="1 document\\(s\\) without prediction skipped: ex5"):
-        skipped = evaluate(gold, only3, EvalConfig(metric="parseval", missing="skip"))
+        skipped = score_documents(gold, only3, EvalConfig(metric="parseval", missing="skip"))
     assert skipped.doc_ids == ["ex3"] and skipped.scores["S"] == 50.0
     with pytest.warns(RSTKitWarning, match="1 document\\(s\\) without prediction scored as empty: ex5"):
-        zero = evaluate(gold, only3, EvalConfig(metric="parseval", missing="zero", average="macro"))
+        zero = score_documents(gold, only3, EvalConfig(metric="parseval", missing="zero", average="macro"))
     assert zero.doc_ids == ["ex3", "ex5"] and zero.scores["S"] == 25.0  # (50 + 0) / 2
     with pytest.warns(RSTKitWarning, match="scored as empty: ex5"):
-        micro_zero = evaluate(gold, only3, EvalConfig(metric="parseval", missing="zero"))
+        micro_zero = score_documents(gold, only3, EvalConfig(metric="parseval", missing="zero"))
     # P = 1 / 2 predicted tuples (ex3 only); R = 1 / (2 + 4) gold tuples
     assert micro_zero.precision["S"] == 50.0 and micro_zero.recall["S"] == pytest.approx(100 / 6)
 
@@ -178,7 +178,7 @@ def test_missing_documents(examples):
 def test_extra_predictions_warn(examples):
     gold, pred = examples
     with pytest.warns(Warning, match="not in gold"):
-        result = evaluate({"ex3": gold["ex3"]}, pred)
+        result = score_documents({"ex3": gold["ex3"]}, pred)
     assert result.doc_ids == ["ex3"]
 
 
@@ -187,19 +187,19 @@ def test_unknown_label_names_map_and_file(examples_dir, tmp_path):
     bad.write_text((examples_dir / "pred" / "ex3.dis").read_text().replace("circumstance", "Frobnication"))
     gold = {"ex3": read_tree(examples_dir / "gold" / "ex3.dis")}
     with pytest.raises(LabelError, match=r"'Frobnication'.*'rstdt18'") as info:
-        evaluate(gold, {"ex3": read_tree(bad)}, EvalConfig(labels="rstdt18"))
+        score_documents(gold, {"ex3": read_tree(bad)}, EvalConfig(labels="rstdt18"))
     assert str(bad) in str(info.value)
-    kept = evaluate(gold, {"ex3": read_tree(bad)}, EvalConfig(labels="rstdt18", unknown_labels="keep"))
+    kept = score_documents(gold, {"ex3": read_tree(bad)}, EvalConfig(labels="rstdt18", unknown_labels="keep"))
     assert "unknown:keep" in kept.signature
 
 
 def test_signature_pins_settings(examples):
     gold, pred = examples
-    signatures = {evaluate(gold, pred, EvalConfig(metric=m, average=a, labels=lab)).signature
+    signatures = {score_documents(gold, pred, EvalConfig(metric=m, average=a, labels=lab)).signature
                   for m in ("rst-parseval", "parseval") for a in ("micro", "macro", "dplp")
                   for lab in ("raw", "rstdt18")}
     assert len(signatures) == 12  # 2 metrics x 3 averages x 2 label maps, all distinct
-    sig = evaluate(gold, pred, EvalConfig.rst_eval()).signature
+    sig = score_documents(gold, pred, EvalConfig.rst_eval()).signature
     assert "compat=rst-eval" in sig and "|bin=rst-eval|bin.att=right_mixed|" in sig and "docs=2" in sig
 
 
@@ -224,9 +224,9 @@ def test_gum_lisp_binary_is_right_heavy(gum_nary_binary):
     rest = [d for d in nary if d != exception]
     for metric in ("rst-parseval", "parseval"):
         with pytest.warns(RSTKitWarning, match=f"1 predicted document\\(s\\) not in gold, ignored: {exception}$"):
-            result = evaluate({d: nary[d] for d in rest}, binary, EvalConfig(metric=metric, missing="skip"))
+            result = score_documents({d: nary[d] for d in rest}, binary, EvalConfig(metric=metric, missing="skip"))
         assert result.scores == {k: 100.0 for k in "SNRF"}
-        one = evaluate({exception: nary[exception]}, {exception: binary[exception]}, EvalConfig(metric=metric))
+        one = score_documents({exception: nary[exception]}, {exception: binary[exception]}, EvalConfig(metric=metric))
         assert one.scores["S"] == 100.0 and one.scores["N"] == 100.0
         assert (one.scores["R"] < 100.0) == (metric == "rst-parseval")
 
@@ -235,35 +235,35 @@ def test_gum_rst_eval_mode_differs_only_by_b1(gum_nary_binary):
     nary, binary = gum_nary_binary
     docs = {d: t for d, t in nary.items() if d != "GENTLE_syllabus_techtonica"}
     with pytest.warns(RSTKitWarning, match=r"not in gold, ignored: GENTLE_syllabus_techtonica$"):
-        ref = evaluate(docs, binary, EvalConfig.rst_eval(metric="rst-parseval", missing="skip"))
+        ref = score_documents(docs, binary, EvalConfig.rst_eval(metric="rst-parseval", missing="skip"))
     # GUM has no S N S nodes, so the reference binarization equals the right-heavy one
     assert ref.scores == {k: 100.0 for k in "SNRF"}
 
 
 def test_bootstrap_and_paired_tests(examples):
     gold, pred = examples
-    result = evaluate(gold, [pred, gold], EvalConfig(), names=["pred", "gold"])
-    ci = result.bootstrap(confidence=0.95, n_samples=500, seed=1)
+    result = score_documents(gold, [pred, gold], EvalConfig(), names=["pred", "gold"])
+    ci = result.bootstrap(confidence=0.95, n_bootstrap=500, seed=1)
     assert ci["S"][0] <= result.scores["S"] <= ci["S"][1]
-    assert result.bootstrap(confidence=0.95, n_samples=500, seed=1) == ci  # seeded
-    perfect = result.bootstrap(confidence=0.95, n_samples=200, seed=1, system=1)
+    assert result.bootstrap(confidence=0.95, n_bootstrap=500, seed=1) == ci  # seeded
+    perfect = result.bootstrap(confidence=0.95, n_bootstrap=200, seed=1, system=1)
     assert perfect["F"] == (100.0, 100.0)
-    tests = result.paired_tests(1, 0, n_samples=500, n_trials=500)
+    tests = result.paired_tests(1, 0, n_bootstrap=500, n_trials=500)
     assert 0.0 <= tests["bootstrap"]["S"] <= 1.0
     assert 0.0 < tests["randomization"]["S"] <= 1.0
 
 
 def test_bootstrap_on_identical_systems_is_not_significant(examples):
     gold, pred = examples
-    result = evaluate(gold, [pred, pred], EvalConfig())
-    tests = result.paired_tests(1, 0, n_samples=200, n_trials=200)
+    result = score_documents(gold, [pred, pred], EvalConfig())
+    tests = result.paired_tests(1, 0, n_bootstrap=200, n_trials=200)
     assert tests["randomization"] == {k: 1.0 for k in "SNRF"}
     assert tests["bootstrap"] == {k: 1.0 for k in "SNRF"}
 
 
 def test_per_relation_and_confusion(examples):
     gold, pred = examples
-    result = evaluate(gold, pred, EvalConfig(metric="parseval"))
+    result = score_documents(gold, pred, EvalConfig(metric="parseval"))
     rows = {r["label"]: r for r in result.relations().rows()}
     # evaluation.md 11.2: gold attachments 1-5 and 4-5 are List, the prediction gets 4-5 right; 2 + 4 gold tuples
     assert rows["List"]["matched"] == 1 and rows["List"]["gold"] == 2

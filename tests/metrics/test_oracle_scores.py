@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rstkit.errors import RSTKitError, RSTKitWarning
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from tests.support import oracle
 from tests.support.expected_warnings import ONE_EDU, warns_exactly
 from tests.support.oracle import Setting, T
@@ -49,7 +49,7 @@ GENERATED_CORPUS_NOTES: dict[str, int | None] = {
 
 def rstkit_result(gold, pred, config):
     with warns_exactly(GENERATED_CORPUS_NOTES):
-        return evaluate(gold, pred, config)
+        return score_documents(gold, pred, config)
 
 
 def assert_agrees(gold_t: dict[str, T], pred_t: dict[str, T], gold, pred, setting: Setting) -> str:
@@ -375,6 +375,6 @@ def test_reference_mode_scores_nary_attachments_as_specified():
     expected = oracle.evaluate(gold_t, pred_t, setting)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RSTKitWarning)
-        result = evaluate(to_rstkit_corpus(gold_t), to_rstkit_corpus(pred_t), config_for(setting))
+        result = score_documents(to_rstkit_corpus(gold_t), to_rstkit_corpus(pred_t), config_for(setting))
     assert result.scores == pytest.approx(expected.scores)
     assert any("n-ary" in str(w.message) for w in caught)

@@ -17,7 +17,7 @@ from rstkit.cli import main
 from rstkit.corpus import read_documents
 from rstkit.errors import RSTKitError
 from rstkit.formats.dis import loads_dis
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics.presets import PRESET_SETTINGS, preset_settings
 from rstkit.metrics.quirks import quirk_rows
 from rstkit.settings import EDU_MODES, PRESETS
@@ -40,7 +40,7 @@ def tree(text: str, doc: str = "d"):
 
 
 def scores(gold: str, pred: str, **settings) -> dict[str, float]:
-    return evaluate({"d": tree(gold)}, {"d": tree(pred)}, EvalConfig(**settings)).scores
+    return score_documents({"d": tree(gold)}, {"d": tree(pred)}, EvalConfig(**settings)).scores
 
 
 # -- isanlp's relation fixer (GUM table: topic_ns -> contingency_ns, restatement_sn -> restatement_ns) ---------
@@ -188,8 +188,8 @@ def test_rst_eval_preset_gives_the_numbers_of_compat_rst_eval():
     gold, pred = read_documents(SAMPLE / "gold"), read_documents(SAMPLE / "pred")
     for metric in ("rst-parseval", "parseval"):
         for average in ("micro", "macro", "dplp"):
-            a = evaluate(gold, pred, EvalConfig.preset("rst-eval", metric=metric, average=average))
-            b = evaluate(gold, pred, EvalConfig.rst_eval(metric=metric, average=average))
+            a = score_documents(gold, pred, EvalConfig.preset("rst-eval", metric=metric, average=average))
+            b = score_documents(gold, pred, EvalConfig.rst_eval(metric=metric, average=average))
             assert a.scores == b.scores and a.precision == b.precision and a.recall == b.recall
             assert a.signature == b.signature.replace("|docs=", "|preset=rst-eval|docs=")
 

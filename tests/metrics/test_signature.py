@@ -11,7 +11,7 @@ from rstkit.cli import main
 from rstkit.corpus import read_documents
 from rstkit.errors import RSTKitError, RSTKitWarning
 from rstkit.labels import label_map_names
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics.config import Statistics, parse_signature
 from rstkit.metrics.registry import METRICS
 from rstkit.settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, MISSING_POLICIES
@@ -150,7 +150,7 @@ def test_cli_signature_pins_the_statistics_and_reproduces_the_numbers(capsys):
     config = EvalConfig.from_signature(signature)
     assert config.statistics == Statistics(0.9, 200, 300, 7)
     with pytest.warns(RSTKitWarning, match=r"1 one-EDU document\(s\) scored with 0 tuples .*: sample_note"):
-        again = evaluate(read_documents(gold), [read_documents(pred), read_documents(pred)], config)
+        again = score_documents(read_documents(gold), [read_documents(pred), read_documents(pred)], config)
     assert again.scores == a["scores"]
     assert {k: list(v) for k, v in again.bootstrap(system=1).items()} == b["ci"]
     paired = again.paired_tests(1, 0)

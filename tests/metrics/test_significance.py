@@ -76,10 +76,10 @@ def test_identical_systems_are_never_significant():
 @pytest.mark.parametrize("call", [
     lambda c: approximate_randomization(c, c, "micro", n_trials=0, seed=1),
     lambda c: approximate_randomization(c, c, "micro", n_trials=10, seed=-1),
-    lambda c: paired_bootstrap(c, c, "micro", n_samples=0, seed=1),
-    lambda c: bootstrap_ci(c, "micro", confidence=1.0, n_samples=10, seed=1),
-    lambda c: bootstrap_ci(c, "median", confidence=0.9, n_samples=10, seed=1),
-    lambda c: bootstrap_ci(c.select(np.zeros(c.n_docs, dtype=bool)), "micro", confidence=0.9, n_samples=10, seed=1),
+    lambda c: paired_bootstrap(c, c, "micro", n_bootstrap=0, seed=1),
+    lambda c: bootstrap_ci(c, "micro", confidence=1.0, n_bootstrap=10, seed=1),
+    lambda c: bootstrap_ci(c, "median", confidence=0.9, n_bootstrap=10, seed=1),
+    lambda c: bootstrap_ci(c.select(np.zeros(c.n_docs, dtype=bool)), "micro", confidence=0.9, n_bootstrap=10, seed=1),
 ])
 def test_bad_settings_are_clear_errors(call):
     with pytest.raises(RSTKitError):

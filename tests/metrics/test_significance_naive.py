@@ -25,7 +25,7 @@ import random
 import numpy as np
 import pytest
 
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from tests.support import oracle
 from tests.support.expected_warnings import ONE_EDU, warns_exactly
 from tests.support.oracle import Setting, T
@@ -111,7 +111,7 @@ def scored(gold_t: dict[str, T], systems: list[dict[str, T]], average: str, excl
     config = EvalConfig(metric="rst-parseval", average=average, labels="rstdt18",
                         exclude_single_edu=exclude_single_edu)
     with warns_exactly({ONE_EDU: None}):  # generated corpora: some hold one-EDU documents
-        result = evaluate(gold, preds, config)
+        result = score_documents(gold, preds, config)
     setting = Setting("rst-parseval", average, "rstdt18", exclude_single_edu=exclude_single_edu)
     kept = [d for d in sorted(gold_t) if not (exclude_single_edu and gold_t[d].end == 1)]
     counts = [oracle.evaluate({d: gold_t[d] for d in kept}, {d: s[d] for d in kept}, setting).counts
@@ -135,10 +135,10 @@ def test_bootstrap_interval_equals_naive_resampling(average, seed):
     gold, systems = random_corpus(seed, n_docs=9)
     result, (counts, _) = scored(gold, systems, average)
     for confidence in (0.95, 0.9):
-        got = result.bootstrap(confidence=confidence, n_samples=400, seed=seed)
+        got = result.bootstrap(confidence=confidence, n_bootstrap=400, seed=seed)
         expected = naive_interval(counts, average, confidence, 400, seed)
         assert_intervals_equal(got, expected)
-        assert got != result.bootstrap(confidence=confidence, n_samples=400, seed=seed + 1)
+        assert got != result.bootstrap(confidence=confidence, n_bootstrap=400, seed=seed + 1)
 
 
 @pytest.mark.parametrize("average", AVERAGES)
@@ -146,7 +146,7 @@ def test_bootstrap_interval_equals_naive_resampling(average, seed):
 def test_paired_tests_equal_naive_resampling(average, seed):
     gold, systems = random_corpus(seed, n_docs=8)
     result, (base, system) = scored(gold, systems, average)
-    got = result.paired_tests(system=1, baseline=0, n_samples=300, n_trials=300, seed=seed)
+    got = result.paired_tests(system=1, baseline=0, n_bootstrap=300, n_trials=300, seed=seed)
     assert got["bootstrap"] == naive_paired_bootstrap(base, system, average, 300, seed)
     assert got["randomization"] == naive_randomization(base, system, average, 300, seed)
 
@@ -157,9 +157,9 @@ def test_one_edu_documents_excluded_from_resampling():
     gold["e1"] = systems[0]["e1"] = systems[1]["e1"] = T(1, 1, "Root", None)
     result, (base, system) = scored(gold, systems, "macro", exclude_single_edu=True)
     assert len(base) == sum(t.end > 1 for t in gold.values()) < len(gold)
-    assert_intervals_equal(result.bootstrap(confidence=0.95, n_samples=200, seed=1),
+    assert_intervals_equal(result.bootstrap(confidence=0.95, n_bootstrap=200, seed=1),
                            naive_interval(base, "macro", 0.95, 200, 1))
-    got = result.paired_tests(system=1, baseline=0, n_samples=200, n_trials=200, seed=1)
+    got = result.paired_tests(system=1, baseline=0, n_bootstrap=200, n_trials=200, seed=1)
     assert got["bootstrap"] == naive_paired_bootstrap(base, system, "macro", 200, 1)
     assert got["randomization"] == naive_randomization(base, system, "macro", 200, 1)
 
@@ -182,7 +182,7 @@ def test_paired_bootstrap_converges_to_the_exact_bootstrap_p_value(average):
         hits = sum(extreme(corpus_f1([system[i] for i in s], average)[k] - corpus_f1([base[i] for i in s], average)[k],
                            observed[k]) for s in draws)
         exact[k] = hits / len(draws)
-    got = result.paired_tests(system=1, baseline=0, n_samples=20000, n_trials=1, seed=99)["bootstrap"]
+    got = result.paired_tests(system=1, baseline=0, n_bootstrap=20000, n_trials=1, seed=99)["bootstrap"]
     for k in KEYS:
         assert abs(got[k] - exact[k]) <= binomial_tolerance(exact[k], 20000), (k, got[k], exact[k])
 
@@ -198,7 +198,7 @@ def test_randomization_converges_to_the_exact_permutation_p_value(average):
     exact = {k: sum(swapped_difference(base, system, s, average)[k] >= observed[k] - 1e-10 for s in patterns)
              / len(patterns) for k in KEYS}
     assert all(p >= 2 / 64 for p in exact.values())  # no swap and all swaps both count
-    got = result.paired_tests(system=1, baseline=0, n_samples=1, n_trials=20000, seed=7)["randomization"]
+    got = result.paired_tests(system=1, baseline=0, n_bootstrap=1, n_trials=20000, seed=7)["randomization"]
     for k in KEYS:
         assert abs(got[k] - exact[k]) <= binomial_tolerance(exact[k], 20000), (k, got[k], exact[k])
 
@@ -210,7 +210,7 @@ def test_interval_bounds_are_quantiles_of_the_exact_bootstrap_distribution(avera
     gold, systems = random_corpus(31, n_docs=4, max_edus=10)
     result, (counts, _) = scored(gold, systems, average)
     exact = [corpus_f1([counts[i] for i in s], average) for s in itertools.product(range(4), repeat=4)]
-    got = result.bootstrap(confidence=0.95, n_samples=20000, seed=5)
+    got = result.bootstrap(confidence=0.95, n_bootstrap=20000, seed=5)
     for k in KEYS:
         values = [e[k] for e in exact]
         low, high = got[k]
@@ -231,7 +231,7 @@ def test_identical_systems(average):
     difference is 0, as far from 0 as the observed 0: bootstrap p = 1."""
     gold, systems = random_corpus(2, n_docs=7, n_systems=1)
     result, _ = scored(gold, systems * 2, average)
-    tests = result.paired_tests(system=1, baseline=0, n_samples=150, n_trials=150, seed=4)
+    tests = result.paired_tests(system=1, baseline=0, n_bootstrap=150, n_trials=150, seed=4)
     assert tests == {"bootstrap": dict.fromkeys(KEYS, 1.0), "randomization": dict.fromkeys(KEYS, 1.0)}
 
 
@@ -259,12 +259,12 @@ def test_a_system_better_on_every_document_by_the_same_margin(average):
     result, _ = scored(copies(gold, k), [copies(baseline, k), copies(gold, k)], average)
     # evaluation.md 11.1: the baseline scores 75 / 50 / 50 / 50 on this document
     assert result.systems[0].scores.f1 == pytest.approx({"S": 75.0, "N": 50.0, "R": 50.0, "F": 50.0})
-    tests = result.paired_tests(system=1, baseline=0, n_samples=200, n_trials=20000, seed=8)
+    tests = result.paired_tests(system=1, baseline=0, n_bootstrap=200, n_trials=20000, seed=8)
     assert tests["bootstrap"] == dict.fromkeys(KEYS, 0.0)
     for k_ in KEYS:
         assert abs(tests["randomization"][k_] - 2 / 2 ** k) <= binomial_tolerance(0.25, 20000)
-    assert result.bootstrap(confidence=0.95, n_samples=100, seed=1, system=1) == dict.fromkeys(KEYS, (100.0, 100.0))
-    assert_intervals_equal(result.bootstrap(confidence=0.95, n_samples=100, seed=1, system=0),
+    assert result.bootstrap(confidence=0.95, n_bootstrap=100, seed=1, system=1) == dict.fromkeys(KEYS, (100.0, 100.0))
+    assert_intervals_equal(result.bootstrap(confidence=0.95, n_bootstrap=100, seed=1, system=0),
                            {"S": (75.0, 75.0), "N": (50.0, 50.0), "R": (50.0, 50.0), "F": (50.0, 50.0)})
 
 
@@ -279,8 +279,8 @@ def test_a_one_document_corpus(average):
     result, _ = scored(gold, systems, average)
     f1 = result.systems[1].scores.f1
     assert result.systems[0].scores.f1 == dict.fromkeys(KEYS, 100.0) != f1
-    assert_intervals_equal(result.bootstrap(confidence=0.9, n_samples=50, seed=3, system=1),
+    assert_intervals_equal(result.bootstrap(confidence=0.9, n_bootstrap=50, seed=3, system=1),
                            {k: (f1[k], f1[k]) for k in KEYS})
-    tests = result.paired_tests(system=1, baseline=0, n_samples=50, n_trials=50, seed=3)
+    tests = result.paired_tests(system=1, baseline=0, n_bootstrap=50, n_trials=50, seed=3)
     assert tests["randomization"] == dict.fromkeys(KEYS, 1.0)
     assert tests["bootstrap"] == {k: 0.0 if f1[k] != 100.0 else 1.0 for k in KEYS}

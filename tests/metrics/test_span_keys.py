@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from rstkit.errors import RSTKitError
 from rstkit.formats.dis import loads_dis
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from tests.metrics.test_aligned_examples import GOLD, MERGE, SPLIT
 from tests.support import oracle
 from tests.support.oracle import T
@@ -151,10 +151,11 @@ def test_first_edu_end_reproduces_dmrst_metric_on_resegmented_gum(gum_pairs, met
     expected = dmrst_scores(pairs, org_parseval)
     for average, measures in (("micro", "SNRF"), ("macro", "SNR")):
         config = EvalConfig.preset("dmrst", edus="aligned", metric=metric, average=average)
-        scores = evaluate(gold, pred, config).scores
+        scores = score_documents(gold, pred, config).scores
         for m in measures:
             assert scores[m] == pytest.approx(expected[average][m], abs=1e-6), (average, m)
-    chars = evaluate(gold, pred, EvalConfig.preset("dmrst", edus="aligned", metric=metric, span_key="chars")).scores
+    chars = score_documents(gold, pred,
+                            EvalConfig.preset("dmrst", edus="aligned", metric=metric, span_key="chars")).scores
     assert chars["S"] != pytest.approx(expected["micro"]["S"], abs=1e-6)  # rstkit's own keying gives other numbers
 
 
@@ -177,7 +178,7 @@ def test_isanlp_preset_reproduces_its_metric_with_gum_classes_and_the_fixer(gum_
         pred[doc] = loads_dis(oracle.write_dis(pred_t, dict(enumerate(pred_texts, start=1))), doc_id=doc)
     expected = dmrst_scores(pairs, org_parseval=True, fixer=fixer)["micro"]
     assert expected != dmrst_scores(pairs, org_parseval=True)["micro"]  # the fixer fires
-    scores = evaluate(gold, pred, EvalConfig.preset("isanlp", edus="aligned")).scores
+    scores = score_documents(gold, pred, EvalConfig.preset("isanlp", edus="aligned")).scores
     assert scores == pytest.approx(expected, abs=1e-6)
 
 
@@ -211,7 +212,7 @@ def _topic_as_contingency(tree: T) -> T:
 ])
 def test_worked_example_rst_parseval(pred, span_key, expected):
     config = EvalConfig(metric="rst-parseval", edus="aligned", span_key=span_key)
-    scores = evaluate({"d": loads_dis(GOLD, doc_id="d")}, {"d": loads_dis(pred, doc_id="d")}, config).scores
+    scores = score_documents({"d": loads_dis(GOLD, doc_id="d")}, {"d": loads_dis(pred, doc_id="d")}, config).scores
     assert scores == pytest.approx(expected, abs=1e-9)
 
 
@@ -245,7 +246,7 @@ def test_same_edus_give_the_same_scores_under_both_keyings(gum_pairs, seed, metr
         gold_t, texts = pairs[i][0], pairs[i][1]
         pred[doc] = loads_dis(oracle.write_dis(_rotated(gold_t, rng), dict(enumerate(texts, start=1))), doc_id=doc)
     golds = {d: gold[d] for d in docs}
-    scores = {key: evaluate(golds, pred, EvalConfig(metric=metric, average=average, edus="aligned",
+    scores = {key: score_documents(golds, pred, EvalConfig(metric=metric, average=average, edus="aligned",
                                                    span_key=key)).scores for key in ("chars", "first-edu-end")}
     assert scores["chars"] == scores["first-edu-end"]
 
@@ -268,12 +269,12 @@ def _rotated(tree: T, rng: random.Random) -> T:
 def test_audit_ranks_an_end_to_end_number_under_both_keyings(gum_pairs):
     """A number DMRST's metric gives (micro RST-Parseval, rounded as papers print it) is reproduced by the
     first-edu-end variants and the dmrst preset, not by rstkit's own character keying."""
-    from rstkit.audit import audit, parse_published
+    from rstkit.audit import audit_published, parse_published
 
     pairs, gold, pred = gum_pairs
     micro = dmrst_scores(pairs, org_parseval=False)["micro"]
     published = parse_published(" ".join(f"{m}={micro[m]:.1f}" for m in "SNRF"))
-    result = audit(gold, pred, published, label_maps=("gum",), edus="aligned", presets=True)
+    result = audit_published(gold, pred, published, label_maps=("gum",), edus="aligned", presets=True)
     exact = [m.scored.variant for m in result.exact]
     assert exact and all(v.span_key == "first-edu-end" for v in exact)
     assert "preset:dmrst/rst-parseval/micro/aligned:first-edu-end" in result.exact_presets

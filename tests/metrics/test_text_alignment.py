@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rstkit.errors import EDUMismatchError, RSTKitWarning
 from rstkit.formats.dis import loads_dis
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics.edus import normalise_edu_text
 from rstkit.metrics.textalign import MAX_APPROXIMATE, align_texts
 from rstkit.tree import EDU, RSTTree
@@ -121,7 +121,7 @@ def three(a: str, b: str, c: str) -> str:
 
 
 def score(gold: str, pred: str, config: EvalConfig = ALIGNED):
-    result = evaluate({"d": loads_dis(gold, doc_id="d")}, {"d": loads_dis(pred, doc_id="d")}, config)
+    result = score_documents({"d": loads_dis(gold, doc_id="d")}, {"d": loads_dis(pred, doc_id="d")}, config)
     counts = result.systems[0].counts
     seg = result.segmentation()
     return ((int(counts.matched[0, 0]), int(counts.gold[0, 0]), int(counts.pred[0, 0])),
@@ -185,7 +185,7 @@ def test_lenient_counts_missing_text_as_not_predicted():
     with pytest.warns(RSTKitWarning, match="lacks 8 characters"):
         assert score(GOLD3, pred, ALIGNED.with_(lenient=True)) == ((2, 4, 2), (3, 2, 2))
     with pytest.warns(RSTKitWarning, match="lacks 8 characters"):
-        result = evaluate({"d": loads_dis(GOLD3, doc_id="d")}, {"d": loads_dis(pred, doc_id="d")},
+        result = score_documents({"d": loads_dis(GOLD3, doc_id="d")}, {"d": loads_dis(pred, doc_id="d")},
                           ALIGNED.with_(metric="parseval", lenient=True))
     counts = result.systems[0].counts
     assert counts.matched[:, 0].tolist() == [1, 1, 1, 1] and (counts.gold[0, 0], counts.pred[0, 0]) == (2, 1)
@@ -247,7 +247,7 @@ def test_rewrites_change_no_number(docs):
     rewritten = ({g.doc_id: g for _, _, g, _ in docs}, {p.doc_id: p for _, _, _, p in docs})
     for metric in ("rst-parseval", "parseval"):
         config = EvalConfig(metric=metric, edus="aligned", average="macro")
-        expected, got = evaluate(*plain, config), evaluate(*rewritten, config)
+        expected, got = score_documents(*plain, config), score_documents(*rewritten, config)
         assert got.warnings == expected.warnings and got.alignment() == expected.alignment() == []
         e, g = expected.systems[0].counts, got.systems[0].counts
         assert (g.matched == e.matched).all() and (g.gold == e.gold).all() and (g.pred == e.pred).all()
@@ -259,8 +259,8 @@ def test_the_edu_text_check_of_gold_edus_undoes_the_rewrites_too():
     # and the trees are the same: every F1 100
     gold = three("“We sell what we grow,”", "said Anna Berg of Madison, Wis.", "She charges €4 – less.")
     pred = three('" We sell what we grow , "', "said Anna Berg of Madison , Wis. .", "She charges $ 4 -- less .")
-    result = evaluate({"d": loads_dis(gold, doc_id="d")}, {"d": loads_dis(pred, doc_id="d")}, EvalConfig())
+    result = score_documents({"d": loads_dis(gold, doc_id="d")}, {"d": loads_dis(pred, doc_id="d")}, EvalConfig())
     assert set(result.scores.values()) == {100.0}
     with pytest.raises(EDUMismatchError, match="EDU text mismatch"):  # a real difference stays one
-        evaluate({"d": loads_dis(gold, doc_id="d")}, {"d": loads_dis(pred.replace("$ 4", "$ 5"), doc_id="d")},
+        score_documents({"d": loads_dis(gold, doc_id="d")}, {"d": loads_dis(pred.replace("$ 4", "$ 5"), doc_id="d")},
                  EvalConfig())

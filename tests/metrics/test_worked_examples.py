@@ -60,7 +60,7 @@ def test_one_document_by_hand():
     pred = rstkit.read_tree(WORKED / "constituency" / "pred" / "w1_four.dis")
     by_hand = {"rst-parseval": (5 / 6, 4 / 6, 4 / 6, 4 / 6), "parseval": (2 / 3, 2 / 3, 1 / 3, 1 / 3)}
     for metric, expected in by_hand.items():
-        result = rstkit.metrics.evaluate({"w1": gold}, {"w1": pred}, EvalConfig(metric=metric))
+        result = rstkit.metrics.score_documents({"w1": gold}, {"w1": pred}, EvalConfig(metric=metric))
         assert dict(result.scores) == pytest.approx(dict(zip("SNRF", (100 * v for v in expected))))
 
 

@@ -15,7 +15,7 @@ pytest.importorskip("tqdm")
 from rstkit.cli import main
 from rstkit.corpus import gum_corpus, read_documents
 from rstkit.errors import FormatError, RSTKitError, RSTKitWarning
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.parser.api import Parser
 from rstkit.parser.config import TrainConfig
 from rstkit.parser.decode import decode
@@ -64,7 +64,7 @@ def test_train_parse_eval_end_to_end(gum_dir, tiny_model, tmp_path, capsys):
     for doc_id, tree in pred.items():
         validate(tree)
         assert tree.is_binary() and tree.edu_texts() == gold[doc_id].edu_texts()
-    scores = evaluate(gold, pred, EvalConfig(metric="parseval", labels="gum")).scores
+    scores = score_documents(gold, pred, EvalConfig(metric="parseval", labels="gum")).scores
     assert 0.0 <= scores["F"] <= scores["S"] <= 100.0 and scores["S"] > 0.0
     capsys.readouterr()
     assert main(["eval", str(inputs), str(pred_dir), "--labels", "gum"]) == 0

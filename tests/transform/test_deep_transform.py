@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from rstkit.errors import BinarizationError, RSTKitWarning
-from rstkit.metrics import EvalConfig, evaluate
+from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics import parseval as orig_parseval
 from rstkit.transform import (
     attachment_decisions,
@@ -105,7 +105,7 @@ def test_chains_score_100_against_themselves(chains):
     for tree in chains:
         for metric in ("rst-parseval", "parseval"):
             for config in (EvalConfig(metric=metric), EvalConfig.rst_eval(metric=metric, average="macro")):
-                result = evaluate({"d": tree}, {"d": tree}, config)
+                result = score_documents({"d": tree}, {"d": tree}, config)
                 assert result.scores == {k: 100.0 for k in "SNRF"}
 
 
@@ -115,9 +115,9 @@ def test_relabelled_chain_known_counts():
     the decision (i..n) takes relation(i + 1), so 5,000 of 19,999 lose R and F."""
     gold = right_chain(N)
     pred = right_chain(N, lambda j: "background" if j % 4 == 0 else "elaboration")
-    marcu = evaluate({"d": gold}, {"d": pred}, EvalConfig(metric="rst-parseval"))
+    marcu = score_documents({"d": gold}, {"d": pred}, EvalConfig(metric="rst-parseval"))
     assert marcu.scores == pytest.approx({"S": 100.0, "N": 100.0, "R": 100 * 34998 / 39998, "F": 100 * 34998 / 39998})
-    orig = evaluate({"d": gold}, {"d": pred}, EvalConfig(metric="parseval"))
+    orig = score_documents({"d": gold}, {"d": pred}, EvalConfig(metric="parseval"))
     assert orig.scores == pytest.approx({"S": 100.0, "N": 100.0, "R": 100 * 14999 / 19999, "F": 100 * 14999 / 19999})
 
 
@@ -127,10 +127,10 @@ def test_right_chain_against_left_chain(chains):
     elaboration) only: N = R = F = 2 / (2n-2). Original Parseval: only the root (1..n) is common,
     NS elaboration on both sides: 1 / (n-1) for S, N, R, F."""
     right, left = chains
-    marcu = evaluate({"d": right}, {"d": left}, EvalConfig(metric="rst-parseval"))
+    marcu = score_documents({"d": right}, {"d": left}, EvalConfig(metric="rst-parseval"))
     assert marcu.scores == pytest.approx({"S": 100 * N / (2 * N - 2), "N": 100 * 2 / (2 * N - 2),
                                           "R": 100 * 2 / (2 * N - 2), "F": 100 * 2 / (2 * N - 2)})
-    orig = evaluate({"d": right}, {"d": left}, EvalConfig(metric="parseval", average="macro"))
+    orig = score_documents({"d": right}, {"d": left}, EvalConfig(metric="parseval", average="macro"))
     assert orig.scores == pytest.approx({k: 100 / (N - 1) for k in "SNRF"})
 
 
@@ -145,7 +145,8 @@ def test_deep_sns_nest_right_heavy():
     assert binary.is_binary() and not nary_nodes(binary)
     assert len(marcu_tuples(binary)) == 2 * n - 2
     assert len(attachment_decisions(binary)) == n - 1
-    assert evaluate({"d": tree}, {"d": binary}, EvalConfig(metric="parseval")).scores == {k: 100.0 for k in "SNRF"}
+    scores = score_documents({"d": tree}, {"d": binary}, EvalConfig(metric="parseval")).scores
+    assert scores == {k: 100.0 for k in "SNRF"}
 
 
 def test_deep_sns_nest_reference_bug():
@@ -167,7 +168,7 @@ def test_deep_sns_nest_reference_bug():
                              (2, n - 1, "NS", "elaboration"), (2, n - 2, "SN", "background")]
     note = f"left {DEPTH - 1} gold node(s) n-ary after educe's right_mixed pass in 1 document(s)"
     with pytest.warns(RSTKitWarning, match=re.escape(note)):
-        result = evaluate({"d": tree}, {"d": tree}, EvalConfig.rst_eval(metric="parseval"))
+        result = score_documents({"d": tree}, {"d": tree}, EvalConfig.rst_eval(metric="parseval"))
     assert result.scores == {k: 100.0 for k in "SNRF"}
     assert any(note in w for w in result.warnings)
 

@@ -21,11 +21,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rstkit import loads_dis, read_tree
+from rstkit import read_tree
 from rstkit.corpus import read_documents
 from rstkit.dependency import DependencyRecords, dependency_records, to_dependencies
 from rstkit.errors import BinarizationError, LabelError, RSTKitError, RSTKitWarning, TreeStructureError
-from rstkit.formats.dis import dumps_dis
+from rstkit.formats.dis import dumps_dis, loads_dis
 from rstkit.labels import get_label_map
 from rstkit.transform import binarize, nary_nodes
 from rstkit.tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf

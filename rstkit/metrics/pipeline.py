@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ..deprecation import renamed_keywords
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning, caller_stacklevel
 from ..gcpause import bulk_work
 from ..jsontext import Table
@@ -67,7 +68,7 @@ class EvalResult:
 
     >>> from rstkit import read_tree
     >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
-    >>> result = evaluate({"bread": tree}, {"bread": tree})
+    >>> result = score_documents({"bread": tree}, {"bread": tree})
     >>> result.doc_ids, result.signature
     (['bread'], 'rstkit:metric=parseval|avg=micro|...|docs=1|version=...')
     """
@@ -155,23 +156,25 @@ class EvalResult:
     def _scored(self, counts: Counts) -> Counts:
         return counts.select(self.included)
 
-    def bootstrap(self, *, confidence: float | None = None, n_samples: int | None = None, seed: int | None = None,
+    @renamed_keywords(n_samples="n_bootstrap")
+    def bootstrap(self, *, confidence: float | None = None, n_bootstrap: int | None = None, seed: int | None = None,
                   system: int = 0) -> dict[str, tuple[float, float]]:
         """Bootstrap intervals of F1. Settings not given come from ``config.statistics`` (what the
         signature pins), else from DEFAULT_STATISTICS."""
-        confidence_used, n_bootstrap, _, seed_used = self._statistics(confidence, n_samples, None, seed)
+        confidence_used, n_used, _, seed_used = self._statistics(confidence, n_bootstrap, None, seed)
         return bootstrap_ci(self._scored(self._system(system).counts), self.config.average,
-                            confidence=confidence_used, n_samples=n_bootstrap, seed=seed_used)
+                            confidence=confidence_used, n_bootstrap=n_used, seed=seed_used)
 
-    def paired_tests(self, system: int, baseline: int = 0, *, n_samples: int | None = None,
+    @renamed_keywords(n_samples="n_bootstrap")
+    def paired_tests(self, system: int, baseline: int = 0, *, n_bootstrap: int | None = None,
                      n_trials: int | None = None, seed: int | None = None) -> dict[str, dict[str, float]]:
         """p-values of system vs baseline: ``{"bootstrap": {...}, "randomization": {...}}``. Settings
         not given come from ``config.statistics``, else from DEFAULT_STATISTICS."""
-        _, n_bootstrap, n_trials_used, seed_used = self._statistics(None, n_samples, n_trials, seed)
+        _, n_used, n_trials_used, seed_used = self._statistics(None, n_bootstrap, n_trials, seed)
         a = self._scored(self._system(baseline).counts)
         b = self._scored(self._system(system).counts)
         average = self.config.average
-        return {"bootstrap": paired_bootstrap(a, b, average, n_samples=n_bootstrap, seed=seed_used),
+        return {"bootstrap": paired_bootstrap(a, b, average, n_bootstrap=n_used, seed=seed_used),
                 "randomization": approximate_randomization(a, b, average, n_trials=n_trials_used, seed=seed_used)}
 
     def _statistics(self, confidence: float | None, n_bootstrap: int | None, n_trials: int | None,
@@ -197,9 +200,10 @@ class EvalResult:
         return self.systems[index]
 
 
-def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence[Mapping[str, RSTTree]],
-             config: EvalConfig | None = None, names: Sequence[str] | None = None) -> EvalResult:
-    """Score prediction set(s) against gold trees, matched by document id.
+def score_documents(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence[Mapping[str, RSTTree]],
+                    config: EvalConfig | None = None, names: Sequence[str] | None = None) -> EvalResult:
+    """Score prediction set(s) against gold trees in memory, matched by document id, under one
+    configuration: the level below :func:`rstkit.evaluate` (which also reads files and takes several).
 
     ``pred`` is one ``{doc_id: tree}`` mapping or a sequence of them (one per system; the
     first is the baseline of paired tests). Raises MissingDocumentError,
@@ -210,7 +214,7 @@ def evaluate(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree] | Sequence
     >>> from rstkit import read_tree
     >>> gold = {"library": read_tree("corpora/sample/gold/sample_library.dis")}
     >>> pred = {"library": read_tree("corpora/sample/pred/sample_library.dis")}
-    >>> result = evaluate(gold, pred, EvalConfig(metric="parseval"))
+    >>> result = score_documents(gold, pred, EvalConfig(metric="parseval"))
     >>> {measure: round(f1, 2) for measure, f1 in result.systems[0].scores.f1.items()}
     {'S': 66.67, 'N': 33.33, 'R': 16.67, 'F': 16.67}
     """

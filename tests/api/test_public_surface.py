@@ -1,0 +1,131 @@
+"""The public surface as a researcher meets it (issue 25): at most 40 names grouped by task, no
+function hiding a module, one ``evaluate``, one spelling per setting, and every old spelling still
+working for one release with a DeprecationWarning that points at the caller's line."""
+from __future__ import annotations
+
+import types
+import warnings
+
+import pytest
+
+import rstkit
+import rstkit.metrics
+from rstkit.audit import audit_paper, audit_published, load_paper, parse_published
+from rstkit.corpus import read_documents
+from rstkit.metrics import EvalConfig, score_documents
+
+SAMPLE = "corpora/sample"
+
+
+@pytest.fixture(scope="module")
+def sample():
+    """The sample corpus without its one-EDU document (whose note is a warning of its own)."""
+    gold, pred = read_documents(f"{SAMPLE}/gold"), read_documents(f"{SAMPLE}/pred")
+    return ({d: t for d, t in gold.items() if t.n_edus > 1}, {d: t for d, t in pred.items() if t.n_edus > 1})
+
+
+def test_all_is_short_and_every_name_resolves_without_warning():
+    assert len(rstkit.__all__) <= 40 and len(set(rstkit.__all__)) == len(rstkit.__all__)
+    assert {"Parser", "Segmenter", "evaluate", "loads", "dumps", "audit_published"} <= set(rstkit.__all__)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for name in rstkit.__all__:
+            assert getattr(rstkit, name) is not None, name
+
+
+def test_no_public_function_hides_a_module():
+    import rstkit.audit as audit_module
+    import rstkit.convert as convert_module
+
+    assert isinstance(audit_module, types.ModuleType) and isinstance(convert_module, types.ModuleType)
+    assert rstkit.audit is audit_module and rstkit.convert is convert_module
+    assert isinstance(rstkit.metrics.pipeline, types.ModuleType)
+    for name in rstkit.__all__:  # no public name is a function whose submodule has the same name
+        value = getattr(rstkit, name)
+        assert isinstance(value, types.ModuleType) or f"rstkit.{name}" not in __import__("sys").modules, name
+
+
+@pytest.mark.parametrize("old, new", [
+    ("loads_dis", "loads"), ("dumps_dis", "dumps"), ("loads_rs3", "loads"), ("dumps_rs3", "dumps"),
+    ("loads_rsd", "loads"), ("dumps_rsd", "dumps"), ("get_format", "rstkit.formats.get_format"),
+    ("canonical_label", "rstkit.labels.canonical_label"), ("render_audit", "rstkit.audit.render_audit"),
+    ("render_paper", "rstkit.audit.render_paper"),
+])
+def test_old_top_level_names_warn_at_the_callers_line(old, new):
+    with pytest.warns(DeprecationWarning, match=new.replace(".", r"\.")) as caught:
+        value = getattr(rstkit, old)
+    assert callable(value) and old not in rstkit.__all__
+    assert caught[0].filename == __file__
+
+
+def test_calling_audit_and_convert_as_functions_is_deprecated_and_gives_the_same(sample):
+    gold, pred = sample
+    published = parse_published("S=68.3 N=61.7 F=57.5")
+    with pytest.warns(DeprecationWarning, match="audit_published") as caught:
+        old = rstkit.audit(gold, pred, published)
+    assert caught[0].filename == __file__
+    assert old.as_dict() == audit_published(gold, pred, published).as_dict()
+    with pytest.warns(DeprecationWarning, match="convert_documents"):
+        files = rstkit.convert(gold, "rsd", binarize="right")
+    assert files == rstkit.convert_documents(gold, "rsd", binarize="right")
+
+
+def test_audit_paper_takes_gold_and_pred_first(sample):
+    gold, pred = sample
+    paper = load_paper("morey2017")
+    new = audit_paper(gold, pred, paper, "je14-dplp")
+    with pytest.warns(DeprecationWarning, match=r"audit_paper\(gold, pred, paper, parser\)"):
+        old = audit_paper(paper, "je14-dplp", gold, pred)  # type: ignore[arg-type]
+    assert old.as_dict() == new.as_dict()
+
+
+def test_audit_and_convert_take_an_evalconfig(sample):
+    gold, pred = sample
+    published = parse_published("S=68.3 N=61.7 F=57.5")
+    config = EvalConfig(labels="rstdt18", missing="error")
+    assert (audit_published(gold, pred, published, config=config).as_dict()
+            == audit_published(gold, pred, published, label_maps=("rstdt18",), unknown_labels="error").as_dict())
+    compat = EvalConfig.rst_eval(metric="rst-parseval")
+    assert (rstkit.convert_documents(gold, "dis", config=compat)
+            == rstkit.convert_documents(gold, "dis", binarize="rst-eval", labels=compat.labels))
+
+
+def test_one_evaluate_holding_every_configuration(sample):
+    gold, pred = sample
+    configs = [EvalConfig(metric="parseval"), EvalConfig(metric="rst-parseval", average="macro")]
+    evaluation = rstkit.evaluate(gold, pred, configs)
+    assert not isinstance(evaluation, rstkit.EvalResult)
+    assert [r.config for r in evaluation.results] == configs
+    assert evaluation.result("rst-parseval").scores == score_documents(gold, pred, configs[1]).scores
+    single = rstkit.evaluate(gold, pred, configs[0])
+    expected = score_documents(gold, pred, configs[0]).scores
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # one configuration reads as its result, without a warning
+        assert single.scores == expected
+    with pytest.warns(DeprecationWarning, match="result"):
+        evaluation.scores  # noqa: B018
+    with pytest.warns(DeprecationWarning, match="score_documents") as caught:
+        rstkit.metrics.evaluate(gold, pred, configs[0])
+    assert caught[0].filename == __file__
+
+
+def test_one_spelling_per_setting(sample):
+    gold, pred = sample
+    evaluation = rstkit.evaluate(gold, pred, EvalConfig(metric="parseval"))
+    with pytest.warns(DeprecationWarning, match="format="):
+        old = evaluation.render(fmt="json")
+    assert old == evaluation.render(format="json")
+    result = evaluation.results[0]
+    with pytest.warns(DeprecationWarning, match="n_bootstrap="):
+        old_ci = result.bootstrap(confidence=0.9, n_samples=50, seed=3)
+    assert old_ci == result.bootstrap(confidence=0.9, n_bootstrap=50, seed=3)
+    with pytest.raises(TypeError, match="both"):
+        result.bootstrap(n_samples=50, n_bootstrap=50)
+
+
+@pytest.mark.parametrize("format", ["dis", "rs3", "rsd"])
+def test_loads_and_dumps_take_a_format(sample, format):
+    tree = sample[0]["sample_library"]
+    text = rstkit.dumps(tree, format)
+    assert [e.text for e in rstkit.loads(text, format).edus] == [e.text for e in tree.edus]
+    assert rstkit.dumps(rstkit.loads(text, format), format) == text
