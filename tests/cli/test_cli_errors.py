@@ -317,7 +317,7 @@ def test_encoder_failures_are_encoder_errors(in_module_dir, monkeypatch):
 def test_discoeval_cache_dir_is_checked_before_the_corpus_is_read(tmp_path, capsys):
     cache = tmp_path / "cache"
     cache.write_text("a file", encoding="utf-8")
-    status, err = run(capsys, "discoeval", "--corpus", tmp_path / "absent", "--encoder", "probe_corpora:markers",
+    status, err = run(capsys, "discoeval", "--corpus", tmp_path / "absent", "--encoder", "tests.support.probe_corpora:markers",
                       "--cache-dir", cache)
     assert_input_error(status, err, str(cache))  # the cache, not the missing corpus: checked first
     assert "not a directory" in err

@@ -95,22 +95,22 @@ def _cli_json(capsys, *argv):
 def test_cli_json_with_a_user_encoder_and_the_cache(tmp_path, capsys):
     root = marker_corpus(tmp_path / "markers")
     cache = tmp_path / "cache"
-    out = _cli_json(capsys, "--corpus", str(root), "--encoder", "probe_corpora:markers", "--c-grid", "0.001,10",
+    out = _cli_json(capsys, "--corpus", str(root), "--encoder", "tests.support.probe_corpora:markers", "--c-grid", "0.001,10",
                     "--cache-dir", str(cache))
     assert out["dev"]["accuracy"] == 100.0 and out["dev"]["n_instances"] == 3
     assert out["test"]["accuracy"] == 60.0 and out["test"]["n_instances"] == 5
     assert out["test"]["per_label"]["NN-Sequence"] == {"n": 2, "correct": 1, "accuracy": 50.0}
-    assert out["chosen_c"] == 10.0 and "|encoder=probe_corpora:markers|" in out["signature"]
+    assert out["chosen_c"] == 10.0 and "|encoder=tests.support.probe_corpora:markers|" in out["signature"]
     assert out["timing"]["texts_encoded"] == out["timing"]["texts"] == 9  # distinct EDU texts
     assert len(list(cache.rglob("*.npz"))) == 1
-    again = _cli_json(capsys, "--corpus", str(root), "--encoder", "probe_corpora:markers", "--c-grid", "0.001,10",
+    again = _cli_json(capsys, "--corpus", str(root), "--encoder", "tests.support.probe_corpora:markers", "--c-grid", "0.001,10",
                       "--cache-dir", str(cache))
     assert again["timing"]["texts_encoded"] == 0 and again["test"] == out["test"]
 
 
 def test_cli_text_report(tmp_path, capsys):
     root = marker_corpus(tmp_path / "markers")
-    assert main(["discoeval", "--corpus", str(root), "--encoder", "probe_corpora:markers", "--c-grid", "10",
+    assert main(["discoeval", "--corpus", str(root), "--encoder", "tests.support.probe_corpora:markers", "--c-grid", "10",
                  "--no-cache"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[2].split() == ["dev", "3", "6", "3", "100.00"]
