@@ -9,9 +9,9 @@ from __future__ import annotations
 from ..transform import PreparedWalk, attachment_decisions, binarize
 from ..tree import RSTTree
 from .config import EvalConfig
-from .family import MetricFamily, Row
+from .family import Row
 from .quirks import quirk_rows
-from .rst_parseval import CONSTITUENCY_MEASURES, walk_or_prepare
+from .rst_parseval import ConstituencyFamily, walk_or_prepare
 
 
 def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]:
@@ -34,17 +34,11 @@ def nary_decisions(decisions: list[tuple[int, int, str, str]]) -> int:
     return sum(len(pair) > 2 for _, _, pair, _ in decisions)
 
 
-class Parseval(MetricFamily):
+class Parseval(ConstituencyFamily):
     """Labelled attachment decisions, root included, leaves excluded."""
 
     name = "parseval"
     title = "Original Parseval"
-    columns = ("nuc", "rel")
-    label_columns = frozenset(columns)
-    measures = CONSTITUENCY_MEASURES
-    table_measures = tuple(CONSTITUENCY_MEASURES)
-    relation_column = "rel"
-    default_binarization = "right"
     b1_note = (" after educe's right_mixed pass",
                ("each gives one original-Parseval tuple with a k-letter nuclearity, so those documents have "
                 "fewer than n-1 gold tuples"))

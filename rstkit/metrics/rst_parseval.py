@@ -39,17 +39,23 @@ def walk_or_prepare(tree: RSTTree, config: EvalConfig, **walk_options: Any) -> P
     return walked if walked is not None else binarize(label_map.apply(tree, passthrough), config.gold_binarization)
 
 
-class RSTParseval(MetricFamily):
-    """Marcu's nodes, root excluded, leaves included."""
+class ConstituencyFamily(MetricFamily):
+    """What the two constituency families share: a (nuclearity, relation) row per span, the measures
+    S/N/R/F, right-heavy binarization by default."""
 
-    name = "rst-parseval"
-    title = "RST-Parseval"
     columns = ("nuc", "rel")
     label_columns = frozenset(columns)
     measures = CONSTITUENCY_MEASURES
     table_measures = tuple(CONSTITUENCY_MEASURES)
     relation_column = "rel"
     default_binarization = "right"
+
+
+class RSTParseval(ConstituencyFamily):
+    """Marcu's nodes, root excluded, leaves included."""
+
+    name = "rst-parseval"
+    title = "RST-Parseval"
     b1_note = ("", "RST-Parseval supports fall below 2n-2")
 
     def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
