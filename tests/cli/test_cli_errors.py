@@ -25,6 +25,9 @@ from rstkit.report import Report, render
 from rstkit.tree import EDU, RSTTree, internal, leaf, nuclearity_from_word, nuclearity_word
 from tests.support.cli_run import without_privileges
 
+#: the test encoder, a module:function spec that discoeval imports
+MARKERS_SPEC = "tests.support.probe_corpora:markers"
+
 PROJECT = Path(__file__).resolve().parents[1].parent
 SAMPLE = PROJECT / "corpora" / "sample"
 OK = SAMPLE / "gold" / "sample_bread.dis"
@@ -317,7 +320,7 @@ def test_encoder_failures_are_encoder_errors(in_module_dir, monkeypatch):
 def test_discoeval_cache_dir_is_checked_before_the_corpus_is_read(tmp_path, capsys):
     cache = tmp_path / "cache"
     cache.write_text("a file", encoding="utf-8")
-    status, err = run(capsys, "discoeval", "--corpus", tmp_path / "absent", "--encoder", "tests.support.probe_corpora:markers",
+    status, err = run(capsys, "discoeval", "--corpus", tmp_path / "absent", "--encoder", MARKERS_SPEC,
                       "--cache-dir", cache)
     assert_input_error(status, err, str(cache))  # the cache, not the missing corpus: checked first
     assert "not a directory" in err

@@ -16,6 +16,9 @@ from rstkit.probe.errors import ProbeError
 from rstkit.probe.task import Instance
 from tests.support.probe_corpora import five_edu_doc, marker_corpus, markers, two_edu_doc, write_fake_rstdt
 
+#: the test encoder, a module:function spec that discoeval imports
+MARKERS_SPEC = "tests.support.probe_corpora:markers"
+
 MARKERS = Encoder("markers-v1", markers)
 CONFIG = ClassifierConfig(c_grid=(0.001, 10.0))
 
@@ -95,7 +98,7 @@ def _cli_json(capsys, *argv):
 def test_cli_json_with_a_user_encoder_and_the_cache(tmp_path, capsys):
     root = marker_corpus(tmp_path / "markers")
     cache = tmp_path / "cache"
-    out = _cli_json(capsys, "--corpus", str(root), "--encoder", "tests.support.probe_corpora:markers", "--c-grid", "0.001,10",
+    out = _cli_json(capsys, "--corpus", str(root), "--encoder", MARKERS_SPEC, "--c-grid", "0.001,10",
                     "--cache-dir", str(cache))
     assert out["dev"]["accuracy"] == 100.0 and out["dev"]["n_instances"] == 3
     assert out["test"]["accuracy"] == 60.0 and out["test"]["n_instances"] == 5
@@ -103,14 +106,14 @@ def test_cli_json_with_a_user_encoder_and_the_cache(tmp_path, capsys):
     assert out["chosen_c"] == 10.0 and "|encoder=tests.support.probe_corpora:markers|" in out["signature"]
     assert out["timing"]["texts_encoded"] == out["timing"]["texts"] == 9  # distinct EDU texts
     assert len(list(cache.rglob("*.npz"))) == 1
-    again = _cli_json(capsys, "--corpus", str(root), "--encoder", "tests.support.probe_corpora:markers", "--c-grid", "0.001,10",
+    again = _cli_json(capsys, "--corpus", str(root), "--encoder", MARKERS_SPEC, "--c-grid", "0.001,10",
                       "--cache-dir", str(cache))
     assert again["timing"]["texts_encoded"] == 0 and again["test"] == out["test"]
 
 
 def test_cli_text_report(tmp_path, capsys):
     root = marker_corpus(tmp_path / "markers")
-    assert main(["discoeval", "--corpus", str(root), "--encoder", "tests.support.probe_corpora:markers", "--c-grid", "10",
+    assert main(["discoeval", "--corpus", str(root), "--encoder", MARKERS_SPEC, "--c-grid", "10",
                  "--no-cache"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[2].split() == ["dev", "3", "6", "3", "100.00"]
