@@ -63,6 +63,11 @@ class Evaluation:
             raise RSTKitError("an evaluation needs at least one result")
         return cls(list(results))
 
+    @property
+    def warnings(self) -> list[str]:
+        """Every configuration's warnings, each once, in order."""
+        return list(dict.fromkeys(w for result in self.results for w in result.warnings))
+
     def __getattr__(self, name: str) -> Any:
         """A one-configuration evaluation read as its result (see the class's text)."""
         if name.startswith("_") or name not in _RESULT_ATTRIBUTES:
@@ -90,12 +95,12 @@ class Evaluation:
         first = self.results[0]
         current = first.config.statistics
         paired = len(first.systems) > 1
-        statistics = Statistics.used(
+        statistics = Statistics.for_run(
             confidence if confidence is not None else current.confidence,
             _first(n_bootstrap, current.n_bootstrap, DEFAULT_STATISTICS.n_bootstrap),
             _first(n_trials, current.n_trials, DEFAULT_STATISTICS.n_trials),
             _first(seed, current.seed, DEFAULT_STATISTICS.seed), paired)
-        return Evaluation.of([replace(r, config=r.config.with_(statistics=statistics)) for r in self.results])
+        return Evaluation.of([replace(r, config=r.config.replace(statistics=statistics)) for r in self.results])
 
     def report(self, per_relation: bool = False) -> Report:
         """The scores with what the configurations' statistics print: bootstrap intervals when
@@ -182,7 +187,7 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
         preds = [pair_single_files(docs, gold_id, str(p)) if _is_path(p) and Path(p).is_file() else docs
                  for docs, p in zip(preds, sources)]
     if len(preds) > 1:
-        configs = [c.with_(statistics=_paired(c.statistics)) for c in configs]
+        configs = [c.replace(statistics=_paired(c.statistics)) for c in configs]
     with warnings.catch_warnings():  # kept in the results, emitted once below
         warnings.simplefilter("ignore", RSTKitWarning)
         results = evaluate_all(gold_docs, preds, configs, list(names) if names else default_names(sources))
@@ -196,7 +201,7 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
 
 def _paired(statistics: Statistics) -> Statistics:
     """``statistics`` with the settings of paired tests, the defaults where not given."""
-    return Statistics.used(statistics.confidence,
+    return Statistics.for_run(statistics.confidence,
                            _first(statistics.n_bootstrap, DEFAULT_STATISTICS.n_bootstrap),
                            _first(statistics.n_trials, DEFAULT_STATISTICS.n_trials),
                            _first(statistics.seed, DEFAULT_STATISTICS.seed), paired=True)

@@ -206,7 +206,7 @@ def score_variants(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], can
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RSTKitWarning)
-                result = score_documents(gold, pred, configs[0].with_(average="micro", exclude_single_edu=False))
+                result = score_documents(gold, pred, configs[0].replace(average="micro", exclude_single_edu=False))
         except RSTKitError as exc:
             failed.extend(NotApplicable(v, str(exc)) for v in group)
             continue

@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
                 "lenient": args.lenient, "exclude_single_edu": args.exclude_single_edu,
                 "dep_encoding": args.dep_encoding,
                 "sentence_initial": "dropped" if args.no_sentence_initial else "counted",
-                "statistics": Statistics.used(args.ci, args.n_bootstrap, args.n_trials, args.seed,
+                "statistics": Statistics.for_run(args.ci, args.n_bootstrap, args.n_trials, args.seed,
                                               paired=len(args.preds) > 1)}
     if args.span_key is not None:
         settings["span_key"] = args.span_key
@@ -151,7 +151,7 @@ def _preset_configs(args: argparse.Namespace) -> list[EvalConfig]:
         raise RSTKitError("--preset and --compat do not go together (--preset rst-eval is --compat rst-eval)")
     overrides = {"missing": args.missing, "edus": args.edus, "lenient": args.lenient,
                  "exclude_single_edu": args.exclude_single_edu, "dep_encoding": args.dep_encoding,
-                 "statistics": Statistics.used(args.ci, args.n_bootstrap, args.n_trials, args.seed,
+                 "statistics": Statistics.for_run(args.ci, args.n_bootstrap, args.n_trials, args.seed,
                                                paired=len(args.preds) > 1)}
     for name, value in (("labels", args.labels), ("binarize", args.binarize), ("span_key", args.span_key)):
         if value is not None:

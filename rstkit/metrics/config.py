@@ -7,6 +7,7 @@ The signature is one line, ``rstkit:key=value|key=value|...``, that pins the sco
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import asdict, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -85,13 +86,20 @@ class Statistics:
             raise RSTKitError("resampling needs a seed")
 
     @classmethod
-    def used(cls, confidence: float | None, n_bootstrap: int, n_trials: int, seed: int,
-             paired: bool) -> Statistics:
+    def for_run(cls, confidence: float | None, n_bootstrap: int, n_trials: int, seed: int,
+                paired: bool) -> Statistics:
         """The settings a run uses: bootstrap intervals when ``confidence`` is given, paired tests
         (bootstrap and approximate randomization) when ``paired``; empty when neither."""
         if confidence is None and not paired:
             return cls()
         return cls(confidence, n_bootstrap, n_trials if paired else None, seed)
+
+    @classmethod
+    def used(cls, confidence: float | None, n_bootstrap: int, n_trials: int, seed: int,
+             paired: bool) -> Statistics:
+        """Deprecated name of :meth:`for_run`."""
+        warnings.warn("Statistics.used is deprecated: use Statistics.for_run", DeprecationWarning, stacklevel=2)
+        return cls.for_run(confidence, n_bootstrap, n_trials, seed, paired)
 
     def signature_parts(self) -> list[tuple[str, str]]:
         names = (("ci", self.confidence), ("boot", self.n_bootstrap), ("trials", self.n_trials), ("seed", self.seed))
@@ -260,9 +268,10 @@ class EvalConfig:
         """Whether a peer's quirk (NTT's binarization, NN relation from the right, a relation fixer) is on."""
         return (self.nary_children, self.nn_relation, self.relation_fixer) != ("all", "left", "none")
 
-    def with_(self, **changes: Any) -> EvalConfig:
-        """A copy with ``changes``; a new ``metric`` takes its family's default binarization where
-        this configuration has its own family's default (and ``binarize`` is not changed too)."""
+    def replace(self, **changes: Any) -> EvalConfig:
+        """A copy with ``changes`` (as :func:`dataclasses.replace`, names checked); a new ``metric``
+        takes its family's default binarization where this configuration has its own family's
+        default (and ``binarize`` is not changed too)."""
         unknown = sorted(set(changes) - {f.name for f in fields(self)})
         if unknown:
             raise RSTKitError(f"unknown setting(s) {', '.join(unknown)}; settings: "
@@ -270,6 +279,11 @@ class EvalConfig:
         if "metric" in changes and "binarize" not in changes and self.binarize == self.family.default_binarization:
             changes["binarize"] = None
         return replace(self, **changes)
+
+    def with_(self, **changes: Any) -> EvalConfig:
+        """Deprecated name of :meth:`replace`."""
+        warnings.warn("EvalConfig.with_ is deprecated: use EvalConfig.replace", DeprecationWarning, stacklevel=2)
+        return self.replace(**changes)
 
     @property
     def family(self) -> MetricFamily:

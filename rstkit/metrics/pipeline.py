@@ -192,7 +192,7 @@ class EvalResult:
     def with_average(self, average: Average) -> EvalResult:
         """The same counts averaged another way (nothing is re-scored)."""
         systems = [replace(s, scores=aggregate(self._scored(s.counts), average)) for s in self.systems]
-        return replace(self, config=self.config.with_(average=average), systems=systems, warnings=list(self.warnings))
+        return replace(self, config=self.config.replace(average=average), systems=systems, warnings=list(self.warnings))
 
     def _system(self, index: int) -> SystemResult:
         if not 0 <= index < len(self.systems):
@@ -243,8 +243,8 @@ def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Se
                           "lenient aligns tokens by characters)")
     for config in configs:
         leading = firsts[config.metric]
-        if config.with_(average=leading.average) != leading or config.shared_settings() != base.shared_settings():
-            other = leading if config.with_(average=leading.average) != leading else base
+        if config.replace(average=leading.average) != leading or config.shared_settings() != base.shared_settings():
+            other = leading if config.replace(average=leading.average) != leading else base
             raise RSTKitError("configurations scored together may differ in metric and average only (and in "
                               f"their metric's own settings); {config} differs from {other} in more")
     systems = [pred] if isinstance(pred, Mapping) else list(pred)

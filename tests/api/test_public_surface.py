@@ -129,3 +129,14 @@ def test_loads_and_dumps_take_a_format(sample, format):
     text = rstkit.dumps(tree, format)
     assert [e.text for e in rstkit.loads(text, format).edus] == [e.text for e in tree.edus]
     assert rstkit.dumps(rstkit.loads(text, format), format) == text
+
+
+def test_config_names_that_explain_themselves():
+    config = EvalConfig(metric="parseval")
+    with pytest.warns(DeprecationWarning, match="EvalConfig.replace"):
+        old = config.with_(average="macro")
+    assert old == config.replace(average="macro")
+    from rstkit.metrics.config import Statistics
+
+    with pytest.warns(DeprecationWarning, match="for_run"):
+        assert Statistics.used(0.9, 100, 100, 1, paired=False) == Statistics.for_run(0.9, 100, 100, 1, paired=False)

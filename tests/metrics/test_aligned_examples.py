@@ -94,7 +94,7 @@ def tree(text: str, doc_id: str, source: str | None = None):
 def score(name: str, metric: str):
     gold = {name: tree(GOLD, name, "gold.dis")}
     pred = {name: tree(PREDICTIONS[name], name, "pred.dis")}
-    return score_documents(gold, pred, ALIGNED.with_(metric=metric))
+    return score_documents(gold, pred, ALIGNED.replace(metric=metric))
 
 
 def triple(result) -> dict[str, tuple[float, float, float]]:
@@ -136,8 +136,8 @@ def test_hand_derived_corpus_micro():
     R, F: 3+1+1 = 5: 55.556. Segmentation: gold 12, pred 5+3+4 = 12, matched 4+3+3 = 10: 83.333."""
     gold = {name: tree(GOLD, name) for name in PREDICTIONS}
     pred = {name: tree(text, name) for name, text in PREDICTIONS.items()}
-    rst = score_documents(gold, pred, ALIGNED.with_(metric="rst-parseval"))
-    orig = score_documents(gold, pred, ALIGNED.with_(metric="parseval"))
+    rst = score_documents(gold, pred, ALIGNED.replace(metric="rst-parseval"))
+    orig = score_documents(gold, pred, ALIGNED.replace(metric="parseval"))
     for k, value in {"S": 200 / 3, "N": 200 / 3, "R": 1100 / 18, "F": 1100 / 18}.items():
         assert (rst.precision[k], rst.recall[k], rst.scores[k]) == pytest.approx((value,) * 3)
     for k, value in {"S": 200 / 3, "N": 200 / 3, "R": 500 / 9, "F": 500 / 9}.items():
@@ -180,7 +180,7 @@ def test_a_changed_character_is_aligned_approximately_and_reported():
     with pytest.warns(RSTKitWarning, match=r"document 'd': 1 character\(s\) of the prediction p/d.dis and gold "
                                            r"g/d.dis aligned approximately \(1 changed, 0 inserted, 0 deleted\)"):
         result = score_documents({"d": tree(GOLD, "d", "g/d.dis")}, {"d": tree(wrong, "d", "p/d.dis")},
-                          ALIGNED.with_(metric="rst-parseval"))
+                          ALIGNED.replace(metric="rst-parseval"))
     counts = result.systems[0].counts
     assert (counts.matched[0, 0], counts.gold[0, 0], counts.pred[0, 0]) == (6, 6, 8)
     assert result.alignment() == [{"doc_id": "d", "changed": 1, "inserted": 0, "deleted": 0}]
@@ -207,7 +207,8 @@ def test_a_prediction_that_stops_early_by_a_few_characters():
     # (8,11) is S circumstance, gold N List: N 3 matched. Segmentation: gold 4, predicted 3, matched 3.
     short = MERGE.replace("_!cccc dddd_!", "_!cccc_!")
     with pytest.warns(RSTKitWarning, match=r"4 character\(s\) .* \(0 changed, 0 inserted, 4 deleted\)"):
-        result = score_documents({"d": tree(GOLD, "d")}, {"d": tree(short, "d")}, ALIGNED.with_(metric="rst-parseval"))
+        result = score_documents({"d": tree(GOLD, "d")}, {"d": tree(short, "d")},
+                                 ALIGNED.replace(metric="rst-parseval"))
     counts = result.systems[0].counts
     assert counts.matched[:2, 0].tolist() == [4, 3] and counts.gold[0, 0] == 6 and counts.pred[0, 0] == 4
     seg = result.segmentation()
@@ -245,7 +246,7 @@ def test_tokenisation_and_escapes_do_not_matter():
 def test_lenient_changes_nothing_over_the_same_text():
     plain = score("merge", "parseval")
     gold, pred = {"merge": tree(GOLD, "merge")}, {"merge": tree(MERGE, "merge")}
-    lenient = score_documents(gold, pred, ALIGNED.with_(metric="parseval", lenient=True))
+    lenient = score_documents(gold, pred, ALIGNED.replace(metric="parseval", lenient=True))
     assert triple(lenient) == triple(plain) and lenient.warnings == []
     assert "lenient=yes" in lenient.signature and "edus=aligned" in lenient.signature
 
@@ -257,12 +258,12 @@ def test_missing_documents_follow_the_policy():
         score_documents(gold, pred, ALIGNED)
     # skip: document b is not scored, as with gold EDUs: the shift numbers of document a alone
     with pytest.warns(RSTKitWarning, match="1 document\\(s\\) without prediction skipped: b"):
-        skipped = score_documents(gold, pred, ALIGNED.with_(missing="skip"))
+        skipped = score_documents(gold, pred, ALIGNED.replace(missing="skip"))
     assert skipped.scores["S"] == pytest.approx(100 / 3) and skipped.segmentation()["gold"] == 4
     # zero: b counts as an empty prediction: attachments 1 matched of 3 predicted and 3 + 3 gold:
     # P 33.333, R 16.667; segmentation: gold 8, pred 4, matched 3
     with pytest.warns(RSTKitWarning, match="1 document\\(s\\) without prediction scored as empty: b"):
-        zero = score_documents(gold, pred, ALIGNED.with_(missing="zero"))
+        zero = score_documents(gold, pred, ALIGNED.replace(missing="zero"))
     assert (zero.precision["S"], zero.recall["S"]) == pytest.approx((100 / 3, 50 / 3))
     seg = zero.segmentation()
     assert (seg["gold"], seg["pred"], seg["matched"]) == (8, 4, 3)
@@ -278,7 +279,7 @@ def test_one_edu_documents_behave_as_with_gold_edus(examples_dir):
                 with pytest.warns(Warning, match="one-EDU"):
                     expected = score_documents(gold, pred, config)
                 with pytest.warns(Warning, match="one-EDU"):
-                    got = score_documents(gold, pred, config.with_(edus="aligned"))
+                    got = score_documents(gold, pred, config.replace(edus="aligned"))
                 assert got.scores == expected.scores
                 assert got.segmentation()["f1"] == 100.0
 
@@ -291,7 +292,7 @@ def test_one_edu_gold_predicted_as_two():
                 " ( Satellite (leaf 2) (rel2par elaboration) (text _!bbbb_!) ) )", "d")
     for metric, n_pred in (("rst-parseval", 2), ("parseval", 1)):
         with pytest.warns(Warning, match="one-EDU"):
-            result = score_documents({"d": gold}, {"d": pred}, ALIGNED.with_(metric=metric))
+            result = score_documents({"d": gold}, {"d": pred}, ALIGNED.replace(metric=metric))
         counts = result.systems[0].counts
         assert (counts.matched[0, 0], counts.gold[0, 0], counts.pred[0, 0]) == (0, 0, n_pred)
         seg = result.segmentation()

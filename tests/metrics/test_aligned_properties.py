@@ -69,9 +69,9 @@ def test_aligned_equals_gold_over_the_same_edus(corpus, compat, binarize_mode):
             expected = score_documents(gold, systems, config)
         except RSTKitError as error:  # e.g. a node right_mixed leaves n-ary, for attachments: the same error
             with pytest.raises(type(error), match=re.escape(error.message)):
-                score_documents(gold, systems, config.with_(edus="aligned"))
+                score_documents(gold, systems, config.replace(edus="aligned"))
             continue
-        got = score_documents(gold, systems, config.with_(edus="aligned"))
+        got = score_documents(gold, systems, config.replace(edus="aligned"))
         for e, g in zip(expected.systems, got.systems):
             assert g.scores == e.scores, config  # exactly, every float
             assert (g.counts.matched == e.counts.matched).all() and (g.counts.gold == e.counts.gold).all()

@@ -197,8 +197,8 @@ def test_signature_reads_back_and_pins_the_encoding():
     assert "|dep=tree,chain|" in signature and "metric=dependency" in signature and "bin=none" in signature
     assert EvalConfig.from_signature(signature) == config
     assert "dep_encoding" not in EvalConfig().as_dict() and EvalConfig(metric="dependency").binarize == "none"
-    assert EvalConfig().with_(metric="dependency").binarize == "none"
-    assert EvalConfig(binarize="right_mixed").with_(metric="dependency").binarize == "right_mixed"
+    assert EvalConfig().replace(metric="dependency").binarize == "none"
+    assert EvalConfig(binarize="right_mixed").replace(metric="dependency").binarize == "right_mixed"
     with pytest.raises(RSTKitError, match="dep_encoding must be one of chain, tree"):
         EvalConfig(metric="dependency", dep_encoding="star")
 

@@ -108,7 +108,7 @@ def configurations(draw) -> list[EvalConfig]:
                           binarize=draw(st.sampled_from(["right", "right_mixed", "none"])), **settings_)
     metrics = draw(st.lists(st.sampled_from(METRICS), min_size=1, max_size=2, unique=True))
     averages = draw(st.lists(st.sampled_from(AVERAGES), min_size=1, max_size=3, unique=True))
-    return [base.with_(metric=m, average=a) for m in metrics for a in averages]
+    return [base.replace(metric=m, average=a) for m in metrics for a in averages]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

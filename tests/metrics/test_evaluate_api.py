@@ -126,7 +126,7 @@ def test_every_metric_and_average_equals_its_own_run():
     """Each (metric, average) of one run equals a run of that configuration alone (the old pipeline)."""
     gold, pred = read_documents(GOLD), read_documents(PRED)
     for base in (EvalConfig(), EvalConfig.rst_eval(), EvalConfig(labels="rstdt18", exclude_single_edu=True)):
-        configs = [base.with_(metric=m, average=a) for m in METRICS for a in AVERAGES]
+        configs = [base.replace(metric=m, average=a) for m in METRICS for a in AVERAGES]
         together = quiet(gold, pred, configs).results
         for config, result in zip(configs, together):
             # a one-EDU document has one dependency (its root) but no constituency tuple

@@ -56,7 +56,7 @@ def test_fixer_rewrites_gum_topic_ns_and_restatement_sn():
     assert quirk_rows(tree(TOPIC_NS), fixed, marcu=False) == [(1, 2, "NS", "contingency")]
     assert quirk_rows(tree(RESTATEMENT_SN), fixed, marcu=False) == [(1, 2, "NS", "restatement")]
     # Marcu's tuples follow: the nucleus span, the satellite the relation
-    assert sorted(quirk_rows(tree(RESTATEMENT_SN), fixed.with_(metric="rst-parseval"), marcu=True)) == [
+    assert sorted(quirk_rows(tree(RESTATEMENT_SN), fixed.replace(metric="rst-parseval"), marcu=True)) == [
         (1, 1, "N", "span"), (2, 2, "S", "restatement")]
     # a node the table does not name is left as it is
     assert quirk_rows(tree(CONTINGENCY_NS), fixed, marcu=False) == [(1, 2, "NS", "contingency")]
@@ -89,10 +89,10 @@ def test_nn_relation_from_the_right_child():
     left, right = EvalConfig(metric="parseval"), EvalConfig(metric="parseval", nn_relation="right")
     # rstkit's rule (educe's): an NN decision takes the left child's relation; the right rule its right child's
     assert quirk_rows(tree(MIXED_NN), right, marcu=False) == [(1, 2, "NN", "Sequence")]
-    assert quirk_rows(tree(MIXED_NN), left.with_(relation_fixer="isanlp-gum"), marcu=False) == [
+    assert quirk_rows(tree(MIXED_NN), left.replace(relation_fixer="isanlp-gum"), marcu=False) == [
         (1, 2, "NN", "Joint")]
     # under RST-Parseval both children carry the right child's relation
-    assert sorted(quirk_rows(tree(MIXED_NN), right.with_(metric="rst-parseval"), marcu=True)) == [
+    assert sorted(quirk_rows(tree(MIXED_NN), right.replace(metric="rst-parseval"), marcu=True)) == [
         (1, 1, "N", "Sequence"), (2, 2, "N", "Sequence")]
     # against a Sequence/Sequence prediction: original Parseval R 0 (Joint) vs 100 (Sequence);
     # RST-Parseval R 1/2 = 50 (EDU 1 Joint vs Sequence, EDU 2 matches) vs 100
@@ -114,7 +114,7 @@ def test_ntt_binarization_keeps_three_children_where_labels_differ():
     # so the root spans 1-3. Decisions (pre-order): (1,3) N+S -> NS elaboration, (1,2) S+N -> SN preparation
     assert quirk_rows(tree(FIVE), config, marcu=False) == [(1, 3, "NS", "elaboration"), (1, 2, "SN", "preparation")]
     # Marcu's tuples: every node but the root, leaves included
-    assert sorted(quirk_rows(tree(FIVE), config.with_(metric="rst-parseval"), marcu=True)) == [
+    assert sorted(quirk_rows(tree(FIVE), config.replace(metric="rst-parseval"), marcu=True)) == [
         (1, 1, "S", "preparation"), (1, 2, "N", "span"), (2, 2, "N", "span"), (3, 3, "S", "elaboration")]
     # children with one label (N:List x 4): right-heavy (1 (2 (3 4))), the new nodes N:List
     assert quirk_rows(tree(LIST4), config, marcu=False) == [
@@ -138,7 +138,7 @@ def test_quirks_off_give_rstkit_rows(gum_nary):
     """On GUM trees the quirk path with nn_relation=right gives the walk's decisions (rstkit's own
     rows) but for the relation of NN decisions: same spans, same pairs, same number."""
     config = EvalConfig(metric="parseval", labels="gum")
-    quirky = config.with_(nn_relation="right")
+    quirky = config.replace(nn_relation="right")
     for doc, gold in list(gum_nary.items())[:20]:
         walked = config.family.rows(gold, config, gold=False)[0]
         rows = quirk_rows(gold, quirky, marcu=False)
@@ -223,8 +223,8 @@ def test_quirks_that_do_not_apply_leave_rstkit_rows(tree, metric):
     children of differing labels (no S N S), NTT's binarization is rstkit's right-heavy one."""
     config = EvalConfig(metric=metric)
     own = sorted(config.family.rows(tree, config, gold=False)[0])
-    assert sorted(quirk_rows(tree, config.with_(nn_relation="right"), marcu=metric == "rst-parseval")) == own
+    assert sorted(quirk_rows(tree, config.replace(nn_relation="right"), marcu=metric == "rst-parseval")) == own
     mixed = any(n.arity > 2 and len({(c.nuclearity, c.relation) for c in n.children}) > 1 for n in tree.nodes())
     if not mixed:
-        ntt = config.with_(nary_children="first-three")
+        ntt = config.replace(nary_children="first-three")
         assert sorted(quirk_rows(tree, ntt, marcu=metric == "rst-parseval")) == own

@@ -41,7 +41,7 @@ def pinned(config: EvalConfig) -> EvalConfig:
     """What a signature can pin: with the identity label map, unknown_labels changes nothing and
     reads back as the constructors' default."""
     if config.labels == "raw":
-        return config.with_(unknown_labels="keep" if config.compat else "error")
+        return config.replace(unknown_labels="keep" if config.compat else "error")
     return config
 
 
@@ -134,7 +134,7 @@ def test_statistics_are_checked(kwargs, message):
 
 def test_unknown_setting_in_with_is_a_clear_error():
     with pytest.raises(RSTKitError, match="unknown setting"):
-        EvalConfig().with_(averaging="micro")
+        EvalConfig().replace(averaging="micro")
 
 
 # -- the CLI puts its statistics into the signature, and the signature reproduces the numbers --------

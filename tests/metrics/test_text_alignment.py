@@ -183,10 +183,10 @@ def test_lenient_counts_missing_text_as_not_predicted():
     # it: 1 matched, 2 gold, 1 predicted. Boundaries: gold {0, 4, 12}, predicted {0, 12}: 2 matched.
     pred = two("aaaa", "cccc", "background")
     with pytest.warns(RSTKitWarning, match="lacks 8 characters"):
-        assert score(GOLD3, pred, ALIGNED.with_(lenient=True)) == ((2, 4, 2), (3, 2, 2))
+        assert score(GOLD3, pred, ALIGNED.replace(lenient=True)) == ((2, 4, 2), (3, 2, 2))
     with pytest.warns(RSTKitWarning, match="lacks 8 characters"):
         result = score_documents({"d": loads_dis(GOLD3, doc_id="d")}, {"d": loads_dis(pred, doc_id="d")},
-                          ALIGNED.with_(metric="parseval", lenient=True))
+                          ALIGNED.replace(metric="parseval", lenient=True))
     counts = result.systems[0].counts
     assert counts.matched[:, 0].tolist() == [1, 1, 1, 1] and (counts.gold[0, 0], counts.pred[0, 0]) == (2, 1)
     assert "lenient=yes" in result.signature
@@ -202,7 +202,7 @@ def test_extra_text_is_an_error_and_lenient_counts_it_as_predicted():
     # (bbbbbbbb S) (0-bbbbbbbb N span) (12-15 S background): 2 of the 2 gold tuples matched, 4 predicted;
     # boundaries: gold 2, predicted 3, matched 2
     with pytest.warns(RSTKitWarning, match="has 8 characters"):
-        assert score(gold, GOLD3, ALIGNED.with_(lenient=True)) == ((2, 2, 4), (2, 3, 2))
+        assert score(gold, GOLD3, ALIGNED.replace(lenient=True)) == ((2, 2, 4), (2, 3, 2))
 
 
 # -- the same text keeps today's numbers -------------------------------------------------------------------
