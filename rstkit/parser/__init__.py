@@ -1,7 +1,7 @@
 """rstkit's own shift-reduce RST parser (optional extra ``parser``: torch, tqdm, transformers).
 
 * :class:`Parser` (:mod:`.api`): ``Parser.load(name_or_path)``, ``parser.parse(docs)``,
-  ``Parser.train(config, train, dev)``; :class:`TrainConfig` (:mod:`.config`) its settings
+  ``Parser.train(train, dev, config)``; :class:`TrainConfig` (:mod:`.config`) its settings
 * :mod:`.transition` the transition system and static oracle (pure Python)
 * :mod:`.features` sentence/paragraph boundary features of states (pure Python; the
   boundaries themselves: :mod:`rstkit.boundaries`)

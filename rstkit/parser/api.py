@@ -1,4 +1,4 @@
-"""The parser object: ``Parser.load(name_or_path)``, ``parser.parse(docs)``, ``Parser.train(config, train, dev)``.
+"""The parser object: ``Parser.load(name_or_path)``, ``parser.parse(docs)``, ``Parser.train(train, dev, config)``.
 
 >>> parser = Parser.load("scratch", device="cpu")                # doctest: +SKIP
 >>> [tree] = parser.parse([["The cat sat on the mat ,", "because it was tired ."]])  # doctest: +SKIP
@@ -169,11 +169,17 @@ class Parser:
         return self._segmenters[key]
 
     @classmethod
-    def train(cls, config: TrainConfig, train_docs: dict[str, RSTTree], dev_docs: dict[str, RSTTree], *,
+    def train(cls, train_docs: dict[str, RSTTree], dev_docs: dict[str, RSTTree], config: TrainConfig, *,
               out: str | Path | None = None, resume: bool = False, info: dict[str, Any] | None = None) -> Parser:
         """Train on ``train_docs`` (``{doc_id: tree}``), select on ``dev_docs`` by
         ``config.select_by``, write the best model to ``out`` (default: a new temporary
-        directory, ``parser.source``) and return it loaded."""
+        directory, ``parser.source``) and return it loaded. Data first, then settings, as in
+        :func:`rstkit.parser.train.train`; the old order ``(config, train_docs, dev_docs)`` still
+        works, deprecated."""
+        if isinstance(train_docs, TrainConfig):  # the order before the two train functions agreed
+            warnings.warn("Parser.train(config, train_docs, dev_docs) is deprecated: call "
+                          "Parser.train(train_docs, dev_docs, config)", DeprecationWarning, stacklevel=2)
+            train_docs, dev_docs, config = dev_docs, config, train_docs  # type: ignore[assignment]
         if out is None:
             out = tempfile.mkdtemp(prefix="rstkit-model-")
         train(train_docs, dev_docs, out, config, resume=resume, info=info)

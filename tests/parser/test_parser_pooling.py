@@ -101,7 +101,7 @@ def test_train_save_load_parse_with_a_local_transformer(gum_dir, bert, tmp_path,
     config = TrainConfig(encoder=bert, encoder_options={"dim": 8, "fine_tune": fine_tune}, model_options=SIZES,
                          epochs=2, device="cpu", threads=1, cache_dir=str(tmp_path / "cache"), warmup=0.3,
                          accumulate=2, encoder_lr=1e-4)
-    parser = Parser.train(config, train_docs, dev_docs, out=tmp_path / "model")
+    parser = Parser.train(train_docs, dev_docs, config, out=tmp_path / "model")
     weights = torch.load(tmp_path / "model" / "model.pt", weights_only=True)
     assert any("transformer" in k for k in weights) is fine_tune  # frozen: the transformer is not saved
     assert list((tmp_path / "cache").rglob("*.npz")) or fine_tune  # frozen features were cached

@@ -142,7 +142,7 @@ def test_relation_given_pair_and_wide_context_train_and_parse(two_docs):
 
     config = TrainConfig(epochs=1, device="cpu", threads=1, encoder_options=SIZES["encoder"],
                          model_options={**SIZES["model"], "relation_given_pair": True, "context": 5})
-    parser = Parser.train(config, two_docs, two_docs)  # into a new temporary directory
+    parser = Parser.train(two_docs, two_docs, config)  # into a new temporary directory
     assert (Path(parser.source) / "model.pt").is_file()
     (model,) = parser.ensemble.members
     assert model.pair_embedding is not None and model.context == 5
@@ -293,3 +293,19 @@ def test_scratch_tokens_are_lowercased_words_and_punctuation_with_digits_folded(
 
     expected = [re.sub(r"\d", "0", t) for t in re.findall(r"\w+|[^\w\s]", text.lower())]
     assert tokenize(text) == expected
+
+
+def test_train_takes_data_first_and_the_old_order_is_deprecated(monkeypatch, tmp_path):
+    """Parser.train(train, dev, config) as rstkit.parser.train.train; (config, train, dev) still works, warned."""
+    import rstkit.parser.api as api
+    from rstkit.parser.api import Parser
+
+    calls = []
+    monkeypatch.setattr(api, "train", lambda train, dev, out, config, **_: calls.append((train, dev, out, config)))
+    monkeypatch.setattr(api.Parser, "load", classmethod(lambda cls, out, device=None: out))
+    config = TrainConfig(epochs=1)
+    train_docs, dev_docs = {"a": "train tree"}, {"b": "dev tree"}
+    assert Parser.train(train_docs, dev_docs, config, out=tmp_path) == tmp_path
+    with pytest.warns(DeprecationWarning, match=r"Parser.train\(train_docs, dev_docs, config\)"):
+        Parser.train(config, train_docs, dev_docs, out=tmp_path)
+    assert calls == [(train_docs, dev_docs, tmp_path, config)] * 2
