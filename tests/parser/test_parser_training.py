@@ -297,7 +297,7 @@ def test_scratch_tokens_are_lowercased_words_and_punctuation_with_digits_folded(
 
 def test_train_takes_data_first_and_the_old_order_is_deprecated(monkeypatch, tmp_path):
     """Parser.train(train, dev, config) as rstkit.parser.train.train; (config, train, dev) still works, warned."""
-    import rstkit.parser.api as api
+    from rstkit.parser import api
     from rstkit.parser.api import Parser
 
     calls = []
