@@ -17,7 +17,6 @@ import re
 import warnings
 from collections import Counter
 from pathlib import Path
-from xml.sax.saxutils import quoteattr
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import RSTTree
@@ -82,6 +81,7 @@ def dumps_isanlp(tree: RSTTree) -> str:
     Unlike isanlp_rst, text is escaped as rs3 escapes it (the reader's repair leaves entities
     alone), so it reads back as written but for leading and trailing whitespace; characters XML
     cannot hold are refused (:class:`~rstkit.errors.WriteError`)."""
+    from xml.sax.saxutils import quoteattr  # here: it imports urllib, which reading does not need
     n = tree.n_edus
     ids: dict[tuple[int, int], int] = {}
     next_group = n + 1
