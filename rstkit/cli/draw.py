@@ -18,6 +18,7 @@ from ..draw import DRAWINGS, drawing
 from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
 from ..output import check_names, check_target, wants_directory, write_files
+from ..progress import Progress
 from ..settings import BINARIZATIONS, UnknownLabels
 from ..tree import RSTTree
 from .common import (
@@ -146,8 +147,11 @@ def run(args: argparse.Namespace) -> int:
     ascii = args.ascii or (to_stdout and needs_ascii(sys.stdout.encoding))
     width = args.width if args.width is not None else (
         shutil.get_terminal_size().columns if to_stdout and sys.stdout.isatty() else 0)
-    drawings = {doc_id: drawing(tree, fmt, compare=pred, edus=args.edus, width=width, ascii=ascii)
-                for doc_id, (tree, pred) in documents.items()}
+    drawings = {}
+    with Progress(len(documents), "draw", "document") as bar:  # quiet for quick work; a folder of long ones shows
+        for doc_id, (tree, pred) in documents.items():
+            drawings[doc_id] = drawing(tree, fmt, compare=pred, edus=args.edus, width=width, ascii=ascii)
+            bar.update()
     if several:
         assert out is not None, "checked above"
         check_names(((f"{doc_id}{FORMATS[fmt]}", f"document {doc_id!r}") for doc_id in drawings), str(out))

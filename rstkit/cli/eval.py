@@ -68,9 +68,10 @@ def add_parser(sub) -> None:
                    help="a peer's scoring procedure by name (docs/presets.md): it sets metric, average, label map, "
                         "binarization, span keying and the peer's quirks, each replaced by the option given; the "
                         "signature shows them and preset=NAME (rst-eval: the same numbers as --compat rst-eval)")
-    p.add_argument("--binarize", choices=EVAL_BINARIZATIONS, default=None,
+    p.add_argument("--binarize", choices=(*EVAL_BINARIZATIONS, RST_EVAL), default=None,
                    help="binarization of gold and predictions (default: the metric's: right-heavy for rst-parseval "
-                        "and parseval, none for dependency, whose chain encoding binarizes in its own way)")
+                        "and parseval, none for dependency, whose chain encoding binarizes in its own way); "
+                        "rst-eval: the reference's, the same as --compat rst-eval (as draw and convert spell it)")
     p.add_argument("--dep-encoding", type=dep_encoding, default="chain", metavar="chain|tree|GOLD,PRED",
                    help="dependency: how n-ary nodes become dependencies, chain (binarized the reference's way, the "
                         "default) or tree (a star); GOLD,PRED encodes the two sides differently (tree,chain is "
@@ -127,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
     if names is not None and len(names) != len(args.preds):
         raise RSTKitError(f"--names gives {len(names)} names for {len(args.preds)} prediction sets")
     metrics, averages = args.metric or ["parseval"], args.average or ["micro"]
+    if args.binarize == RST_EVAL:  # the reference's binarization comes with its compatibility mode
+        args.compat, args.binarize = RST_EVAL, None
     if args.preset is not None:
         return _run(args, names, _preset_configs(args))
     settings = {"labels": args.labels or "raw", "binarize": args.binarize, "missing": args.missing, "edus": args.edus,

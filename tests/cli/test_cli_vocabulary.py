@@ -295,3 +295,13 @@ def test_progress_on_a_terminal_is_one_bar_and_quick_work_shows_nothing():
         clock.now += 100
         bar.update(4)
     assert off.text == ""
+
+
+def test_eval_takes_the_reference_binarization_as_draw_and_convert_spell_it(capsys):
+    """`eval --binarize rst-eval` is `--compat rst-eval` (the reference's binarization comes with its mode)."""
+    sample = ["eval", "corpora/sample/gold", "corpora/sample/pred", "--metric", "rst-parseval", "-q",
+              "--format", "json"]
+    status, by_binarize, _ = run_main_out([*sample, "--binarize", "rst-eval"], capsys)
+    assert status == 0
+    status, by_compat, _ = run_main_out([*sample, "--compat", "rst-eval"], capsys)
+    assert status == 0 and by_binarize == by_compat and "compat=rst-eval" in by_binarize
