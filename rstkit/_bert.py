@@ -57,36 +57,47 @@ class BertConfig:
         return cls(**{name: config[name] for name in cls.__dataclass_fields__})
 
 
+def _holder(**modules: nn.Module) -> nn.Module:
+    """A module that only holds ``modules`` under their names: the parameter names of a BERT checkpoint
+    (``attention.self.query.weight``...), so that state dicts pass between this encoder and transformers'."""
+    holder = nn.Module()
+    for name, module in modules.items():
+        holder.add_module(name, module)
+    return holder
+
+
 class _Layer(nn.Module):
     """One encoder layer: self-attention, residual, LayerNorm; feed-forward (GELU), residual, LayerNorm."""
 
     def __init__(self, config: BertConfig):
         super().__init__()
-        size = config.hidden_size
+        size, eps = config.hidden_size, config.layer_norm_eps
         self.heads = config.num_attention_heads
-        self.query, self.key, self.value = (nn.Linear(size, size) for _ in range(3))
-        self.attention_out = nn.Linear(size, size)
-        self.attention_norm = nn.LayerNorm(size, eps=config.layer_norm_eps)
-        self.intermediate = nn.Linear(size, config.intermediate_size)
-        self.output = nn.Linear(config.intermediate_size, size)
-        self.output_norm = nn.LayerNorm(size, eps=config.layer_norm_eps)
-        self.attention_dropout = nn.Dropout(config.attention_probs_dropout_prob)
+        self.attention = _holder(
+            self=_holder(query=nn.Linear(size, size), key=nn.Linear(size, size), value=nn.Linear(size, size)),
+            output=_holder(dense=nn.Linear(size, size), LayerNorm=nn.LayerNorm(size, eps=eps)))
+        self.intermediate = _holder(dense=nn.Linear(size, config.intermediate_size))
+        self.output = _holder(dense=nn.Linear(config.intermediate_size, size), LayerNorm=nn.LayerNorm(size, eps=eps))
+        self.attention_dropout = config.attention_probs_dropout_prob
         self.dropout = nn.Dropout(config.hidden_dropout_prob)
 
     def forward(self, states: torch.Tensor, mask: torch.Tensor | None) -> torch.Tensor:
         batch, length, size = states.shape
         head = size // self.heads
+        attention: Any = self.attention  # holders of named modules (see _holder)
+        intermediate: Any = self.intermediate
+        output: Any = self.output
 
         def split(x: torch.Tensor) -> torch.Tensor:  # (batch, heads, length, head)
             return x.view(batch, length, self.heads, head).transpose(1, 2)
 
-        query, key, value = split(self.query(states)), split(self.key(states)), split(self.value(states))
+        query, key, value = (split(getattr(attention.self, name)(states)) for name in ("query", "key", "value"))
         attended = functional.scaled_dot_product_attention(
-            query, key, value, attn_mask=mask, dropout_p=self.attention_dropout.p if self.training else 0.0)
+            query, key, value, attn_mask=mask, dropout_p=self.attention_dropout if self.training else 0.0)
         attended = attended.transpose(1, 2).reshape(batch, length, size)
-        states = self.attention_norm(states + self.dropout(self.attention_out(attended)))
-        hidden = self.output(functional.gelu(self.intermediate(states)))
-        return self.output_norm(states + self.dropout(hidden))
+        states = attention.output.LayerNorm(states + self.dropout(attention.output.dense(attended)))
+        hidden = output.dense(functional.gelu(intermediate.dense(states)))
+        return output.LayerNorm(states + self.dropout(hidden))
 
 
 @dataclass(frozen=True)
@@ -98,18 +109,22 @@ class EncoderOutput:
 
 class BertEncoder(nn.Module):
     """BERT's encoder over word-piece ids; ``forward`` takes and gives what transformers' BertModel
-    does for ``output_hidden_states=True`` (``config`` too), which is all :mod:`rstkit.pretrained` asks."""
+    does for ``output_hidden_states=True`` (``config`` too), which is all :mod:`rstkit.pretrained` asks.
+    Its parameters carry transformers' names (pooler included, unused here), so the two exchange
+    state dicts."""
 
     def __init__(self, config: BertConfig):
         super().__init__()
         self.config = config
         size = config.hidden_size
-        self.word = nn.Embedding(config.vocab_size, size)
-        self.position = nn.Embedding(config.max_position_embeddings, size)
-        self.token_type = nn.Embedding(config.type_vocab_size, size)
-        self.embedding_norm = nn.LayerNorm(size, eps=config.layer_norm_eps)
+        self.embeddings = _holder(
+            word_embeddings=nn.Embedding(config.vocab_size, size),
+            position_embeddings=nn.Embedding(config.max_position_embeddings, size),
+            token_type_embeddings=nn.Embedding(config.type_vocab_size, size),
+            LayerNorm=nn.LayerNorm(size, eps=config.layer_norm_eps))
         self.dropout = nn.Dropout(config.hidden_dropout_prob)
-        self.layers = nn.ModuleList(_Layer(config) for _ in range(config.num_hidden_layers))
+        self.encoder = _holder(layer=nn.ModuleList(_Layer(config) for _ in range(config.num_hidden_layers)))
+        self.pooler = _holder(dense=nn.Linear(size, size))
 
     @classmethod
     def read(cls, path: Path) -> BertEncoder:
@@ -119,40 +134,29 @@ class BertEncoder(nn.Module):
         encoder = cls(BertConfig.read(path))
         weights = load_file(str(path / "model.safetensors"))
         prefix = "bert." if any(k.startswith("bert.") for k in weights) else ""
-        encoder.load_state_dict({mine: weights[prefix + theirs] for mine, theirs in _weight_names(encoder)})
+        wanted = encoder.state_dict()
+        encoder.load_state_dict({name: weights.get(prefix + name, wanted[name]) for name in wanted})
+        missing = [name for name in wanted if prefix + name not in weights and not name.startswith("pooler.")]
+        if missing:
+            raise KeyError(f"{path / 'model.safetensors'} lacks {', '.join(missing[:3])}")
         return encoder
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
                 output_hidden_states: bool = True) -> EncoderOutput:
+        embeddings: Any = self.embeddings  # a holder of named modules (see _holder)
+        encoder: Any = self.encoder
         positions = torch.arange(input_ids.shape[1], device=input_ids.device)
-        states = self.word(input_ids) + self.token_type(torch.zeros_like(input_ids))
-        states = states + self.position(positions)[None]
-        states = self.dropout(self.embedding_norm(states))
+        states = embeddings.word_embeddings(input_ids) + embeddings.token_type_embeddings(torch.zeros_like(input_ids))
+        states = states + embeddings.position_embeddings(positions)[None]
+        states = self.dropout(embeddings.LayerNorm(states))
         mask = None  # every position attends everywhere, as transformers leaves it when the mask is all ones
         if attention_mask is not None and not bool(attention_mask.all()):
             mask = (1.0 - attention_mask[:, None, None, :].to(states.dtype)) * torch.finfo(states.dtype).min
         hidden = [states]
-        for layer in self.layers:
+        for layer in encoder.layer:
             states = layer(states, mask)
             hidden.append(states)
         return EncoderOutput(tuple(hidden))
-
-
-def _weight_names(encoder: BertEncoder) -> list[tuple[str, str]]:
-    """(this module's parameter name, transformers' name) for every parameter of ``encoder``."""
-    pairs = [("word", "embeddings.word_embeddings"), ("position", "embeddings.position_embeddings"),
-             ("token_type", "embeddings.token_type_embeddings"), ("embedding_norm", "embeddings.LayerNorm")]
-    parts = [("query", "attention.self.query"), ("key", "attention.self.key"), ("value", "attention.self.value"),
-             ("attention_out", "attention.output.dense"), ("attention_norm", "attention.output.LayerNorm"),
-             ("intermediate", "intermediate.dense"), ("output", "output.dense"), ("output_norm", "output.LayerNorm")]
-    pairs += [(f"layers.{i}.{mine}", f"encoder.layer.{i}.{theirs}")
-              for i in range(len(encoder.layers)) for mine, theirs in parts]
-    names = []
-    for mine, theirs in pairs:
-        for kind in ("weight", "bias"):
-            if f"{mine}.{kind}" in dict(encoder.named_parameters()):
-                names.append((f"{mine}.{kind}", f"{theirs}.{kind}"))
-    return names
 
 
 class FastTokenizer:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import tempfile
 import warnings
+from itertools import cycle
 from pathlib import Path
 
 import pytest
@@ -238,7 +239,7 @@ def render(docs, side: int, conllu: bool, extras: list[int]) -> str:
     """A file of ``docs`` with side ``side``'s boundaries; ``extras`` (drawn numbers) place
     multi-word-token and empty-node lines, carrying a Seg=B-seg that must not count, and MISC items."""
     lines = []
-    pick = iter(extras * 50)
+    pick = cycle(extras)  # as many as the tokens need
     for d, doc in enumerate(docs):
         lines.append(f"# newdoc id = doc{d}")
         number = 0
