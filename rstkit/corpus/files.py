@@ -212,7 +212,8 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
             with _interrupts_blocked():  # until each worker has set its own handlers
                 pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
             # an interrupt held back meanwhile arrives here, with the pool made: it is ended below
-            outcomes = pool.map(_read_one, tasks, chunksize=chunk)
+            with Progress(len(tasks), "read", "file") as bar:  # in file order, as the workers finish them
+                outcomes = [_counted(outcome, bar) for outcome in pool.imap(_read_one, tasks, chunksize=chunk)]
         except BaseException:  # an interrupt (or a worker's crash): the workers are ended, not waited for
             if pool is not None:
                 pool.terminate()

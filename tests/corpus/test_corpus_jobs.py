@@ -117,3 +117,30 @@ def test_send_back_is_the_deprecated_name_of_worker_result():
     with pytest.warns(DeprecationWarning, match="send_back"):
         documents = read_documents("corpora/sample/gold", jobs=2, send_back=_same)
     assert documents == read_documents("corpora/sample/gold", jobs=1)
+
+
+def test_reading_with_several_processes_reports_progress_per_file(monkeypatch):
+    """Progress (shown by the command line on stderr) counts every file whatever ``jobs`` is."""
+    import rstkit.corpus.files as files_module
+
+    counted = []
+
+    class Recording:
+        def __init__(self, total, what, unit="item", **_):
+            counted.append([total, 0])
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return None
+
+        def update(self, n: int = 1) -> None:
+            counted[-1][1] += n
+
+    monkeypatch.setattr(files_module, "Progress", Recording)
+    paths = sorted(Path("corpora/sample/gold").glob("*.dis"))
+    for jobs in (1, 2):
+        outcomes = files_module.read_files(paths, jobs=jobs, single=True)
+        assert len(outcomes) == len(paths)
+    assert counted == [[len(paths), len(paths)]] * 2
