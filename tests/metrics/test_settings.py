@@ -48,7 +48,7 @@ def test_each_tuple_is_its_literal_type(literal, values):
 def test_the_choices_of_the_command_line_are_the_settings():
     assert choices("eval", "--metric") == (*ALL_METRICS, "all")
     assert choices("eval", "--average") == (*settings.AVERAGES, "all")
-    assert choices("eval", "--binarize") == settings.EVAL_BINARIZATIONS
+    assert choices("eval", "--binarize") == (*settings.EVAL_BINARIZATIONS, settings.RST_EVAL)  # rst-eval: --compat
     assert choices("eval", "--compat") == settings.COMPAT_MODES
     assert choices("eval", "--missing") == settings.MISSING_POLICIES
     assert choices("audit", "--missing") == settings.MISSING_POLICIES
