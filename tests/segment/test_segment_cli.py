@@ -9,10 +9,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from rstkit.cli import main
-from rstkit.segment.features import FLAGS
-from rstkit.segment.model import NetConfig, SegmenterNet
-from rstkit.segment.segmenter import Segmenter
-from rstkit.vocabulary import Vocabulary
+from tests.support.tiny_segmenter import save_tiny_segmenter
 
 TEXT = "I stayed at home because it was raining.\nThen I read a book.\n\nA second paragraph."
 
@@ -20,13 +17,7 @@ TEXT = "I stayed at home because it was raining.\nThen I read a book.\n\nA secon
 @pytest.fixture(scope="module")
 def model(tmp_path_factory) -> str:
     """A tiny untrained model (the CLI's plumbing does not depend on its quality)."""
-    torch.manual_seed(0)
-    words, chars = Vocabulary(["the", "."]), Vocabulary(list("abcdefghijklmnopqrstuvwxyz."))
-    net = SegmenterNet(NetConfig(words=len(words), chars=len(chars), flags=len(FLAGS), word_dim=4, char_dim=4,
-                                 char_filters=4, hidden=4, layers=1))
-    directory = tmp_path_factory.mktemp("model")
-    Segmenter(net, words, chars, {"threshold": 0.5}).save(directory)
-    return str(directory)
+    return save_tiny_segmenter(tmp_path_factory.mktemp("model"))
 
 
 def squeeze(text: str) -> str:
