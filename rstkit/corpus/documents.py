@@ -6,11 +6,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, overload
 
+from ..deprecation import renamed_keywords
 from ..errors import CorpusError, ManyErrors, RSTKitError
 from ..folders import not_regular
 from ..formats import doc_id_from_path, get_format
 from ..tree import RSTTree
-from .files import list_files, read_files, renamed_send_back, report_failures
+from .files import list_files, read_files, report_failures
 from .kinds import Prepared, recognise_corpus
 
 
@@ -23,10 +24,11 @@ def read_documents(path: str | Path, format: str | None = None, *, lenient: bool
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
                    jobs: int | None = None, worker_result: Callable[[RSTTree], Prepared],
                    **options) -> dict[str, RSTTree | Prepared]: ...
+@renamed_keywords(send_back="worker_result")
 def read_documents(path: str | Path, format: str | None = None, *, lenient: bool = False,
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
                    jobs: int | None = None, worker_result: Callable[[RSTTree], Any] | None = None,
-                   send_back: Callable[[RSTTree], Any] | None = None, **options) -> dict[str, Any]:
+                   **options) -> dict[str, Any]:
     """Read a file or a directory into ``{doc_id: tree}``, sorted by document id.
 
     Every unreadable file, and every entry of a folder that cannot be listed or read (a folder
@@ -43,7 +45,6 @@ def read_documents(path: str | Path, format: str | None = None, *, lenient: bool
     >>> list(gold)
     ['sample_bread', 'sample_harbour', 'sample_library', 'sample_note']
     """
-    worker_result = renamed_send_back(worker_result, send_back)
     path = Path(path)
     if not path.exists():
         raise CorpusError("no such file or directory", str(path))
@@ -111,15 +112,14 @@ def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: b
 def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
                notes: list[str] | None = None, jobs: int | None = None, worker_result: Callable[[RSTTree], Prepared],
                **options) -> dict[str, RSTTree | Prepared]: ...
+@renamed_keywords(send_back="worker_result")
 def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
                notes: list[str] | None = None, jobs: int | None = None,
-               worker_result: Callable[[RSTTree], Any] | None = None,
-               send_back: Callable[[RSTTree], Any] | None = None, **options) -> dict[str, Any]:
+               worker_result: Callable[[RSTTree], Any] | None = None, **options) -> dict[str, Any]:
     """The documents of a file or directory as the command line reads an input: the path (and a
     ``doc_map`` option) checked first, ``format="auto"`` detected (noted in ``notes``), unreadable
     documents left out and noted with ``skip_errors``; otherwise :func:`read_documents` (``worker_result``
     as there; ``send_back`` its deprecated name)."""
-    worker_result = renamed_send_back(worker_result, send_back)
     check_input(path)
     if options.get("doc_map"):
         check_input(options["doc_map"], file=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cores import usable_cores
+from ..deprecation import renamed_keywords
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning, caller_stacklevel
 from ..folders import not_regular, walk_files
 from ..formats import Format, all_formats, get_format
@@ -177,28 +178,19 @@ def resolve_jobs(jobs: int | None, n_files: int, *, small_results: bool = False)
     return jobs
 
 
-def renamed_send_back(worker_result: Callable[[RSTTree], Any] | None, send_back: Callable[[RSTTree], Any] | None
-                      ) -> Callable[[RSTTree], Any] | None:
-    """``worker_result``, or the deprecated name it had, ``send_back`` (with a DeprecationWarning)."""
-    if send_back is None:
-        return worker_result
-    warnings.warn("send_back is deprecated: its name is worker_result", DeprecationWarning, stacklevel=3)
-    return send_back if worker_result is None else worker_result
-
-
 Outcome = tuple[list[Any] | RSTKitError, list[tuple[str, type[Warning]]]]
 
 
+@renamed_keywords(send_back="worker_result")
 def read_files(files: Sequence[Path], format: str | None = None, lenient: bool = False, jobs: int | None = None,
                *, single: bool = False, worker_result: Callable[[RSTTree], Any] | None = None,
-               send_back: Callable[[RSTTree], Any] | None = None, **options) -> list[list[Any] | RSTKitError]:
+               **options) -> list[list[Any] | RSTKitError]:
     """Per file, in order: its trees, or the RSTKitError reading it raised (``single``: each file holds
     one document, :func:`read_tree`). With ``jobs`` > 1 (see :func:`resolve_jobs`) the files are read
     in a process pool, whose workers send back ``worker_result(tree)`` instead of each tree when that
     picklable function is given (trees are costly to send; read in this process, trees are returned
     as they are). The outcome, and the warnings (re-emitted here in file order), are otherwise the
     same whatever ``jobs`` is. (``send_back``: the deprecated name of ``worker_result``.)"""
-    worker_result = renamed_send_back(worker_result, send_back)
     workers = min(resolve_jobs(jobs, len(files), small_results=worker_result is not None), len(files))
     worker_result = worker_result if workers > 1 else None
     tasks = [(Path(f), format, lenient, single, worker_result, options) for f in files]

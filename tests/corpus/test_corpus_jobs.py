@@ -111,7 +111,8 @@ def test_send_back_is_the_deprecated_name_of_worker_result():
     from rstkit.corpus import read_documents
 
     files = sorted(Path("corpora/sample/gold").glob("*.dis"))
-    with pytest.warns(DeprecationWarning, match="send_back is deprecated: its name is worker_result"):
+    renamed = r"read_files\(send_back=\.\.\.\) is deprecated: call it with worker_result="
+    with pytest.warns(DeprecationWarning, match=renamed):
         old = read_files(files, jobs=2, send_back=_doc_id)
     assert old == read_files(files, jobs=2, worker_result=_doc_id) == [[f.name[:-4]] for f in files]
     with pytest.warns(DeprecationWarning, match="send_back"):
