@@ -18,9 +18,9 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("tqdm")
 
 from rstkit.corpus import gum_corpus
+from rstkit.models import shipped, shipped_model_dir
 from rstkit.parser.api import Parser
 from rstkit.parser.encoder_names import pretrained_available
-from rstkit.parser.modeldir import SHIPPED, ModelDirError, shipped_model_dir
 
 CASES = [("scratch", "cpu", 1), ("scratch", "cpu", 4), ("minilm", "cpu", 1)]
 if torch.cuda.is_available():
@@ -37,10 +37,8 @@ def test_docs(gum_dir) -> list:
 
 @pytest.mark.parametrize(("model", "device_name", "beam"), CASES)
 def test_parse_throughput(benchmark, test_docs, model, device_name, beam):
-    assert model in SHIPPED
-    try:
-        shipped_model_dir(model)
-    except ModelDirError:
+    assert model in shipped("parser")
+    if not (shipped_model_dir(model) / "config.json").is_file():
         pytest.skip(f"no shipped {model} model")
     if pretrained_available(model):
         pytest.skip(f"the {model} model needs {pretrained_available(model)}")

@@ -13,8 +13,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from rstkit.models import shipped_model_dir
 from rstkit.segment.gum import read_gum
-from rstkit.segment.segmenter import Segmenter, default_model_dir
+from rstkit.segment.segmenter import Segmenter
 from rstkit.segment.tokenize import tokenize
 
 
@@ -25,7 +26,7 @@ def test_texts(gum_dir) -> list[str]:
 
 @pytest.mark.parametrize("model", ["segmenter", "segmenter-base"])
 def test_segment_gum_test(benchmark, test_texts, model) -> None:
-    if not (default_model_dir(model) / "model.pt").is_file():
+    if not (shipped_model_dir(model) / "model.pt").is_file():
         pytest.skip(f"no {model} model shipped")
     if model == "segmenter":
         pytest.importorskip("transformers")
@@ -78,7 +79,7 @@ def test_segment_unpunctuated_text_scales_linearly(gum_dir, tmp_path, model) -> 
     import subprocess
     import sys
 
-    if not (default_model_dir(model) / "model.pt").is_file():
+    if not (shipped_model_dir(model) / "model.pt").is_file():
         pytest.skip(f"no {model} model shipped")
     if model == "segmenter":
         pytest.importorskip("transformers")

@@ -21,25 +21,26 @@ import torch
 
 from ..boundaries import has_paragraphs, has_sentences
 from ..errors import RSTKitError, RSTKitWarning
+from ..models import locate, shipped
 from ..tree import EDU, RSTTree
 from .config import TrainConfig
 from .decode import decode
 from .encoder_names import pretrained_available
 from .ensemble import ModelEnsemble
 from .inputs import Document, TextSegmenter, text_document
-from .modeldir import SHIPPED, ModelDirError, load_member, member_dirs, read_config, shipped_model_dir
+from .modeldir import ModelDirError, load_member, member_dirs, read_config
 from .train import resolve_device, train
 
 
 def default_model() -> tuple[str, str | None]:
     """The name of the best shipped model that can run here, and why a better one cannot
     (None when the best runs)."""
-    best = SHIPPED[0]
+    best, fallback = shipped("parser")[0], shipped("parser")[-1]
     missing = pretrained_available(best)
     if missing is None:
         return best, None
-    return SHIPPED[-1], (f"the {best} model needs {missing} (pip install 'rstkit[parser]'); "
-                         f"using the {SHIPPED[-1]} model")
+    return fallback, (f"the {best} model needs {missing} (pip install 'rstkit[parser]'); "
+                      f"using the {fallback} model")
 
 
 @dataclass(frozen=True)
@@ -106,12 +107,7 @@ class Parser:
             model, reason = default_model()
             if reason:
                 warnings.warn(reason, RSTKitWarning, stacklevel=2)
-        path = Path(model)
-        if not path.exists():
-            if str(model) not in SHIPPED:
-                raise ModelDirError(f"no such model directory, and no shipped model of that name (shipped: "
-                                    f"{', '.join(SHIPPED)})", str(model))
-            path = shipped_model_dir(str(model))
+        path = locate(model, "parser")
         config = read_config(path)
         if label_map is not None and label_map != config["label_map"]:
             raise ModelDirError(f"model predicts {config['label_map']!r} relation classes, not {label_map!r}",

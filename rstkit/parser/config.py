@@ -5,13 +5,13 @@ model-selection metric fails at construction, not after an epoch of training.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..errors import RSTKitError
 from ..labels import label_map_names
 from ..metrics.registry import FAMILIES, METRICS
+from ..models import TrainSettings
 from ..settings import AVERAGES, Average, Metric
 from .encoder_names import check_encoder, needs_vocabulary, pretrained_part
 
@@ -58,8 +58,9 @@ def check_encoder_options(encoder: str, options: dict[str, Any]) -> None:
 
 
 @dataclass(frozen=True)
-class TrainConfig:
-    """Training settings (all written to the model's config).
+class TrainConfig(TrainSettings):
+    """The parser's training settings (all written to the model's config); with those of every
+    run (:class:`rstkit.models.TrainSettings`: ``epochs``, ``patience``, ``lr``, ``seed``).
 
     ``select_by`` names the dev metric that selects the model (``METRIC-AVERAGE-KEY``).
     The learning rate ``lr`` of the parser follows ``schedule`` after a linear ``warmup``
@@ -73,16 +74,13 @@ class TrainConfig:
     encoder: str = "scratch"
     encoder_options: dict[str, Any] = field(default_factory=dict)
     model_options: dict[str, Any] = field(default_factory=dict)
-    epochs: int = 30
+    epochs: int = field(default=30, kw_only=True)
     batch_docs: int = 4
-    lr: float = 2e-3
     schedule: str = "constant"
     warmup: float = 0.0
     min_lr_ratio: float = 0.05
     weight_decay: float = 1e-6
     clip: float = 5.0
-    patience: int = 5
-    seed: int = 13
     min_count: int = 2
     hide_boundaries: float = 0.25
     select_by: str = "parseval-micro-F"
@@ -95,25 +93,20 @@ class TrainConfig:
     cache_dir: str | None = None
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.label_map not in label_map_names():
             raise RSTKitError(f"unknown label map {self.label_map!r}; choose from {', '.join(label_map_names())}")
         if self.schedule not in SCHEDULES:
             raise RSTKitError(f"unknown learning-rate schedule {self.schedule!r}; choose from {', '.join(SCHEDULES)}")
         parse_select_by(self.select_by)
-        for name in ("epochs", "batch_docs", "patience", "min_count", "accumulate"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise RSTKitError(f"{name} must be an integer >= 1, not {value!r}")
+        self.check_counts("batch_docs", "min_count", "accumulate")
         if self.threads is not None and (not isinstance(self.threads, int) or self.threads < 1):
             raise RSTKitError(f"threads must be an integer >= 1 or None, not {self.threads!r}")
-        for name in ("lr", "encoder_lr", "clip"):
-            if not _number(getattr(self, name)) or getattr(self, name) <= 0:
-                raise RSTKitError(f"{name} must be a number > 0, not {getattr(self, name)!r}")
-        for name, low, high in (("warmup", 0, 1), ("min_lr_ratio", 0, 1), ("hide_boundaries", 0, 1),
-                                ("layer_decay", 0, 1), ("weight_decay", 0, float("inf"))):
-            value = getattr(self, name)
-            if not _number(value) or not low <= value <= high or (name == "layer_decay" and value == 0):
-                raise RSTKitError(f"{name} must be a number in [{low}, {high}], not {value!r}")
+        self.check_positive("encoder_lr", "clip")
+        self.check_ranges(warmup=(0, 1), min_lr_ratio=(0, 1), hide_boundaries=(0, 1), layer_decay=(0, 1),
+                          weight_decay=(0, float("inf")))
+        if self.layer_decay == 0:
+            raise RSTKitError("layer_decay must be a number in (0, 1], not 0")
         if self.warmup >= 1:
             raise RSTKitError("warmup must be a fraction of the optimizer steps below 1")
         if not (self.device in ("auto", "cpu", "cuda") or self.device.startswith("cuda:")):
@@ -123,7 +116,3 @@ class TrainConfig:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value)

@@ -1,5 +1,6 @@
-"""A trained parser on disk: ``config.json`` + ``model.pt`` (+ ``vocab.txt`` for encoders with words),
-or an ensemble: a ``config.json`` naming member model directories inside it.
+"""A trained parser on disk, a model folder (:mod:`rstkit.models`): ``config.json`` + ``model.pt``
+(+ ``vocab.txt`` for encoders with words), or an ensemble: a ``config.json`` naming member model
+directories inside it.
 
 The config names the model format, the rstkit version that wrote it, the label map and
 relation classes, the encoder and every size needed to rebuild the network. Loading
@@ -7,15 +8,12 @@ checks all of it and says clearly what does not fit, instead of failing inside t
 A directory loads when its format is one this rstkit reads, whichever rstkit version
 wrote it. Weights are stored in float16 (half the size) and loaded back as float32.
 
-Models shipped with rstkit are found by name (``scratch``, ``minilm``) through
-:mod:`importlib.resources` (``rstkit/data/models/NAME``; their card is
-``parsers/rstkit/README.md`` in the source tree).
+Models shipped with rstkit are found by name (``minilm``, ``scratch``: :data:`rstkit.models.SHIPPED`;
+their card is ``parsers/rstkit/README.md`` in the source tree).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,8 @@ import torch
 from .._version import __version__
 from ..errors import RSTKitError
 from ..labels import get_label_map, label_map_names
+from ..models import CONFIG, WEIGHTS, ModelDirError, config_text, read_weights, weights_bytes, write_model_dir
+from ..models import read_config as read_folder_config
 from ..vocabulary import Vocabulary
 from .encoder_names import needs_vocabulary
 from .encoders import build_encoder
@@ -33,14 +33,8 @@ from .model import ParserModel
 #: formats this version loads (format 1: scratch models of rstkit 0.1, unchanged since)
 MODEL_FORMAT = 2
 READABLE_FORMATS = (1, 2)
-CONFIG, WEIGHTS, VOCAB = "config.json", "model.pt", "vocab.txt"
+VOCAB = "vocab.txt"
 ENSEMBLE = "ensemble"
-#: models shipped in the package, best first
-SHIPPED = ("minilm", "scratch")
-
-
-class ModelDirError(RSTKitError):
-    """A model directory is missing, damaged, or from an incompatible version or label map."""
 
 
 @dataclass
@@ -62,22 +56,16 @@ def build_model(spec: ModelSpec, vocab: Vocabulary | None, cache_dir: str | Path
         raise RSTKitError(f"bad model options: {exc}") from None
 
 
-def _write_config(path: Path, config: dict[str, Any]) -> None:
-    (path / CONFIG).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
-
-
 def save_model_dir(path: str | Path, model: ParserModel, spec: ModelSpec, info: dict[str, Any]) -> None:
     """Write a model directory (``info``: training facts such as corpus, epochs, dev scores)."""
-    path = Path(path)
-    path.mkdir(parents=True, exist_ok=True)
     spec = ModelSpec(spec.label_map, spec.relations, spec.encoder, model.encoder.options(), spec.model_options)
     config = {"model_format": MODEL_FORMAT, "rstkit_version": __version__, **asdict(spec), "info": info}
-    state = {k: (v.half() if v.is_floating_point() else v).cpu() for k, v in model.state_dict().items()}
-    torch.save(state, path / WEIGHTS)
+    files: dict[str, str | bytes] = {WEIGHTS: weights_bytes(model.state_dict())}
     vocab = getattr(model.encoder, "vocab", None)
     if vocab is not None:
-        (path / VOCAB).write_text("\n".join(vocab.items[2:]) + "\n", encoding="utf-8")
-    _write_config(path, config)
+        files[VOCAB] = "\n".join(vocab.items[2:]) + "\n"
+    files[CONFIG] = config_text(config)
+    write_model_dir(path, files)
 
 
 def save_ensemble_dir(path: str | Path, members: list[str], info: dict[str, Any]) -> None:
@@ -91,21 +79,16 @@ def save_ensemble_dir(path: str | Path, members: list[str], info: dict[str, Any]
             raise ModelDirError("an ensemble member cannot be an ensemble", str(path / member))
         if (config["label_map"], config["relations"]) != (first["label_map"], first["relations"]):
             raise ModelDirError("ensemble members disagree on label map or relations", str(path / member))
-    _write_config(path, {"model_format": MODEL_FORMAT, "rstkit_version": __version__, "kind": ENSEMBLE,
-                         "members": list(members), "label_map": first["label_map"], "relations": first["relations"],
-                         "encoder": first["encoder"], "info": info})
+    write_model_dir(path, {CONFIG: config_text({
+        "model_format": MODEL_FORMAT, "rstkit_version": __version__, "kind": ENSEMBLE, "members": list(members),
+        "label_map": first["label_map"], "relations": first["relations"], "encoder": first["encoder"],
+        "info": info})})
 
 
 def read_config(path: str | Path) -> dict[str, Any]:
     """The checked config of a model directory."""
-    path = Path(path)
-    config_file = path / CONFIG
-    if not config_file.is_file():
-        raise ModelDirError(f"not a parser model directory (no {CONFIG})", str(path))
-    try:
-        config = json.loads(config_file.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ModelDirError(f"unreadable config: {exc.msg}", str(config_file), exc.lineno) from None
+    config = read_folder_config(path, "parser")
+    config_file = Path(path) / CONFIG
     found = config.get("model_format")
     if found not in READABLE_FORMATS:
         raise ModelDirError(f"model format {found!r} is not a format this rstkit reads "
@@ -150,21 +133,11 @@ def load_member(path: str | Path, device: torch.device, cache_dir: str | Path | 
             raise ModelDirError(f"{spec.encoder}-encoder model without {VOCAB}", str(path))
         vocab = Vocabulary((path / VOCAB).read_text(encoding="utf-8").splitlines())
     model = build_model(spec, vocab, cache_dir)
+    state = read_weights(path)
     try:
-        state = torch.load(path / WEIGHTS, map_location="cpu", weights_only=True)
-        model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in state.items()})
-    except (OSError, RuntimeError, KeyError) as exc:
+        model.load_state_dict(state)
+    except (RuntimeError, KeyError) as exc:
         raise ModelDirError(f"weights do not fit the config: {str(exc).splitlines()[0]}", str(path / WEIGHTS)) from None
     model.to(device)
     model.eval()
     return model, spec
-
-
-def shipped_model_dir(name: str) -> Path:
-    """The directory of shipped model ``name`` inside the installed package."""
-    if name not in SHIPPED:
-        raise ModelDirError(f"no shipped model {name!r}; shipped: {', '.join(SHIPPED)} (or give a model directory)")
-    where = resources.files("rstkit").joinpath("data", "models", name)
-    if not isinstance(where, Path) or not (where / CONFIG).is_file():
-        raise ModelDirError(f"the shipped model {name!r} is not installed as files (zipped package?)", str(where))
-    return where

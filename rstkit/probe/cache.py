@@ -3,9 +3,9 @@
 Layout: ``ROOT/<encoder slug>-<hash of the encoder name>/<shard>.npz``, each shard holding
 ``keys`` (SHA-256 digests of the texts, one row of 32 bytes each) and ``vectors``. A run
 reads every shard of its encoder, encodes only the texts none of them holds, and writes
-those as new shards of :data:`SHARD_TEXTS` texts each as soon as each is encoded (written to a
-temporary file, then renamed, so concurrent runs never see half a file): an interrupted run
-resumes where it stopped.
+those as new shards of :data:`SHARD_TEXTS` texts each as soon as each is encoded (through
+:func:`rstkit.output.write_files`: a file whole or not at all, so concurrent runs never see half a
+file): an interrupted run resumes where it stopped.
 
 Default root: ``encodings`` under rstkit's cache root (:mod:`rstkit.cache`: ``$RSTKIT_CACHE``, else
 ``$XDG_CACHE_HOME/rstkit`` or ``~/.cache/rstkit``).
@@ -13,15 +13,15 @@ Default root: ``encodings`` under rstkit's cache root (:mod:`rstkit.cache`: ``$R
 from __future__ import annotations
 
 import hashlib
-import os
+import io
 import re
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ..cache import cache_dir
+from ..output import write_files
 from ..progress import Progress
 from .encoders import Encoder
 from .errors import EncoderError
@@ -58,13 +58,12 @@ class EncodingCache:
         return stored
 
     def save(self, keys: list[bytes], vectors: np.ndarray) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha256(b"".join(sorted(keys))).hexdigest()[:16]
-        with tempfile.NamedTemporaryFile(dir=self.directory, suffix=".tmp", delete=False) as handle:
-            # raw uint8 rows: a fixed-width bytes array would drop a digest's trailing zero bytes
-            digests = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(len(keys), 32)
-            np.savez(handle, keys=digests, vectors=vectors)
-        os.replace(handle.name, self.directory / f"{name}.npz")
+        shard = io.BytesIO()
+        # raw uint8 rows: a fixed-width bytes array would drop a digest's trailing zero bytes
+        digests = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(len(keys), 32)
+        np.savez(shard, keys=digests, vectors=vectors)
+        write_files(self.directory / f"{name}.npz", {name: shard.getvalue()}, into_directory=False, force=True)
 
     def encode(self, texts: Sequence[str]) -> tuple[np.ndarray, int]:
         """Vectors of ``texts`` (rows in order) and how many texts had to be encoded."""

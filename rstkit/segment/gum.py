@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..corpus import gum_corpus, read_tree
-from ..tree import EDU
+from ..tree import EDU, RSTTree
 from .tokenize import Span
 
 _NO_SPACE_BEFORE = frozenset([",", ".", ";", ":", "!", "?", ")", "]", "}", "%", "...", "…", "”", "’", "n't", "'s",
@@ -124,8 +124,13 @@ def corpus_card(root: str | Path) -> dict[str, object]:
     return {"name": "GUM", "documents": len(files), "sha256": digest.hexdigest()[:16]}
 
 
-def read_gum(root: str | Path, split: str, paragraphs: bool = True) -> list[GoldDocument]:
-    """The documents of one split of a GUM checkout, as raw text (from ``dependencies/``)."""
+def read_gum_trees(root: str | Path, split: str) -> dict[str, RSTTree]:
+    """The trees of one split of a GUM checkout, from its ``.rsd`` files (``dependencies/``: their
+    EDUs know their sentences and paragraphs), in the split's order."""
     corpus = gum_corpus(root, "rsd")
-    return [detokenize(doc_id, read_tree(corpus.path(doc_id)).edus, paragraphs)
-            for doc_id in corpus.doc_ids(split)]
+    return {doc_id: read_tree(corpus.path(doc_id)) for doc_id in corpus.doc_ids(split)}
+
+
+def read_gum(root: str | Path, split: str, paragraphs: bool = True) -> list[GoldDocument]:
+    """The documents of one split of a GUM checkout, as raw text."""
+    return [detokenize(doc_id, tree.edus, paragraphs) for doc_id, tree in read_gum_trees(root, split).items()]

@@ -8,7 +8,7 @@ gives three scores per token: inside an EDU, begins an EDU, begins an EDU and a 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 import torch
@@ -40,6 +40,10 @@ class NetConfig:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+#: the sizes a training run may set (the others come from the vocabularies and features)
+NET_OPTIONS = tuple(f.name for f in fields(NetConfig) if f.name not in ("words", "chars", "flags", "extra"))
 
 
 class SegmenterNet(nn.Module):

@@ -1,8 +1,8 @@
 """The EDU segmenter: plain text -> EDUs as character spans (needs torch).
 
 ``Segmenter.load()`` reads the model shipped with rstkit (``rstkit/data/models/segmenter``)
-or a directory written by ``rstkit train-segmenter``; ``segment(text)`` splits the text
-into paragraphs (at blank lines) and GUM-like tokens, tags every token (begins an EDU,
+or a model folder (:mod:`rstkit.models`) written by ``rstkit train-segmenter`` or ``Segmenter.train``;
+``segment(text)`` splits the text into paragraphs (at blank lines) and GUM-like tokens, tags every token (begins an EDU,
 begins a sentence, or neither) and returns a :class:`Segmentation`. A paragraph always
 begins an EDU and a sentence; EDUs never cross paragraphs.
 
@@ -20,14 +20,16 @@ of the word pieces overlapping its characters.
 from __future__ import annotations
 
 import json
-import pickle
-from collections.abc import Sequence
-from importlib import resources
+import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
 
+from .. import models
+from ..deprecation import renamed_keywords
 from ..errors import RSTKitError
 from ..pretrained import MINILM, missing_packages
 from ..vocabulary import Vocabulary
@@ -36,18 +38,17 @@ from .model import EDU_START, SENTENCE_START, NetConfig, SegmenterNet, batch_win
 from .result import Segmentation, build_segmentation
 from .tokenize import Span, paragraphs, tokenize
 
+if TYPE_CHECKING:
+    from ..tree import RSTTree
+    from .train import SegmenterTrainConfig
+
 MODEL_FORMAT = "rstkit-segmenter/1"
-_FILES = ("config.json", "vocab.json", "model.pt")
+VOCAB = "vocab.json"
+_FILES = (models.CONFIG, VOCAB, models.WEIGHTS)
 
-
-#: the models shipped with rstkit (directories under ``rstkit/data/models``): the default,
-#: which also reads MiniLM's frozen states, and one that needs nothing but torch
-SHIPPED = {"segmenter": "the default model (word, character and MiniLM features)",
-           "segmenter-base": "word and character features only (needs nothing but torch)"}
-
-
-#: the shipped model used when none is named, and the one used instead when it cannot run here
-DEFAULT_MODEL, FALLBACK_MODEL = "segmenter", "segmenter-base"
+#: the shipped model used when none is named (it also reads MiniLM's frozen states), and the one
+#: used instead when it cannot run here (it needs nothing but torch)
+DEFAULT_MODEL, FALLBACK_MODEL = models.shipped("segmenter")[0], models.shipped("segmenter")[-1]
 
 
 def default_segmenter() -> tuple[str, str | None]:
@@ -60,21 +61,6 @@ def default_segmenter() -> tuple[str, str | None]:
                             f"using the {FALLBACK_MODEL} segmenter")
 
 
-def default_model_dir(name: str = DEFAULT_MODEL) -> Path:
-    """Where a model shipped with rstkit is (``segmenter``, the default, or ``segmenter-base``)."""
-    return Path(str(resources.files("rstkit") / "data" / "models" / name))
-
-
-def model_location(path: str | Path | None) -> Path:
-    """The model directory ``path`` names: an existing directory, else a shipped model's
-    name, else (None) the default shipped model."""
-    if path is None:
-        return default_model_dir()
-    if not Path(path).is_dir() and str(path) in SHIPPED:
-        return default_model_dir(str(path))
-    return Path(path)
-
-
 class Segmenter:
     """A trained segmenter (network, vocabularies and decoding settings).
 
@@ -82,8 +68,10 @@ class Segmenter:
     >>> [edu.text for edu in segmenter.segment("The bridge closed, so traffic moved.").edus]  # doctest: +SKIP
     """
 
-    def __init__(self, net: SegmenterNet, words: Vocabulary, chars: Vocabulary, settings: dict, encoder=None):
+    def __init__(self, net: SegmenterNet, words: Vocabulary, chars: Vocabulary, settings: dict, encoder=None,
+                 source: str | None = None):
         self.net = net.eval()
+        self.source = source  # the model's name or folder, once loaded or saved
         self.encoder = encoder
         self.words = words
         self.chars = chars
@@ -96,47 +84,62 @@ class Segmenter:
     # -- loading and saving ------------------------------------------------------------
 
     @classmethod
-    def load(cls, path: str | Path | None = None, threads: int | None = None,
+    @renamed_keywords(path="model")
+    def load(cls, model: str | Path | None = None, *, threads: int | None = None,
              cache_dir: str | Path | None = None) -> Segmenter:
-        """The model in directory ``path``, or the shipped model of that name
-        (:data:`SHIPPED`; default: ``segmenter``); ``cache_dir`` keeps a pretrained
-        encoder's states on disk (models that use one)."""
-        directory = model_location(path)
+        """A shipped model by name (``segmenter``, ``segmenter-base``; None: ``segmenter``) or a
+        model folder, as :meth:`rstkit.Parser.load` takes them; ``threads``: torch's threads;
+        ``cache_dir`` keeps a pretrained encoder's states on disk (models that use one)."""
+        directory = models.shipped_model_dir(DEFAULT_MODEL) if model is None else models.locate(model, "segmenter")
         if threads:
             torch.set_num_threads(threads)
         missing = [name for name in _FILES if not (directory / name).is_file()]
         if missing:
-            raise RSTKitError(f"not a segmenter model directory (missing {', '.join(missing)})", str(directory))
+            raise models.ModelDirError(f"not a segmenter model directory (missing {', '.join(missing)})",
+                                       str(directory))
+        settings = models.read_config(directory, "segmenter")
         try:
-            settings = json.loads((directory / "config.json").read_text(encoding="utf-8"))
-            vocab = json.loads((directory / "vocab.json").read_text(encoding="utf-8"))
+            vocab = json.loads((directory / VOCAB).read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RSTKitError(f"unreadable segmenter model: {exc}", str(directory)) from None
+            raise models.ModelDirError(f"unreadable vocabulary: {exc}", str(directory / VOCAB)) from None
         if settings.get("format") != MODEL_FORMAT:
-            raise RSTKitError(f"not a segmenter model of this rstkit version (format {settings.get('format')!r}, "
-                              f"expected {MODEL_FORMAT!r})", str(directory / "config.json"))
+            raise models.ModelDirError(f"not a segmenter model of this rstkit version (format "
+                                       f"{settings.get('format')!r}, expected {MODEL_FORMAT!r})",
+                                       str(directory / models.CONFIG))
         net = SegmenterNet(NetConfig(**settings["net"]))
         try:
-            state = torch.load(directory / "model.pt", map_location="cpu", weights_only=True)
-            net.load_state_dict({k: v.float() for k, v in state.items()})
-        except (OSError, RuntimeError, KeyError, ValueError, EOFError, pickle.UnpicklingError) as exc:
-            raise RSTKitError(f"unreadable segmenter weights: {exc}", str(directory / "model.pt")) from None
+            net.load_state_dict(models.read_weights(directory))
+        except (RuntimeError, KeyError) as exc:
+            raise models.ModelDirError(f"weights do not fit the config: {str(exc).splitlines()[0]}",
+                                       str(directory / models.WEIGHTS)) from None
         pretrained = settings.get("pretrained")
         encoder = load_encoder(pretrained["encoder"], cache_dir) if pretrained else None
-        return cls(net, Vocabulary(vocab["words"][2:]), Vocabulary(vocab["chars"][2:]), settings, encoder)
+        return cls(net, Vocabulary(vocab["words"][2:]), Vocabulary(vocab["chars"][2:]), settings, encoder,
+                   str(DEFAULT_MODEL if model is None else model))
 
     def save(self, path: str | Path) -> None:
-        """Write the model directory (weights in half precision: the model is small and its
+        """Write the model folder (weights in half precision: the model is small and its
         predictions do not change measurably)."""
-        directory = Path(path)
-        directory.mkdir(parents=True, exist_ok=True)
         settings = dict(self.settings, format=MODEL_FORMAT, net=self.net.config.to_dict(), threshold=self.threshold,
                         window=self.window, margin=self.margin, batch_size=self.batch_size)
-        (directory / "config.json").write_text(json.dumps(settings, indent=1, ensure_ascii=False) + "\n",
-                                               encoding="utf-8")
         vocab = {"words": self.words.items, "chars": self.chars.items}
-        (directory / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False) + "\n", encoding="utf-8")
-        torch.save({k: v.half() for k, v in self.net.state_dict().items()}, directory / "model.pt")
+        models.write_model_dir(path, {models.CONFIG: models.config_text(settings, indent=1),
+                                      VOCAB: json.dumps(vocab, ensure_ascii=False) + "\n",
+                                      models.WEIGHTS: models.weights_bytes(self.net.state_dict())})
+        self.source = str(path)
+
+    @classmethod
+    def train(cls, train_docs: Mapping[str, RSTTree], dev_docs: Mapping[str, RSTTree],
+              config: SegmenterTrainConfig, *, out: str | Path | None = None,
+              info: Mapping[str, Any] | None = None) -> Segmenter:
+        """Train on ``train_docs`` (``{doc_id: tree}`` whose EDUs know their sentences and paragraphs,
+        e.g. :func:`rstkit.segment.gum.read_gum_trees`), select on ``dev_docs``, write the model to
+        ``out`` (default: a new temporary folder) and return it: :meth:`rstkit.Parser.train`'s shape."""
+        from .train import train
+
+        if out is None:
+            out = tempfile.mkdtemp(prefix="rstkit-segmenter-")
+        return train(train_docs, dev_docs, out, config, log=lambda _: None, info=info)
 
     # -- segmenting ------------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
-"""Training the segmenter on GUM (CPU, minutes).
+"""Training the segmenter (CPU, minutes): ``train(train_trees, dev_trees, out, config)``, the
+parser's shape (:func:`rstkit.parser.train.train`); ``rstkit train-segmenter`` gives it GUM's splits.
 
-The training text is GUM's train split rebuilt as raw text (:mod:`rstkit.segment.gum`)
+The training text is each tree's EDUs rebuilt as raw text (:mod:`rstkit.segment.gum`: GUM's
+``.rsd`` files give each EDU's tokens, sentence and paragraph)
 and tokenised by the segmenter's own tokenizer, so training sees exactly what prediction
 on a user's text sees; a token's class comes from the gold character offsets (begins an
 EDU, begins an EDU and a sentence, or neither). Each epoch shows every document either
@@ -19,40 +21,42 @@ pooled over the token's word pieces), computed once per text and cached on disk.
 from __future__ import annotations
 
 import copy
-import json
+import os
 import random
 import time
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
 from torch import nn
 
 from ..errors import RSTKitError
+from ..models import CONFIG, TrainSettings, config_text, read_config, write_model_dir
 from ..pretrained import default_cache_dir
+from ..tree import RSTTree
 from ..vocabulary import UNK, Vocabulary
 from .evaluate import BoundaryScore, boundary_score
 from .features import FLAGS, TokenFeatures, featurize, word_key
-from .gum import GoldDocument, corpus_card, read_gum
-from .model import EDU_START, INSIDE, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
+from .gum import GoldDocument, corpus_card, detokenize, read_gum_trees
+from .model import EDU_START, INSIDE, NET_OPTIONS, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .segmenter import Segmenter, load_encoder
 from .tokenize import Span, tokenize
 
 
-@dataclass
-class TrainConfig:
-    """Training settings (saved with the model)."""
+@dataclass(frozen=True)
+class SegmenterTrainConfig(TrainSettings):
+    """The segmenter's training settings (saved with the model); with those of every run
+    (:class:`rstkit.models.TrainSettings`: ``epochs``, ``patience``, ``lr``, ``seed``), checked
+    when made. ``net``: sizes of the network (:data:`rstkit.segment.model.NET_OPTIONS`)."""
 
-    epochs: int = 20
-    patience: int = 5
     batch_size: int = 32
     window: int = 128
-    lr: float = 2e-3
     lr_decay: float = 1.0
-    seed: int = 13
     flat_probability: float = 0.5
     word_dropout: float = 0.05
     min_word_count: int = 2
@@ -60,6 +64,29 @@ class TrainConfig:
     pretrained: str | None = None
     pretrained_layers: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
     net: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.check_counts("batch_size", "window", "min_word_count")
+        self.check_ranges(lr_decay=(0, 1), flat_probability=(0, 1), word_dropout=(0, 1))
+        if self.lr_decay == 0:
+            raise RSTKitError("lr_decay must be a number in (0, 1], not 0")
+        if self.max_docs is not None:
+            self.check_counts("max_docs")
+        if not self.pretrained_layers or not all(isinstance(n, int) and n >= 0 for n in self.pretrained_layers):
+            raise RSTKitError(f"pretrained_layers must be layer numbers >= 0, not {self.pretrained_layers!r}")
+        unknown = sorted(set(self.net) - set(NET_OPTIONS)) if isinstance(self.net, dict) else ["(not a mapping)"]
+        if unknown:
+            raise RSTKitError(f"unknown network option {', '.join(map(repr, unknown))}; "
+                              f"known: {', '.join(NET_OPTIONS)}")
+
+
+def __getattr__(name: str) -> type[SegmenterTrainConfig]:
+    if name == "TrainConfig":
+        warnings.warn("rstkit.segment.train.TrainConfig is deprecated: its name is SegmenterTrainConfig",
+                      DeprecationWarning, stacklevel=2)
+        return SegmenterTrainConfig
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -120,24 +147,36 @@ def dev_f1(segmenter: Segmenter, documents: Sequence[GoldDocument]) -> BoundaryS
     return score
 
 
-def train(root: str | Path, out: str | Path, config: TrainConfig, log: Callable[[str], None] = print,
-          train_split: str = "train", dev_split: str = "dev") -> Segmenter:
-    """Train on ``train_split`` of the GUM checkout ``root``, select on ``dev_split``,
-    write the model to ``out`` and return it."""
+def train(train_trees: Mapping[str, RSTTree], dev_trees: Mapping[str, RSTTree], out: str | Path,
+          config: SegmenterTrainConfig | None = None, *args: Any, log: Callable[[str], None] = print,
+          info: Mapping[str, Any] | None = None, **old: Any) -> Segmenter:
+    """Train on ``train_trees`` (``{doc_id: tree}``, their EDUs with sentences and paragraphs),
+    select on ``dev_trees``, write the model to ``out`` and return it; ``info`` (facts such as the
+    corpus) is written into the model's training record. The order of the parser's
+    :func:`rstkit.parser.train.train`; the old ``train(gum_root, out, config, log, train_split,
+    dev_split)`` still works, deprecated."""
+    if isinstance(train_trees, (str, os.PathLike)):
+        warnings.warn("train(gum_root, out, config, ...) is deprecated: call train(train_trees, dev_trees, out, "
+                      "config) (rstkit.segment.gum.read_gum_trees reads a split)", DeprecationWarning, stacklevel=2)
+        rest = ([config] if config is not None else []) + list(args)  # the old log, train_split, dev_split
+        return _train_on_gum_root(train_trees, dev_trees, out, rest[0] if rest else log, *rest[1:],  # type: ignore
+                                  **old)
+    if config is None or args or old:
+        raise TypeError("train() takes (train_trees, dev_trees, out, config, *, log=, info=)")
     random.seed(config.seed)
     np.random.seed(config.seed)
     torch.manual_seed(config.seed)
     started = time.time()
 
-    def usable(split: str, paragraphs: bool) -> list[GoldDocument]:
-        docs = [d for d in read_gum(root, split, paragraphs) if not d.masked and d.tokens]
+    def usable(trees: Mapping[str, RSTTree], paragraphs: bool) -> list[GoldDocument]:
+        docs = [detokenize(doc_id, tree.edus, paragraphs) for doc_id, tree in trees.items()]
+        docs = [d for d in docs if not d.masked and d.tokens]
         return docs[:config.max_docs] if config.max_docs else docs
 
-    train_docs, train_flat = usable(train_split, True), usable(train_split, False)
-    dev_docs, dev_flat = usable(dev_split, True), usable(dev_split, False)
+    train_docs, train_flat = usable(train_trees, True), usable(train_trees, False)
+    dev_docs, dev_flat = usable(dev_trees, True), usable(dev_trees, False)
     words, chars = build_vocabularies(train_docs, config.min_word_count)
-    settings = {"training": {**asdict(config), "corpus": corpus_card(root), "train_split": train_split,
-                             "dev_split": dev_split}}
+    settings: dict[str, Any] = {"training": {**asdict(config), **(info or {})}}
     encoder = None
     if config.pretrained:
         encoder = load_encoder(config.pretrained, default_cache_dir())
@@ -203,8 +242,17 @@ def train(root: str | Path, out: str | Path, config: TrainConfig, log: Callable[
     return segmenter
 
 
+def _train_on_gum_root(root: str | Path, out: str | Path, config: SegmenterTrainConfig,
+                       log: Callable[[str], None] = print, train_split: str = "train", dev_split: str = "dev"
+                       ) -> Segmenter:
+    """The old call: the splits of a GUM checkout, the corpus card as ``info``."""
+    info = {"corpus": corpus_card(root), "train_split": train_split, "dev_split": dev_split}
+    return train(read_gum_trees(root, train_split), read_gum_trees(root, dev_split), out, config, log=log,
+                 info=info)
+
+
 def _epoch_windows(examples: list[Example], flat_examples: list[Example],
-                   config: TrainConfig) -> list[tuple[Example, int, int]]:
+                   config: SegmenterTrainConfig) -> list[tuple[Example, int, int]]:
     """Shuffled windows of one epoch: each document with or without paragraph breaks,
     cut into ``window``-token pieces from a random offset."""
     windows: list[tuple[Example, int, int]] = []
@@ -240,7 +288,6 @@ def tune_threshold(segmenter: Segmenter, documents: Sequence[GoldDocument]) -> f
 
 def write_scores(out: str | Path, scores: dict) -> None:
     """Add evaluation scores to a model directory's config.json."""
-    path = Path(out) / "config.json"
-    settings = json.loads(path.read_text(encoding="utf-8"))
+    settings = read_config(out, "segmenter")
     settings["scores"] = scores
-    path.write_text(json.dumps(settings, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_model_dir(out, {CONFIG: config_text(settings, indent=1)})

