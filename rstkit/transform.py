@@ -421,46 +421,47 @@ def _expand(node: Node, mode: Binarization, source: str | None) -> tuple[tuple[N
 _LATER = Node(0, 0, NUCLEUS, None)
 
 
-def _marcu_walk(tree: RSTTree, passes: tuple[Binarization, ...],
-                label: Mapping[str | None, str]) -> tuple[Tuples, int]:
-    """Post-order Marcu tuples of the tree binarized by ``passes`` (no more than one), and how
-    many of its nodes it leaves n-ary: the reverse of a pre-order walk that takes right children
-    first."""
-    out: Tuples = []
-    nary = _marcu_subtree(tree.root, passes, label, tree.source, out)
-    out.reverse()
-    out.pop()  # the root
-    return out, nary
-
-
-def _marcu_subtree(root: Node, passes: tuple[Binarization, ...], label: Mapping[str | None, str],
-                   source: str | None, out: Tuples) -> int:
-    """Appends the tuples of ``root``'s subtree, pre-order with right children first, binarized by
-    ``passes`` (none: as it is); returns how many nodes it leaves n-ary. A subtree that bug B1
-    leaves to the next pass is walked by a call of its own (nested no deeper than the passes)."""
-    add = out.append
+def _binarized_preorder(root: Node, passes: tuple[Binarization, ...], source: str | None,
+                        right_first: bool) -> Iterator[tuple[Node, tuple[Node, ...]]]:
+    """Each node of ``root``'s subtree as ``passes`` binarize it, with its children there (two once
+    binarized; its own where no pass is left), pre-order, right child first when ``right_first``.
+    Each n-ary node is expanded when met, one level at a time; a subtree that bug B1 leaves to the
+    next pass is walked, when met, by a walk of its own (nested no deeper than the passes). Raises
+    as the binarization does (or _Declined: a unary node a pass meets)."""
     stack = [root]
     later: list[Node] = []
     pop, push, extend = stack.pop, stack.append, stack.extend
-    nary = 0
     while stack:
         node = pop()
         if node is _LATER:
-            nary += _marcu_subtree(later.pop(), passes[1:], label, source, out)
+            yield from _binarized_preorder(later.pop(), passes[1:], source, right_first)
             continue
-        add((node.start, node.end, node.nuclearity, label[node.relation]))
         kids = node.children
-        if not kids:
+        if len(kids) == 2 or not kids or not passes:
+            yield node, kids
+            extend(kids if right_first else kids[::-1])
             continue
-        if len(kids) == 2:
-            extend(kids)
-        elif passes:
-            kids, left_over = _expand(node, passes[0], source)
-            _push(kids, left_over, push, later)
+        kids, left_over = _expand(node, passes[0], source)
+        yield node, kids
+        if left_over is None:
+            extend(kids if right_first else kids[::-1])
         else:
-            nary += len(kids) > 2
-            extend(kids)
-    return nary
+            _push(kids if right_first else kids[::-1], left_over if right_first else 1 - left_over, push, later)
+
+
+def _marcu_walk(tree: RSTTree, passes: tuple[Binarization, ...],
+                label: Mapping[str | None, str]) -> tuple[Tuples, int]:
+    """Post-order Marcu tuples of the tree binarized by ``passes``, and how many of its nodes it
+    leaves n-ary: the reverse of a pre-order walk that takes right children first."""
+    out: Tuples = []
+    add = out.append
+    nary = 0
+    for node, kids in _binarized_preorder(tree.root, passes, tree.source, True):
+        add((node.start, node.end, node.nuclearity, label[node.relation]))
+        nary += len(kids) > 2
+    out.reverse()
+    out.pop()  # the root
+    return out, nary
 
 
 def _decision_walk(tree: RSTTree, passes: tuple[Binarization, ...], label: Mapping[str | None, str],
@@ -470,50 +471,24 @@ def _decision_walk(tree: RSTTree, passes: tuple[Binarization, ...], label: Mappi
     (:func:`to_attachment`); without, it declines. Every node's label is looked up (an unknown one
     fails)."""
     out: Tuples = []
-    k_letter = _decision_subtree(tree.root, passes, label, tree.source, nary, out)
-    return out, k_letter
-
-
-def _decision_subtree(root: Node, passes: tuple[Binarization, ...], label: Mapping[str | None, str],
-                      source: str | None, nary: bool, out: Tuples) -> int:
-    """Appends the decisions of ``root``'s subtree binarized by ``passes`` (as :func:`_marcu_subtree`
-    walks); returns how many have a k-letter nuclearity."""
     add = out.append
-    stack = [root]
-    later: list[Node] = []
-    pop, push, extend = stack.pop, stack.append, stack.extend
     k_letter = 0
-    while stack:
-        node = pop()
-        if node is _LATER:
-            k_letter += _decision_subtree(later.pop(), passes[1:], label, source, nary, out)
-            continue
-        kids = node.children
+    for node, kids in _binarized_preorder(tree.root, passes, tree.source, False):
         label[node.relation]
         if not kids:
             continue
-        left_over = None
-        if len(kids) != 2:
-            if passes:
-                kids, left_over = _expand(node, passes[0], source)
-            elif nary and len(kids) > 2:
-                k_letter += 1
-                left, right = kids[0], kids[1]
-                add((node.start, node.end, "".join([c.nuclearity[0] for c in kids]),
-                     label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
-                extend(kids[::-1])
-                continue
-            else:
-                raise _Declined(f"node {node.start}-{node.end}: {len(kids)} children left for attachment decisions")
-        left, right = kids
-        add((node.start, node.end, left.nuclearity[0] + right.nuclearity[0],
-             label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
-        if left_over is None:
-            push(right)
-            push(left)
+        if len(kids) == 2:
+            left, right = kids
+            pair = left.nuclearity[0] + right.nuclearity[0]
+        elif nary and len(kids) > 2:  # one decision of k letters
+            left, right = kids[0], kids[1]
+            pair = "".join([c.nuclearity[0] for c in kids])
+            k_letter += 1
         else:
-            _push((right, left), 1 - left_over, push, later)
-    return k_letter
+            raise _Declined(f"node {node.start}-{node.end}: {len(kids)} children left for attachment decisions")
+        add((node.start, node.end, pair,
+             label[right.relation] if right.nuclearity == SATELLITE else label[left.relation]))
+    return out, k_letter
 
 
 def _push(kids: tuple[Node, ...], left_over: int | None, push: Callable[[Node], None], later: list[Node]) -> None:
