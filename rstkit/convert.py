@@ -1,6 +1,6 @@
 """Converting trees: binarized and relabelled as asked, then written in a format.
 
-:func:`prepare` is what ``rstkit convert`` and ``rstkit draw`` do to each tree before writing
+:func:`convert_tree` is what ``rstkit convert`` and ``rstkit draw`` do to each tree before writing
 or drawing it; :func:`convert_documents` writes documents in a format, one text per document;
 :func:`unwritable` finds, before any work, text that a format's writer would refuse.
 """
@@ -32,7 +32,7 @@ class TreeSettings(Protocol):
     def unknown_labels(self) -> UnknownLabels: ...
 
 
-def prepare(tree: RSTTree, *, binarize: Binarization = "none", labels: str = "raw",
+def convert_tree(tree: RSTTree, *, binarize: Binarization = "none", labels: str = "raw",
             unknown_labels: UnknownLabels = "error") -> RSTTree:
     """``tree`` binarized (``binarize``, :func:`rstkit.transform.binarize`), then its relations
     mapped with the label map ``labels``; an unknown label is an error, or kept lowercased."""
@@ -42,7 +42,7 @@ def prepare(tree: RSTTree, *, binarize: Binarization = "none", labels: str = "ra
 def convert_documents(documents: Mapping[str, RSTTree], to: str, *, binarize: Binarization = "none",
                       labels: str = "raw", unknown_labels: UnknownLabels = "error",
                       config: TreeSettings | None = None) -> dict[str, str]:
-    """Each document prepared (:func:`prepare`) and written in format ``to``: ``{file name: text}``,
+    """Each document converted (:func:`convert_tree`) and written in format ``to``: ``{file name: text}``,
     each file named by its document id and the format's first extension. ``config`` (an
     :class:`~rstkit.EvalConfig`) gives binarization, label map and unknown-label policy at once, as a
     scoring run binarizes and relabels its gold trees.
@@ -60,7 +60,7 @@ def convert_documents(documents: Mapping[str, RSTTree], to: str, *, binarize: Bi
         raise RSTKitError(f"format {fmt.key!r} can be read but not written")
     get_label_map(labels)
     return {f"{doc_id}{fmt.extensions[0]}":
-            fmt.write(prepare(tree, binarize=binarize, labels=labels, unknown_labels=unknown_labels))
+            fmt.write(convert_tree(tree, binarize=binarize, labels=labels, unknown_labels=unknown_labels))
             for doc_id, tree in documents.items()}
 
 
@@ -99,4 +99,5 @@ def unwritable(text: str, to: str) -> tuple[int | None, str] | None:
 
 
 convert = deprecated_alias(convert_documents, "rstkit.convert.convert", "rstkit.convert_documents")
+prepare = deprecated_alias(convert_tree, "rstkit.convert.prepare", "rstkit.convert.convert_tree")
 callable_module(__name__, convert_documents, "rstkit.convert", "rstkit.convert_documents")

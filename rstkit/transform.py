@@ -384,14 +384,6 @@ def prepared_walk(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None
     return PreparedWalk(tuples, chosen, nary, k_letter)
 
 
-def prepared_tuples(tree: RSTTree, mode: Binarization, relabel: Mapping[str | None, str] | None, *,
-                    marcu: bool = True, decisions: bool = True) -> tuple[Tuples, Tuples] | None:
-    """``(marcu_tuples(t), attachment_decisions(t))`` with ``t = binarize(relabelled(tree), mode)``,
-    from :func:`prepared_walk` (None where it declines)."""
-    walked = prepared_walk(tree, mode, relabel, marcu=marcu, decisions=decisions)
-    return None if walked is None else (walked.marcu, walked.decisions)
-
-
 class _Declined(RSTKitError):
     """A node the walks leave to the long way (caught in :func:`prepared_walk`)."""
 

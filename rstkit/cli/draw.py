@@ -12,7 +12,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from ..convert import prepare
+from ..convert import convert_tree
 from ..corpus import check_input, read_documents
 from ..draw import DRAWINGS, drawing
 from ..draw.text import needs_ascii
@@ -92,7 +92,7 @@ def _documents(given: str, fmt: str | None, args: argparse.Namespace) -> dict[st
                                        given)
         documents = {args.doc: documents[args.doc]}
     unknown_labels: UnknownLabels = "keep" if args.keep_unknown_labels else "error"
-    return {doc_id: prepare(tree, binarize=args.binarize, labels=args.labels, unknown_labels=unknown_labels)
+    return {doc_id: convert_tree(tree, binarize=args.binarize, labels=args.labels, unknown_labels=unknown_labels)
             for doc_id, tree in documents.items()}
 
 

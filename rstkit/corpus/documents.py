@@ -12,7 +12,7 @@ from ..folders import not_regular
 from ..formats import doc_id_from_path, get_format
 from ..tree import RSTTree
 from .files import list_files, read_files, report_failures
-from .kinds import Prepared, recognise_corpus
+from .kinds import Result, recognise_corpus
 
 
 @overload
@@ -22,8 +22,8 @@ def read_documents(path: str | Path, format: str | None = None, *, lenient: bool
 @overload
 def read_documents(path: str | Path, format: str | None = None, *, lenient: bool = False,
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
-                   jobs: int | None = None, worker_result: Callable[[RSTTree], Prepared],
-                   **options) -> dict[str, RSTTree | Prepared]: ...
+                   jobs: int | None = None, worker_result: Callable[[RSTTree], Result],
+                   **options) -> dict[str, RSTTree | Result]: ...
 @renamed_keywords(send_back="worker_result")
 def read_documents(path: str | Path, format: str | None = None, *, lenient: bool = False,
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
@@ -110,8 +110,8 @@ def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: b
                **options) -> dict[str, RSTTree]: ...
 @overload
 def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
-               notes: list[str] | None = None, jobs: int | None = None, worker_result: Callable[[RSTTree], Prepared],
-               **options) -> dict[str, RSTTree | Prepared]: ...
+               notes: list[str] | None = None, jobs: int | None = None, worker_result: Callable[[RSTTree], Result],
+               **options) -> dict[str, RSTTree | Result]: ...
 @renamed_keywords(send_back="worker_result")
 def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
                notes: list[str] | None = None, jobs: int | None = None,

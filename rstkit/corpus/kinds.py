@@ -41,7 +41,7 @@ class Identified(Protocol):
 
 
 #: what a ``worker_result`` function makes of each tree
-Prepared = TypeVar("Prepared", bound=Identified)
+Result = TypeVar("Result", bound=Identified)
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ class Corpus:
     @overload
     def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
                   errors: list[RSTKitError] | None = None, jobs: int | None = None, *,
-                  worker_result: Callable[[RSTTree], Prepared]) -> dict[str, RSTTree | Prepared]: ...
+                  worker_result: Callable[[RSTTree], Result]) -> dict[str, RSTTree | Result]: ...
     @renamed_keywords(send_back="worker_result")
     def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
                   errors: list[RSTKitError] | None = None, jobs: int | None = None,

@@ -165,7 +165,7 @@ def renumber(sides: Sequence[TupleArrays]) -> list[TupleArrays]:
 
 
 @dataclass(frozen=True)
-class Segmentation:
+class BoundaryCounts:
     """EDU boundary counts per document (arrays of shape (n_docs,)): gold, predicted, matched; and
     the characters the document's texts were aligned by other than equal to equal (``changed``,
     ``inserted``, ``deleted``; zeros where the texts are the same)."""
@@ -177,8 +177,8 @@ class Segmentation:
     inserted: np.ndarray
     deleted: np.ndarray
 
-    def select(self, mask: np.ndarray) -> Segmentation:
-        return Segmentation(self.gold[mask], self.pred[mask], self.matched[mask], self.changed[mask],
+    def select(self, mask: np.ndarray) -> BoundaryCounts:
+        return BoundaryCounts(self.gold[mask], self.pred[mask], self.matched[mask], self.changed[mask],
                             self.inserted[mask], self.deleted[mask])
 
     def summary(self, *, zero_division: ZeroDivision = ZERO_DIVISION) -> dict[str, float | int]:
@@ -376,7 +376,7 @@ def _edus(side: str, first: int, last: int) -> str:
     return f"{side} EDU {first}" if first == last else f"{side} EDUs {first}-{last}"
 
 
-def segmentation(placements: Sequence[Placement], system: int) -> Segmentation:
+def segmentation(placements: Sequence[Placement], system: int) -> BoundaryCounts:
     """Boundary counts of each document for one system; a missing prediction predicts no boundary."""
     gold = np.array([p.gold.n_edus for p in placements], dtype=np.int64)
     pred = np.array([m.n_edus if (m := p.pred[system]) is not None else 0 for p in placements], dtype=np.int64)
@@ -384,12 +384,12 @@ def segmentation(placements: Sequence[Placement], system: int) -> Segmentation:
                         if (m := p.pred[system]) is not None else 0 for p in placements], dtype=np.int64)
     counts = np.array([(a.changed, a.inserted, a.deleted) if (a := p.alignments[system]) is not None else (0, 0, 0)
                        for p in placements], dtype=np.int64).reshape(-1, 3)
-    return Segmentation(gold, pred, matched, counts[:, 0], counts[:, 1], counts[:, 2])
+    return BoundaryCounts(gold, pred, matched, counts[:, 0], counts[:, 1], counts[:, 2])
 
 
 def align(placements: Sequence[Placement], gold_arrays: TupleArrays, pred_arrays: Sequence[TupleArrays],
           edu_columns: Sequence[str] = (), span_key: SpanKey = "chars"
-          ) -> tuple[TupleArrays, list[TupleArrays], list[Segmentation]]:
+          ) -> tuple[TupleArrays, list[TupleArrays], list[BoundaryCounts]]:
     """Gold and predicted rows on (renumbered) character spans, and each system's segmentation.
 
     ``gold_arrays`` and ``pred_arrays`` hold the rows over EDU numbers of the documents of

@@ -62,7 +62,7 @@ def normalise_edu_text(text: str) -> str:
     return _PERIODS.sub(_periods, "".join(tokens.split()))
 
 
-def check_edus(gold: PreparedDocument, pred: PreparedDocument, config: EvalConfig, notes: list[str]) -> None:
+def check_same_edus(gold: PreparedDocument, pred: PreparedDocument, config: EvalConfig, notes: list[str]) -> None:
     """Raise EDUMismatchError (or, when ``config.lenient``, add a warning to ``notes``) if the
     two documents prepared for scoring of a document have different EDU counts or texts."""
     if gold.n_edus != pred.n_edus:

@@ -27,7 +27,7 @@ from . import aligned
 from .average import Scores, aggregate, per_document
 from .config import DEFAULT_STATISTICS, EvalConfig, Statistics
 from .counts import Counts, KeyCodec, LabelIds, TupleArrays, codec_for, count_matches
-from .edus import check_edus
+from .edus import check_same_edus
 from .family import MetricFamily
 from .prepared import (
     PreparationSpec,
@@ -59,7 +59,7 @@ class SystemResult:
     counts: Counts
     scores: Scores
     arrays: TupleArrays
-    segmentation: aligned.Segmentation | None = None  # EDU boundaries, with edus="aligned" only
+    segmentation: aligned.BoundaryCounts | None = None  # EDU boundaries, with edus="aligned" only
 
 
 @dataclass
@@ -283,7 +283,7 @@ def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Se
             if token_level:
                 check_tokens(gold_doc, doc, base, edu_notes)
             elif base.edus == "gold":
-                check_edus(gold_doc, doc, base, edu_notes)
+                check_same_edus(gold_doc, doc, base, edu_notes)
             for m in firsts:
                 per_doc[m].append(doc.rows_of(m))
         for m, c in firsts.items():
@@ -318,7 +318,7 @@ def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | N
     """The result of one metric: its row arrays (and the vocabularies that encoded them), matched
     corpus-wide; on characters when ``placements`` (``edus="aligned"``) are given."""
     family = config.family
-    segmentations: Sequence[aligned.Segmentation | None] = [None] * len(pred_arrays)
+    segmentations: Sequence[aligned.BoundaryCounts | None] = [None] * len(pred_arrays)
     if placements is not None:
         gold_arrays, pred_arrays, segmentations = aligned.align(placements, gold_arrays, pred_arrays,
                                                                 family.edu_columns, config.span_key)

@@ -31,7 +31,7 @@ from .family import MetricFamily, Row
 from .prepared import PreparationSpec, PreparedDocument, Rows
 
 
-class Segmentation(MetricFamily):
+class EDUSegmentation(MetricFamily):
     """Tokens that begin an EDU, DISRPT's way (see the module docstring)."""
 
     name = "segmentation"
@@ -72,7 +72,7 @@ class Segmentation(MetricFamily):
         return [("seg", "disrpt"), ("docinit", "counted"), ("sentinit", config.sentence_initial)]
 
 
-SEGMENTATION = Segmentation()
+SEGMENTATION = EDUSegmentation()
 
 
 def boundary_rows(tokens: Sequence[str], boundaries: Sequence[bool], sentence_starts: Sequence[bool] | None,

@@ -130,7 +130,7 @@ class Parser:
             warnings.warn(f"{missing} of {len(inputs)} documents have no sentence boundaries: inferred from "
                           f"punctuation" + (f"; paragraphs unknown in {unknown}" if unknown else ""),
                           RSTKitWarning, stacklevel=2)
-        prepared = [self.ensemble.prepare(d.doc_id, d.edus) for d in inputs]
+        prepared = [self.ensemble.parser_input(d.doc_id, d.edus) for d in inputs]
         trees = decode(self.ensemble, prepared, self.device, beam=beam, batch_docs=batch_docs, amp=amp,
                        progress=progress)
         return [trees[i] for i in ids]

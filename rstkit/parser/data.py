@@ -17,8 +17,8 @@ from ..transform import binarize
 from ..tree import RSTTree
 from .encoders import EDUEncoder
 from .features import Boundaries, StateArrays
-from .inputs import check_edus
-from .model import IGNORE, PreparedDocument
+from .inputs import check_input_edus
+from .model import IGNORE, ParserInput
 from .transition import PAIRS, SHIFT, oracle_states
 
 
@@ -28,12 +28,12 @@ def training_tree(tree: RSTTree, label_map: LabelMap) -> RSTTree:
 
 
 def prepare_training(tree: RSTTree, encoder: EDUEncoder, relations: Sequence[str], context: int = 3
-                     ) -> PreparedDocument:
+                     ) -> ParserInput:
     """Inputs, oracle states (as a model of ``context`` items sees them) and gold labels of
     one (binarized, mapped) training tree (sentences inferred where it has none)."""
     edus = complete(tree.edus).edus
-    check_edus(edus, tree.doc_id, tree.source)
-    doc = PreparedDocument(tree.doc_id, edus, [encoder.prepare([e.text for e in edus])], Boundaries.of(edus))
+    check_input_edus(edus, tree.doc_id, tree.source)
+    doc = ParserInput(tree.doc_id, edus, [encoder.text_inputs([e.text for e in edus])], Boundaries.of(edus))
     steps = oracle_states(tree)
     index: dict[str | None, int] = {r: i for i, r in enumerate(relations)}  # a reduce's relation is never None
     try:

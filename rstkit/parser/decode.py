@@ -18,7 +18,7 @@ from ..errors import RSTKitError
 from ..progress import Progress
 from ..tree import RSTTree
 from .ensemble import ModelEnsemble
-from .model import PreparedDocument
+from .model import ParserInput
 from .transition import PAIRS, REDUCE, SHIFT, Action, ParserState
 
 
@@ -30,7 +30,7 @@ def autocast(device: torch.device, enabled: bool):
 
 
 @torch.no_grad()
-def decode_batch(ensemble: ModelEnsemble, docs: Sequence[PreparedDocument], device: torch.device, beam: int = 1,
+def decode_batch(ensemble: ModelEnsemble, docs: Sequence[ParserInput], device: torch.device, beam: int = 1,
                  amp: bool = False) -> list[RSTTree]:
     """Parse the documents of one batch; trees in the order of ``docs``."""
     if beam < 1:
@@ -77,7 +77,7 @@ def best_labels(pair_lp: torch.Tensor, relation_lp: torch.Tensor) -> tuple[np.nd
     return (best // n_relations).cpu().numpy(), (best % n_relations).cpu().numpy()
 
 
-def decode(ensemble: ModelEnsemble, docs: Sequence[PreparedDocument], device: torch.device, beam: int = 1,
+def decode(ensemble: ModelEnsemble, docs: Sequence[ParserInput], device: torch.device, beam: int = 1,
            batch_docs: int = 16, amp: bool = False, progress: bool = False) -> dict[str, RSTTree]:
     """Parse documents in batches of similar length; ``{doc_id: tree}`` in input order."""
     states = [m.training for m in ensemble.members]

@@ -10,7 +10,7 @@
 ``scratch+minilm`` / ``scratch+hf:PATH``
     both side by side, concatenated.
 
-Each encoder turns a document's EDU texts into CPU-side inputs once (:meth:`prepare`),
+Each encoder turns a document's EDU texts into CPU-side inputs once (:meth:`text_inputs`),
 batches several documents' inputs (:meth:`collate`) and encodes them (``forward``);
 :meth:`options` is what rebuilds it (written to the model's config).
 """
@@ -67,10 +67,10 @@ class ScratchEncoder(nn.Module):
         return dict(self._options)
 
     def input_key(self) -> tuple:
-        """Encoders with equal keys prepare equal inputs (ensemble members share them)."""
+        """Encoders with equal keys make equal inputs (ensemble members share them)."""
         return ("scratch", hash(tuple(self.vocab.items)))
 
-    def prepare(self, texts: list[str]) -> list[list[int]]:
+    def text_inputs(self, texts: list[str]) -> list[list[int]]:
         return [token_ids(self.vocab, t) for t in texts]
 
     @staticmethod
@@ -106,8 +106,8 @@ class CombinedEncoder(nn.Module):
     def input_key(self) -> tuple:
         return self.scratch.input_key() + self.pretrained.input_key()
 
-    def prepare(self, texts: list[str]) -> tuple[Any, Any]:
-        return self.scratch.prepare(texts), self.pretrained.prepare(texts)
+    def text_inputs(self, texts: list[str]) -> tuple[Any, Any]:
+        return self.scratch.text_inputs(texts), self.pretrained.text_inputs(texts)
 
     def collate(self, prepared: list[tuple[Any, Any]], device: torch.device) -> dict[str, dict[str, Any]]:
         return {"words": self.scratch.collate([p[0] for p in prepared], device),

@@ -16,8 +16,8 @@ from ..boundaries import complete
 from ..errors import RSTKitError
 from ..tree import EDU
 from .features import Boundaries, StateArrays
-from .inputs import check_edus
-from .model import EncodedDocuments, ParserModel, PreparedDocument
+from .inputs import check_input_edus
+from .model import EncodedDocuments, ParserInput, ParserModel
 from .transition import View
 
 
@@ -42,20 +42,20 @@ class ModelEnsemble:
         self.members = list(members)
         self.relations = list(relations)
 
-    def prepare(self, doc_id: str, edus: Sequence[EDU]) -> PreparedDocument:
+    def parser_input(self, doc_id: str, edus: Sequence[EDU]) -> ParserInput:
         """Inputs of every member for one document (sentences inferred where missing)."""
         edus = complete(edus).edus
-        check_edus(edus, doc_id)
+        check_input_edus(edus, doc_id)
         texts = [e.text for e in edus]
         inputs, seen = [], {}
         for member in self.members:
             key = member.encoder.input_key()
             if key not in seen:
-                seen[key] = member.encoder.prepare(texts)
+                seen[key] = member.encoder.text_inputs(texts)
             inputs.append(seen[key])
-        return PreparedDocument(doc_id, tuple(edus), inputs, Boundaries.of(edus))
+        return ParserInput(doc_id, tuple(edus), inputs, Boundaries.of(edus))
 
-    def encode(self, docs: Sequence[PreparedDocument], device: torch.device) -> list[EncodedDocuments]:
+    def encode(self, docs: Sequence[ParserInput], device: torch.device) -> list[EncodedDocuments]:
         sizes = [len(d.edus) for d in docs]
         return [m.encode(m.encoder.collate([d.inputs[i] for d in docs], device), sizes)
                 for i, m in enumerate(self.members)]

@@ -70,7 +70,7 @@ class Document:
     segmented: bool = False
 
 
-def check_edus(edus: Sequence[EDU], doc_id: str, path: str | None = None) -> None:
+def check_input_edus(edus: Sequence[EDU], doc_id: str, path: str | None = None) -> None:
     """A parseable document has at least one EDU and some EDU text."""
     if not edus:
         raise FormatError(f"document {doc_id!r} has no EDUs", path)
@@ -180,7 +180,7 @@ def read_parse_inputs(path: str | Path, format: str | None = None, boundaries: s
     for file in files:
         try:
             for doc in read_document_file(file, format, segmenter):
-                check_edus(doc.edus, doc.doc_id, str(file))
+                check_input_edus(doc.edus, doc.doc_id, str(file))
                 if doc.doc_id in documents:
                     raise CorpusError(f"document id {doc.doc_id!r} appears twice", str(file))
                 if boundaries is None and not (has_sentences(doc.edus) and has_paragraphs(doc.edus)):
@@ -231,7 +231,7 @@ def read_corpus_split(path: str | Path, split: str) -> tuple[list[Document], dic
     for doc_id in ids:
         file = source.path(doc_id)
         (doc,) = read_document_file(file, source.format)
-        check_edus(doc.edus, doc_id, str(file))
+        check_input_edus(doc.edus, doc_id, str(file))
         documents.append(replace(doc, doc_id=doc_id))
     return documents, {d: corpus.path(d) for d in ids}
 

@@ -131,7 +131,7 @@ class ParserModel(nn.Module):
 
 
 @dataclass
-class PreparedDocument:
+class ParserInput:
     """A document ready for the model: its EDUs, encoder inputs (one per ensemble member),
     boundaries and, for training, its oracle states and gold labels."""
 
@@ -145,7 +145,7 @@ class PreparedDocument:
     relation: np.ndarray | None = None
 
 
-def collate(docs: Sequence[PreparedDocument], encoder: EDUEncoder, device: torch.device) -> dict[str, Any]:
+def collate(docs: Sequence[ParserInput], encoder: EDUEncoder, device: torch.device) -> dict[str, Any]:
     """One training batch: encoder inputs and all oracle states of ``docs``."""
     assert all(d.states is not None for d in docs)
     counts = [len(d.action) for d in docs]  # type: ignore[arg-type]

@@ -127,10 +127,10 @@ class PooledEncoder(nn.Module):
                 "width": self.width}
 
     def input_key(self) -> tuple:
-        """Encoders with equal keys prepare equal inputs (ensemble members share them)."""
+        """Encoders with equal keys make equal inputs (ensemble members share them)."""
         return ("pooled", self.model_name, self.settings["window"], self.settings["overlap"], self.fine_tune)
 
-    def prepare(self, texts: list[str]) -> Any:
+    def text_inputs(self, texts: list[str]) -> Any:
         text, starts = document_text(texts)
         if self.fine_tune:
             ids, offsets = self.pretrained.tokenize(text)

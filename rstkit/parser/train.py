@@ -43,7 +43,7 @@ from .decode import autocast, decode
 from .encoder_names import needs_vocabulary, pretrained_part
 from .encoders import build_vocabulary
 from .ensemble import ModelEnsemble
-from .model import ParserModel, PreparedDocument, collate
+from .model import ParserInput, ParserModel, collate
 from .modeldir import CONFIG, ModelSpec, build_model, save_ensemble_dir, save_model_dir
 from .threads import default_threads
 
@@ -131,7 +131,7 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
     started = time.time()
     train_docs = [prepare_training(t, model.encoder, relations, model.context) for t in gold_train.values()]
     scorer = ModelEnsemble([model])
-    dev_docs = [scorer.prepare(d, t.edus) for d, t in gold_dev.items()]
+    dev_docs = [scorer.parser_input(d, t.edus) for d, t in gold_dev.items()]
     _log(f"inputs prepared in {time.time() - started:.0f}s")
     optimizer = torch.optim.AdamW(parameter_groups(model, config), weight_decay=config.weight_decay)
     batches_per_epoch = math.ceil(len(train_docs) / config.batch_docs) // world  # each process's batches
@@ -280,7 +280,7 @@ def _relations(tree: RSTTree) -> list[str]:
     return [a.relation for a in oracle_actions(tree) if a.kind != SHIFT]  # type: ignore[misc]
 
 
-def _batches(docs: Sequence[PreparedDocument], size: int, rng: np.random.Generator) -> list[list[PreparedDocument]]:
+def _batches(docs: Sequence[ParserInput], size: int, rng: np.random.Generator) -> list[list[ParserInput]]:
     """Shuffled batches of documents of similar length (less padding)."""
     order = sorted(range(len(docs)), key=lambda i: (len(docs[i].edus), rng.random()))
     batches = [[docs[i] for i in order[s:s + size]] for s in range(0, len(order), size)]

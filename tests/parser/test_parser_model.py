@@ -101,7 +101,7 @@ def test_parse_a_corpus_split_and_score_it_strictly(gum_dir, tiny_model, tmp_pat
 @pytest.mark.gum
 def test_beam_one_is_greedy_and_wider_beams_give_valid_trees(gum_dir, tiny_model):
     ensemble = Parser.load(tiny_model, device="cpu").ensemble
-    docs = [ensemble.prepare(d, t.edus) for d, t in _gum_dev(gum_dir, 3).items()]
+    docs = [ensemble.parser_input(d, t.edus) for d, t in _gum_dev(gum_dir, 3).items()]
     greedy = decode(ensemble, docs, CPU, beam=1, batch_docs=2)
     assert decode(ensemble, docs, CPU, beam=1, batch_docs=3) == greedy  # batching changes nothing
     wide = decode(ensemble, docs, CPU, beam=4)
@@ -234,7 +234,7 @@ def test_seeds_train_an_ensemble_whose_log_probabilities_are_averaged(gum_dir, t
     assert trees[0].edu_texts() == docs[0].edu_texts()
     # averaged log-probabilities, renormalised, computed here member by member
     ensemble = parser.ensemble
-    doc = ensemble.prepare("d", docs[0].edus)
+    doc = ensemble.parser_input("d", docs[0].edus)
     from rstkit.parser.transition import SHIFT, Action, ParserState
 
     state = ParserState(len(doc.edus))
@@ -244,7 +244,7 @@ def test_seeds_train_an_ensemble_whose_log_probabilities_are_averaged(gum_dir, t
     rows = torch.tensor([0])
     together = ensemble.log_probs(ensemble.encode([doc], CPU), rows, views, CPU)
     singles = [ModelEnsemble([m]) for m in (first, second)]
-    alone = [s.log_probs(s.encode([s.prepare("d", docs[0].edus)], CPU), rows, views, CPU) for s in singles]
+    alone = [s.log_probs(s.encode([s.parser_input("d", docs[0].edus)], CPU), rows, views, CPU) for s in singles]
     for name in ("action", "pair", "relation"):
         mean = (getattr(alone[0], name) + getattr(alone[1], name)) / 2
         assert torch.allclose(getattr(together, name), torch.log_softmax(mean, -1), atol=1e-6)

@@ -80,8 +80,8 @@ def test_frozen_and_fine_tuned_encoders_agree_on_the_same_weights(bert):
     frozen.eval()
     tuned.eval()
     with torch.no_grad():
-        a = frozen(**frozen.collate([frozen.prepare(texts)], torch.device("cpu")))
-        b = tuned(**tuned.collate([tuned.prepare(texts)], torch.device("cpu")))
+        a = frozen(**frozen.collate([frozen.text_inputs(texts)], torch.device("cpu")))
+        b = tuned(**tuned.collate([tuned.text_inputs(texts)], torch.device("cpu")))
     assert a.shape == (12, 6) and torch.allclose(a, b, atol=5e-3)  # frozen states are float16-rounded
     assert not any(k.startswith("_pretrained") or "transformer" in k for k in frozen.state_dict())
     assert any("transformer" in k for k in tuned.state_dict())
@@ -146,6 +146,6 @@ def test_ensemble_members_share_frozen_inputs(bert, tmp_path):
     from rstkit.parser.model import ParserModel
 
     members = [ParserModel(PooledEncoder(bert, dim=4), ["joint"], **SIZES) for _ in range(3)]
-    doc = ModelEnsemble(members).prepare("d", (EDU(1, "The cat sat ."), EDU(2, "It left .")))
+    doc = ModelEnsemble(members).parser_input("d", (EDU(1, "The cat sat ."), EDU(2, "It left .")))
     assert len(doc.inputs) == 3 and doc.inputs[0] is doc.inputs[1] is doc.inputs[2]
     assert [e.sentence for e in doc.edus] == [1, 2]  # inferred

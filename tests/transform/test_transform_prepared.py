@@ -1,6 +1,5 @@
-"""The one-walk tuples of prepared trees (``transform.prepared_tuples`` and the metrics'
-``prepared_tuples``) against the long way they replace: relabel the tree
-(``LabelMap.apply``), binarize it, extract the tuples.
+"""The one-walk tuples of prepared trees (``transform.prepared_walk``) against the long way they
+replace: relabel the tree (``LabelMap.apply``), binarize it, extract the tuples.
 
 The expected values are the long way's own results (an independent implementation: trees
 rebuilt node by node, then walked), compared as lists, so order counts too; errors must be
@@ -25,7 +24,7 @@ from rstkit.metrics.parseval import PARSEVAL
 from rstkit.metrics.prepared import Rows, arrays_of_prepared
 from rstkit.metrics.rst_parseval import RST_PARSEVAL
 from rstkit.settings import BINARIZATIONS
-from rstkit.transform import attachment_decisions, binarize, marcu_tuples, nary_nodes, prepared_tuples, prepared_walk
+from rstkit.transform import attachment_decisions, binarize, marcu_tuples, nary_nodes, prepared_walk
 from rstkit.tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
 from tests.support.strategies import rst_trees
 
@@ -77,6 +76,12 @@ def outcome(compute, *args):
         return compute(*args)
     except Exception as exc:  # noqa: BLE001 (any error must be the same on both ways)
         return (type(exc), str(exc))
+
+
+def prepared_tuples(tree, mode, relabel, **options):
+    """``(marcu, decisions)`` of :func:`prepared_walk` (None where it declines)."""
+    walked = prepared_walk(tree, mode, relabel, **options)
+    return None if walked is None else (walked.marcu, walked.decisions)
 
 
 @settings(max_examples=300, deadline=None)
