@@ -32,7 +32,7 @@ from .common import (
     check_result_target,
     nonnegative_int,
     one_stdin,
-    read_input,
+    read_command_input,
     warn,
     write_result,
 )
@@ -124,9 +124,9 @@ def _label_maps(text: str) -> list[str]:
 
 def _documents(args: argparse.Namespace, pred_format: str | None,
                notes: list[str]) -> tuple[dict[str, RSTTree], dict[str, RSTTree]]:
-    gold = read_input(args.gold, args.gold_format or args.in_format, args, notes)
+    gold = read_command_input(args.gold, args.gold_format or args.in_format, args, notes)
     options = {"doc_map": args.doc_map} if args.doc_map else {}
-    pred = read_input(args.pred, pred_format, args, notes, **options)
+    pred = read_command_input(args.pred, pred_format, args, notes, **options)
     if _is_file(args.gold) and len(gold) == 1 and _is_file(args.pred):
         pred = pair_single_files(pred, next(iter(gold)), args.pred)
     return gold, pred

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..corpus import read_input as corpus_input
+from ..corpus import read_input
 from ..errors import ManyErrors, RSTKitError
 from ..labels import label_map_names
 from ..settings import DEP_ENCODINGS
@@ -112,13 +112,14 @@ def add_label_option(parser: argparse.ArgumentParser, default: str | None) -> No
                         help="let labels the map does not know pass through (lowercased) instead of failing")
 
 
-def read_input(path: str, fmt: str | None, args: argparse.Namespace, notes: list[str], **options) -> dict[str, RSTTree]:
+def read_command_input(path: str, fmt: str | None, args: argparse.Namespace, notes: list[str], **options
+                       ) -> dict[str, RSTTree]:
     """Documents of a file or directory (:func:`rstkit.corpus.read_input`) with the command's
     ``--lenient``, ``--skip-errors`` and, where it has one, ``--jobs``; ``-`` is one file on standard
     input, and a detected format is said as a note (not a warning)."""
     fmt = stdin_format(path, fmt)
     with stdin_as_file(path, fmt) as file:
-        return corpus_input(file, detected_format(file, fmt, path), lenient=args.lenient,
+        return read_input(file, detected_format(file, fmt, path), lenient=args.lenient,
                             skip_errors=args.skip_errors, notes=notes, jobs=getattr(args, "jobs", None),
                             encoding=getattr(args, "encoding", None), **options)
 
