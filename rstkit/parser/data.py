@@ -27,8 +27,8 @@ def training_tree(tree: RSTTree, label_map: LabelMap) -> RSTTree:
     return label_map.apply(binarize(tree, "right"))
 
 
-def prepare_training(tree: RSTTree, encoder: EDUEncoder, relations: Sequence[str], context: int = 3
-                     ) -> ParserInput:
+def training_input(tree: RSTTree, encoder: EDUEncoder, relations: Sequence[str], context: int = 3
+                   ) -> ParserInput:
     """Inputs, oracle states (as a model of ``context`` items sees them) and gold labels of
     one (binarized, mapped) training tree (sentences inferred where it has none)."""
     edus = complete(tree.edus).edus

@@ -38,7 +38,7 @@ from ..metrics import EvalConfig, score_documents
 from ..pretrained import default_cache_dir
 from ..tree import RSTTree
 from .config import TrainConfig, parse_select_by
-from .data import prepare_training, training_tree
+from .data import training_input, training_tree
 from .decode import autocast, decode
 from .encoder_names import needs_vocabulary, pretrained_part
 from .encoders import build_vocabulary
@@ -129,7 +129,7 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
         vocab = build_vocabulary((e.text for t in gold_train.values() for e in t.edus), config.min_count)
     model = build_model(spec, vocab, _cache_dir(config)).to(device)
     started = time.time()
-    train_docs = [prepare_training(t, model.encoder, relations, model.context) for t in gold_train.values()]
+    train_docs = [training_input(t, model.encoder, relations, model.context) for t in gold_train.values()]
     scorer = ModelEnsemble([model])
     dev_docs = [scorer.parser_input(d, t.edus) for d, t in gold_dev.items()]
     _log(f"inputs prepared in {time.time() - started:.0f}s")
