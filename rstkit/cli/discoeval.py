@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .. import cache
 from ..corpus import check_input
 from ..labels import label_map_names
 from ..output import check_target
-from ..probe.cache import default_cache_dir
 from ..probe.classifier import DEFAULT_C_GRID, ClassifierConfig
 from ..probe.discoeval import evaluate_encoder
 from ..probe.encoders import BUILTIN_ENCODERS, get_encoder
@@ -48,7 +48,7 @@ def add_parser(sub) -> None:
     p.add_argument("--include-masked", action="store_true",
                    help="keep documents whose text is masked or absent (GUM's reddit documents)")
     p.add_argument("--cache-dir", default=None,
-                   help=f"encoding cache (default: $RSTKIT_CACHE/encodings, else {default_cache_dir()})")
+                   help=f"encoding cache (default: $RSTKIT_CACHE/encodings, else {cache.cache_dir('encodings')})")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the encoding cache")
     p.add_argument("--batch-size", type=positive_int, default=64, help="encoding batch size for minilm (default: 64)")
     p.add_argument("--device", default=None, help="torch device for minilm (default: cpu)")
@@ -58,7 +58,7 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     check_result_target(args.output_file, [args.corpus])
     encoder = get_encoder(args.encoder, batch_size=args.batch_size, device=args.device)
-    cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
+    cache_dir = None if args.no_cache else (args.cache_dir or cache.cache_dir("encodings"))
     if cache_dir is not None and encoder is not None and encoder.cacheable:
         check_target(Path(cache_dir), directory=True)
     if Path(args.corpus).exists():

@@ -32,10 +32,10 @@ from typing import Any
 import numpy as np
 import torch
 
+from ..cache import cache_dir
 from ..errors import RSTKitError
 from ..labels import get_label_map
 from ..metrics import EvalConfig, score_documents
-from ..pretrained import default_cache_dir
 from ..tree import RSTTree
 from .config import TrainConfig, parse_select_by
 from .data import training_input, training_tree
@@ -101,7 +101,7 @@ def _log(message: str) -> None:
 def _cache_dir(config: TrainConfig) -> str | None:
     if pretrained_part(config.encoder) is None or config.cache_dir == "":
         return None
-    return config.cache_dir or str(default_cache_dir())
+    return config.cache_dir or str(cache_dir("features"))
 
 
 def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: str | Path,

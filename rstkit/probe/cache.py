@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..cache import cache_dir
+from ..deprecation import deprecated_alias
 from ..output import write_files
 from ..progress import Progress
 from .encoders import Encoder
@@ -30,9 +31,12 @@ from .errors import EncoderError
 SHARD_TEXTS = 1024
 
 
-def default_cache_dir() -> Path:
-    """Where encodings are kept unless a run names a folder: ``encodings`` under rstkit's cache root."""
+def _encodings_dir() -> Path:
     return cache_dir("encodings")
+
+
+default_cache_dir = deprecated_alias(_encodings_dir, "rstkit.probe.cache.default_cache_dir",
+                                     'rstkit.cache.cache_dir("encodings")')
 
 
 def text_key(text: str) -> bytes:

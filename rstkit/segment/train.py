@@ -35,9 +35,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from ..cache import cache_dir
 from ..errors import RSTKitError
 from ..models import CONFIG, TrainSettings, config_text, read_config, write_model_dir
-from ..pretrained import default_cache_dir
 from ..tree import RSTTree
 from ..vocabulary import UNK, Vocabulary
 from .evaluate import BoundaryScore, boundary_score
@@ -179,7 +179,7 @@ def train(train_trees: Mapping[str, RSTTree], dev_trees: Mapping[str, RSTTree], 
     settings: dict[str, Any] = {"training": {**asdict(config), **(info or {})}}
     encoder = None
     if config.pretrained:
-        encoder = load_encoder(config.pretrained, default_cache_dir())
+        encoder = load_encoder(config.pretrained, cache_dir("features"))
         if not all(0 <= layer < encoder.n_layers for layer in config.pretrained_layers):
             raise RSTKitError(f"the encoder {config.pretrained!r} has layers 0-{encoder.n_layers - 1} "
                               f"(0: embeddings), not {list(config.pretrained_layers)}")

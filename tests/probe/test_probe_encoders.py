@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from rstkit.probe import encoders
-from rstkit.probe.cache import EncodingCache, default_cache_dir, text_key
+from rstkit.probe.cache import EncodingCache, text_key
 from rstkit.probe.encoders import BOW_DIM, Encoder, bow_encode, get_encoder, random_encode
 from rstkit.probe.errors import EncoderError
 
@@ -149,15 +149,21 @@ def test_a_stale_cache_of_another_width_is_an_error(tmp_path):
 
 def test_default_cache_dir(monkeypatch, tmp_path):
     """One rule for every cache (rstkit.cache): $RSTKIT_CACHE is the root, each kind a folder under it."""
-    from rstkit.pretrained import default_cache_dir as features_dir
+    from rstkit.cache import cache_dir
+    from rstkit.pretrained import default_cache_dir as old_features_dir
+    from rstkit.probe.cache import default_cache_dir as old_encodings_dir
 
     monkeypatch.setenv("RSTKIT_CACHE", str(tmp_path / "c"))
-    assert default_cache_dir() == tmp_path / "c" / "encodings"
-    assert features_dir() == tmp_path / "c" / "features"
+    assert cache_dir("encodings") == tmp_path / "c" / "encodings"
+    assert cache_dir("features") == tmp_path / "c" / "features"
     monkeypatch.delenv("RSTKIT_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
-    assert default_cache_dir() == tmp_path / "x" / "rstkit" / "encodings"
-    assert features_dir() == tmp_path / "x" / "rstkit" / "features"
+    assert cache_dir("encodings") == tmp_path / "x" / "rstkit" / "encodings"
+    assert cache_dir("features") == tmp_path / "x" / "rstkit" / "features"
+    with pytest.warns(DeprecationWarning, match='use rstkit.cache.cache_dir\\("features"\\)'):
+        assert old_features_dir() == cache_dir("features")
+    with pytest.warns(DeprecationWarning, match='use rstkit.cache.cache_dir\\("encodings"\\)'):
+        assert old_encodings_dir() == cache_dir("encodings")
 
 
 def test_an_interrupted_encoding_resumes_from_the_shards_it_saved(tmp_path, monkeypatch):
