@@ -28,7 +28,7 @@ from .errors import RSTKitError, RSTKitWarning, caller_stacklevel
 from .formats.disrpt import is_disrpt_input
 from .gcpause import bulk_work
 from .metrics import EvalConfig, EvalResult, evaluate_all
-from .metrics.config import DEFAULT_STATISTICS, Statistics
+from .metrics.config import Statistics
 from .metrics.prepared import PreparationSpec, PreparedDocument, first_of_each_metric, prepare_document
 from .metrics.segmentation import read_segmentations
 from .report import Report, render
@@ -95,11 +95,9 @@ class Evaluation:
         first = self.results[0]
         current = first.config.statistics
         paired = len(first.systems) > 1
-        statistics = Statistics.for_run(
-            confidence if confidence is not None else current.confidence,
-            _first(n_bootstrap, current.n_bootstrap, DEFAULT_STATISTICS.n_bootstrap),
-            _first(n_trials, current.n_trials, DEFAULT_STATISTICS.n_trials),
-            _first(seed, current.seed, DEFAULT_STATISTICS.seed), paired)
+        _, n_used, trials_used, seed_used = current.filled(None, n_bootstrap, n_trials, seed)
+        statistics = Statistics.for_run(confidence if confidence is not None else current.confidence,
+                                        n_used, trials_used, seed_used, paired)
         return Evaluation.of([replace(r, config=r.config.replace(statistics=statistics)) for r in self.results])
 
     def report(self, per_relation: bool = False) -> Report:
@@ -130,10 +128,6 @@ class Evaluation:
 #: the attributes of an EvalResult that a one-configuration Evaluation reads as its own
 _RESULT_ATTRIBUTES = frozenset(f.name for f in fields(EvalResult)) | frozenset(
     name for name in dir(EvalResult) if not name.startswith("_"))
-
-
-def _first(*values: int | None) -> int:
-    return next(v for v in values if v is not None)
 
 
 @bulk_work()
@@ -201,10 +195,8 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
 
 def _paired(statistics: Statistics) -> Statistics:
     """``statistics`` with the settings of paired tests, the defaults where not given."""
-    return Statistics.for_run(statistics.confidence,
-                           _first(statistics.n_bootstrap, DEFAULT_STATISTICS.n_bootstrap),
-                           _first(statistics.n_trials, DEFAULT_STATISTICS.n_trials),
-                           _first(statistics.seed, DEFAULT_STATISTICS.seed), paired=True)
+    _, n_bootstrap, n_trials, seed = statistics.filled()
+    return Statistics.for_run(statistics.confidence, n_bootstrap, n_trials, seed, paired=True)
 
 
 def _is_path(source: object) -> TypeGuard[str | os.PathLike]:

@@ -101,9 +101,25 @@ class Statistics:
         warnings.warn("Statistics.used is deprecated: use Statistics.for_run", DeprecationWarning, stacklevel=2)
         return cls.for_run(confidence, n_bootstrap, n_trials, seed, paired)
 
+    def filled(self, confidence: float | None = None, n_bootstrap: int | None = None, n_trials: int | None = None,
+               seed: int | None = None) -> tuple[float, int, int, int]:
+        """``(confidence, n_bootstrap, n_trials, seed)``: each setting given, else this one's, else
+        :data:`DEFAULT_STATISTICS`'; checked as :class:`Statistics` checks them."""
+        chosen = (_given(confidence, self.confidence, DEFAULT_STATISTICS.confidence),
+                  _given(n_bootstrap, self.n_bootstrap, DEFAULT_STATISTICS.n_bootstrap),
+                  _given(n_trials, self.n_trials, DEFAULT_STATISTICS.n_trials),
+                  _given(seed, self.seed, DEFAULT_STATISTICS.seed))
+        Statistics(*chosen)  # an RSTKitError for a setting out of range
+        return chosen
+
     def signature_parts(self) -> list[tuple[str, str]]:
         names = (("ci", self.confidence), ("boot", self.n_bootstrap), ("trials", self.n_trials), ("seed", self.seed))
         return [(key, repr(value)) for key, value in names if value is not None]
+
+
+def _given(*values: Any) -> Any:
+    """The first value that is not None."""
+    return next(v for v in values if v is not None)
 
 
 def _is_int(value: object) -> bool:

@@ -13,7 +13,7 @@ import difflib
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from ..settings import Average
 from ..tree import RSTTree
 from . import aligned
 from .average import Scores, aggregate, per_document
-from .config import DEFAULT_STATISTICS, EvalConfig, Statistics
+from .config import EvalConfig
 from .counts import Counts, KeyCodec, LabelIds, TupleArrays, codec_for, count_matches
 from .edus import check_same_edus
 from .family import MetricFamily
@@ -41,14 +41,8 @@ from .relations import Confusion, RelationReport, confusion, relation_report
 from .segmentation import check_tokens
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 
-_T = TypeVar("_T")
 #: what the pipeline takes: a tree, or a document prepared where it was read
 Document = RSTTree | PreparedDocument
-
-
-def _first(*values: _T | None) -> _T:
-    """The first value that is not None."""
-    return next(v for v in values if v is not None)
 
 
 @dataclass
@@ -182,12 +176,7 @@ class EvalResult:
         """``(confidence, n_bootstrap, n_trials, seed)``: each setting given, else the configuration's,
         else the default; checked as :class:`Statistics` checks them."""
         configured = self.config.statistics
-        chosen = (_first(confidence, configured.confidence, DEFAULT_STATISTICS.confidence),
-                  _first(n_bootstrap, configured.n_bootstrap, DEFAULT_STATISTICS.n_bootstrap),
-                  _first(n_trials, configured.n_trials, DEFAULT_STATISTICS.n_trials),
-                  _first(seed, configured.seed, DEFAULT_STATISTICS.seed))
-        Statistics(*chosen)  # an RSTKitError for a setting out of range
-        return chosen
+        return configured.filled(confidence, n_bootstrap, n_trials, seed)
 
     def with_average(self, average: Average) -> EvalResult:
         """The same counts averaged another way (nothing is re-scored)."""
