@@ -14,8 +14,8 @@ from .evaluate import BoundaryScore, boundary_score
 from .result import EDUSpan, Segmentation, build_segmentation
 from .tokenize import paragraphs, read_plain_text, tokenize
 
-__all__ = ["BoundaryScore", "EDUSpan", "Segmentation", "Segmenter", "boundary_score", "build_segmentation",
-           "paragraphs", "read_plain_text", "tokenize"]
+__all__ = ["BoundaryScore", "EDUSpan", "Segmentation", "Segmenter", "SegmenterTrainConfig", "boundary_score",
+           "build_segmentation", "paragraphs", "read_plain_text", "tokenize"]
 
 
 def __getattr__(name: str):
@@ -23,4 +23,8 @@ def __getattr__(name: str):
         from .segmenter import Segmenter
 
         return Segmenter
+    if name == "SegmenterTrainConfig":
+        from .train import SegmenterTrainConfig
+
+        return SegmenterTrainConfig
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
