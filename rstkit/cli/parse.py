@@ -38,6 +38,7 @@ Reproduce the shipped model's GUM test scores::
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -66,8 +67,10 @@ def add_parser(sub) -> None:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="a file or directory of plain text (.txt) or of documents with EDUs; -: one "
                                  "document on standard input (plain text unless --from names a format)")
-    p.add_argument("out_dir", nargs="?", help="directory for the predicted trees (DOC_ID.dis)")
-    add_output_option(p, "the predicted trees (a directory, the same as OUT_DIR)", "OUT_DIR", dest="output")
+    p.add_argument("out_dir", nargs="?", help="directory for the predicted trees (DOC_ID.dis); -: the tree of a "
+                                              "single document on standard output")
+    add_output_option(p, "the predicted trees (a directory, the same as OUT_DIR; -: standard output)", "OUT_DIR",
+                      dest="output")
     p.add_argument("--model", default=None, metavar="NAME|DIR",
                    help="minilm, scratch or a model directory (default: minilm when it can run, else scratch)")
     p.add_argument("--segmenter", default=None, metavar="NAME|DIR|none",
@@ -138,10 +141,13 @@ def _parse(args: argparse.Namespace) -> int:
     timings = {"loading": 0.0}
     if args.gold_out and not args.split:
         raise RSTKitError("--gold-out needs --split (the gold files of a corpus split)")
-    out = Path(output_path(args.out_dir, args.output, "OUT_DIR"))
+    output = output_path(args.out_dir, args.output, "OUT_DIR")
+    to_stdout = output == STREAM
+    out = Path(output)
     gold_out = Path(args.gold_out) if args.gold_out else None
     protected = [Path(args.input)] + ([Path(args.boundaries)] if args.boundaries else [])
-    check_target(out, directory=True, inputs=protected, also=[gold_out] if gold_out else [])
+    if not to_stdout:
+        check_target(out, directory=True, inputs=protected, also=[gold_out] if gold_out else [])
     if gold_out is not None:
         check_target(gold_out, directory=True, inputs=protected)
     model = args.model
@@ -161,6 +167,8 @@ def _parse(args: argparse.Namespace) -> int:
         torch.set_num_threads(threads)
     else:
         files = input_files(args.input, args.in_format)
+        if to_stdout:
+            _one_document(len(files), args.input)
         threads = args.jobs or default_threads(len(files))
         torch.set_num_threads(threads)
         segmenter = None
@@ -186,9 +194,12 @@ def _parse(args: argparse.Namespace) -> int:
                   f"(segmenter: {name})")
     _check_edus([d for d in documents if not d.segmented], args.to)
     names = {f"{doc.doc_id}{writer.extensions[0]}": doc for doc in documents}
-    check_names(((name, f"document {doc.doc_id!r} of {doc.path or args.input}") for name, doc in names.items()),
-                str(out))
-    check_existing(out, names, force=args.force, inputs=protected)
+    if to_stdout:
+        _one_document(len(documents), args.input)
+    else:
+        check_names(((name, f"document {doc.doc_id!r} of {doc.path or args.input}") for name, doc in names.items()),
+                    str(out))
+        check_existing(out, names, force=args.force, inputs=protected)
     if gold_out is not None:
         check_existing(gold_out, [f.name for f in gold_files.values()], force=args.force, inputs=protected)
     missing = missing_boundaries(documents, args.input)
@@ -210,14 +221,25 @@ def _parse(args: argparse.Namespace) -> int:
                          progress=VERBOSITY["level"] >= 1)
     timings["parsing"] = time.perf_counter() - started
     written = {f"{doc.doc_id}{writer.extensions[0]}": _written(write, tree, doc) for doc, tree in zip(documents, trees)}
-    write_files(out, written, into_directory=True, force=args.force, inputs=protected)
+    if to_stdout:
+        sys.stdout.write(next(iter(written.values())))
+        sys.stdout.flush()
+    else:
+        write_files(out, written, into_directory=True, force=args.force, inputs=protected)
     if gold_out is not None:
         write_files(gold_out, {file.name: file.read_bytes() for file in gold_files.values()}, into_directory=True,
                     force=args.force, inputs=protected)
     spent = ", ".join(f"{what} in {seconds:.1f}s" for what, seconds in timings.items() if what != "loading")
     _note(f"{len(trees)} document(s) parsed with the {parser.source} model ({threads} "
-          f"thread{'s' if threads > 1 else ''}) -> {out}; models loaded in {timings['loading']:.1f}s, {spent}")
+          f"thread{'s' if threads > 1 else ''}) -> {'<stdout>' if to_stdout else out}; "
+          f"models loaded in {timings['loading']:.1f}s, {spent}")
     return 0
+
+
+def _one_document(count: int, source: str) -> None:
+    """Standard output takes the tree of one document."""
+    if count != 1:
+        raise RSTKitError(f"{count} documents cannot go to standard output (-): name a directory", source)
 
 
 def _written(write, tree, doc) -> str:

@@ -238,3 +238,23 @@ def test_standard_input_is_one_plain_text_document(tmp_path, capsys, monkeypatch
     assert status == 0 and "rstkit: parse: exit status 0" in err  # --verbose's detail
     assert "boundaries in <stdin>:" in err and "rstkit-stdin" not in err  # named as given, not as the temporary file
     assert read_documents(tmp_path / "out")["stdin"].n_edus == 2  # the two lines, one EDU each
+
+
+def test_one_documents_tree_goes_to_standard_output(tmp_path, capsys, monkeypatch):
+    """``-o -`` (or OUT_DIR ``-``) prints the tree of a single document and writes no file; several
+    documents are an error before the model is loaded."""
+    from rstkit import loads
+    from tests.support.cli_run import run_main_out
+
+    status, out, err = run_main_out(["parse", "-", "-o", "-", "--model", "scratch", "--segmenter", "none",
+                                     "--to", "rsd"], capsys, b"It rained .\nWe stayed home .\n", monkeypatch)
+    assert status == 0 and "-> <stdout>" in err and not (tmp_path / "-").exists()
+    tree = loads(out, "rsd")
+    assert [e.text for e in tree.edus] == ["It rained .", "We stayed home ."]
+    (tmp_path / "in").mkdir()
+    for name in ("a", "b"):
+        (tmp_path / "in" / f"{name}.edus").write_text("It rained .\nWe stayed home .\n")
+    monkeypatch.setattr("rstkit.parser.api.Parser.load", lambda *a, **k: pytest.fail("the model was loaded"))
+    status, out, err = run_main_out(["parse", str(tmp_path / "in"), "-", "--model", "scratch"], capsys)
+    assert status == 2 and out == ""
+    assert "2 documents cannot go to standard output (-): name a directory" in err
