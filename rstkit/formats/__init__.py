@@ -233,6 +233,21 @@ def doc_id_from_path(path: str | Path, suffixes: Iterable[str] | None = None, pr
 _RSTDT_OUT = re.compile(r"\.out$", re.IGNORECASE)
 
 
+
+def source_name(path: str | Path | None) -> str:
+    """What a reader's messages call its input: the path, or ``<string>`` for text without one."""
+    return str(path) if path is not None else "<string>"
+
+
+def input_names(path: str | Path | None, doc_id: str | None, suffixes: Iterable[str] | None = None
+                ) -> tuple[str, str]:
+    """A reader's input named: its :func:`source_name`, and the document id (``doc_id`` when given,
+    else :func:`doc_id_from_path` of ``path`` with ``suffixes``, else empty)."""
+    if doc_id is None:
+        doc_id = doc_id_from_path(path, suffixes) if path is not None else ""
+    return source_name(path), doc_id
+
+
 def known_suffixes() -> frozenset[str]:
     _load_builtin()
     cached = _SUFFIXES.get(len(_REGISTRY))  # formats are only ever added: the count tells the set

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import FormatError, printable
 from ..tree import Node, RSTTree, one_line_brackets
-from . import Format, read_text, register
+from . import Format, read_text, register, source_name
 from .brackets import Bracket, fold, parse_one
 from .build import PAIRS, LeafCounter, Spelling, attach, finish, parent_label
 from .docmap import DocMap, DocMapSpec, load_doc_map, warn_unnamed
@@ -44,7 +44,7 @@ _INT = re.compile(r"^\d{1,9}$")
 def loads_braud_coling(text: str, path: str | Path | None = None, *, doc_id: str = "",
                        lenient: bool = False) -> RSTTree:
     """Parse the text of one ``.mrg.pred`` file (the caller names the document)."""
-    source = str(path) if path is not None else "<string>"
+    source = source_name(path)
     counter = LeafCounter(KEY, source, lenient)
 
     def build(group: Bracket, values: list[Any]) -> Node:

@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_word
-from . import Format, doc_id_from_path, read_text, register
+from . import Format, input_names, read_text, register
 from .build import Spelling, finish, loads_dis_syntax, looks_like_dis, respell
 from .dis import TEXT_RULES
 from .writable import writer
@@ -30,9 +30,7 @@ _SENTENCE_END = re.compile(r"[.!?]\W*$")
 def loads_codra(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                 lenient: bool = False) -> RSTTree:
     """Parse the text of one CODRA ``.doc_dis`` file."""
-    source = str(path) if path is not None else "<string>"
-    if doc_id is None:
-        doc_id = doc_id_from_path(path, (".doc_dis",)) if path is not None else ""
+    source, doc_id = input_names(path, doc_id, (".doc_dis",))
     text = text.replace(_ESCAPED_QUOTE, '"')
     dummy = _DUMMY.match(text)
     if dummy:

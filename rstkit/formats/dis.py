@@ -27,7 +27,7 @@ import re
 from pathlib import Path
 
 from ..tree import ROOT, Node, RSTTree, nuclearity_word, validate
-from . import Format, doc_id_from_path, read_text, register
+from . import Format, input_names, read_text, register
 from ._dis_direct import direct
 from ._dis_events import Builder, scan
 from ._dis_grammar import grammar_events
@@ -45,9 +45,7 @@ def loads_dis(text: str, path: str | Path | None = None, *, doc_id: str | None =
     >>> tree.edus[1].text
     'so we stayed in.'
     """
-    source = str(path) if path is not None else "<string>"
-    if doc_id is None:
-        doc_id = doc_id_from_path(path) if path is not None else ""
+    source, doc_id = input_names(path, doc_id)
     built = direct(text)
     if built is not None:
         return RSTTree(built[0], built[1], doc_id, source)

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import FormatError, TreeStructureError, printable
 from ..tree import EDU, ROOT, Node, RSTTree, nuclearity_from_word, nuclearity_word
-from . import Format, doc_id_from_path, read_text, register, split_lines
+from . import Format, input_names, read_text, register, split_lines
 from .build import Spelling, finish
 from .writable import writer
 
@@ -31,9 +31,7 @@ _LINE = re.compile(r"""^\(\(\s*(\d{1,9})\s*,\s*(\d{1,9})\s*\)\s*,"""
 def loads_dplp(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                lenient: bool = False) -> RSTTree:
     """Parse the text of one ``.brackets`` file."""
-    source = str(path) if path is not None else "<string>"
-    if doc_id is None:
-        doc_id = doc_id_from_path(path, (".brackets",)) if path is not None else ""
+    source, doc_id = input_names(path, doc_id, (".brackets",))
     spans: dict[tuple[int, int], tuple[str, str, int]] = {}
     for number, line in enumerate(split_lines(text), 1):
         if not line.strip():

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import FormatError, printable
 from ..tree import EDU, Node, RSTTree
-from . import Format, doc_id_from_path, read_text, register
+from . import Format, input_names, read_text, register
 from .brackets import Atom, Bracket, fold, parse_one
 from .build import LeafCounter, Spelling, attach, finish, parent_label, ptb_unescape
 from .writable import PTB_TOKEN, Unwritable, writer
@@ -78,9 +78,7 @@ class _EDUReader:
 def loads_feng(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                lenient: bool = False) -> RSTTree:
     """Parse the text of one gCRF ``.tree`` file (either leaf dialect)."""
-    source = str(path) if path is not None else "<string>"
-    if doc_id is None:
-        doc_id = doc_id_from_path(path, (EXTENSION,)) if path is not None else ""
+    source, doc_id = input_names(path, doc_id, (EXTENSION,))
     leaves = _EDUReader(source, lenient)
     bare = text.strip()
     if _EDU_BODY.match(bare) and re.fullmatch(_EDU, bare, re.DOTALL):  # a one-EDU document: a bare leaf

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import FormatError, printable
 from ..tree import NUCLEUS, ROOT, SATELLITE, Node, RSTTree, nuclearity_from_word, nuclearity_word
-from . import Format, doc_id_from_path, read_text, register
+from . import Format, doc_id_from_path, read_text, register, source_name
 from .brackets import Atom, Bracket, dumps_indented, fold, parse_one
 from .build import LeafCounter, Spelling, finish, relabel
 from .writable import writer
@@ -28,7 +28,7 @@ SPELLING = Spelling(KEY, "title")
 def loads_hilda(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                 lenient: bool = False) -> RSTTree:
     """Parse the text of one HHN16 HILDA file."""
-    source = str(path) if path is not None else "<string>"
+    source = source_name(path)
     top = parse_one(text, KEY, source)
     if (top.head or "").lower() != "root":
         raise FormatError(f"malformed {KEY} file: the tree must start with '(Root'", source, top.line)

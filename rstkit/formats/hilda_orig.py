@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import FormatError, printable
 from ..tree import Node, RSTTree
-from . import Format, doc_id_from_path, read_text, register
+from . import Format, input_names, read_text, register
 from .build import LeafCounter, attach, finish, parent_label
 from .feng import SPELLING
 from .writable import writer
@@ -49,9 +49,7 @@ def _tokens(text: str, source: str) -> list[tuple[str, str, int]]:
 def loads_hilda_orig(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                      lenient: bool = False) -> RSTTree:
     """Parse one ``.parsetree`` expression (without evaluating it)."""
-    source = str(path) if path is not None else "<string>"
-    if doc_id is None:
-        doc_id = doc_id_from_path(path, (EXTENSION,)) if path is not None else ""
+    source, doc_id = input_names(path, doc_id, (EXTENSION,))
     tokens = _tokens(text, source)
     counter = LeafCounter(KEY, source, lenient)
     position = 0

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import RSTTree
-from . import Format, doc_id_from_path, read_text, register
+from . import Format, input_names, read_text, register
 from .build import Spelling, canonical_relations, parent_label
 from .rs3 import loads_rs3, xml_text
 from .writable import NOT_XML, writer
@@ -45,9 +45,7 @@ def repair_text(text: str) -> str:
 def loads_isanlp(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                  lenient: bool = False) -> RSTTree:
     """Parse the text of one rs3 file written by isanlp_rst."""
-    source = str(path) if path is not None else "<string>"
-    if doc_id is None:
-        doc_id = doc_id_from_path(path, (".rs3",)) if path is not None else ""
+    source, doc_id = input_names(path, doc_id, (".rs3",))
     repaired = repair_text(text)
     try:
         tree = loads_rs3(repaired, path, doc_id=doc_id, lenient=lenient)

@@ -48,7 +48,7 @@ from typing import Any, NoReturn, TypeGuard
 
 from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal
-from . import Format, doc_id_from_path, read_text, register
+from . import Format, doc_id_from_path, read_text, register, source_name
 from ._fastnodes import new_edu, new_node
 from ._rs3_scan import Markup, scan
 from ._rs3_xml import parse_xml
@@ -70,7 +70,7 @@ def loads_rs3(text: str, path: str | Path | None = None, *, doc_id: str | None =
     >>> loads_rs3(dumps_rs3(tree)).root == tree.root
     True
     """
-    source = str(path) if path is not None else "<string>"
+    source = source_name(path)
     markup = scan(text)
     if markup is None:
         markup = parse_xml(text, source)

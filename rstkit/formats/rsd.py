@@ -32,7 +32,7 @@ from pathlib import Path
 
 from ..errors import FormatError, printable
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
-from . import Format, doc_id_from_path, read_text, register
+from . import Format, input_names, read_text, register
 from ._fastnodes import new_edu, new_node
 from .rebuild import bottom_up
 from .writable import Unwritable, writer
@@ -60,9 +60,7 @@ def loads_rsd(text: str, path: str | Path | None = None, *, doc_id: str | None =
     >>> loads_rsd(dumps_rsd(tree)).root == tree.root
     True
     """
-    source = str(path) if path is not None else "<string>"
-    if doc_id is None:
-        doc_id = doc_id_from_path(path) if path is not None else ""
+    source, doc_id = input_names(path, doc_id)
     tree = _read_plain(text, source, doc_id, heights)
     return tree if tree is not None else _read_with_graph(text, source, doc_id, heights)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import FormatError, printable
 from ..tree import Node, RSTTree
-from . import Format, doc_id_from_path, read_text, register, split_lines
+from . import Format, input_names, read_text, register, split_lines
 from .build import LeafCounter, Spelling, attach, finish, parent_label, ptb_unescape
 from .writable import LINE_BREAK, PTB_TOKEN, writer
 
@@ -39,9 +39,7 @@ class _Line:
 def loads_surdeanu_native(text: str, path: str | Path | None = None, *, doc_id: str | None = None,
                           lenient: bool = False) -> RSTTree:
     """Parse one indented tree as processors prints it."""
-    source = str(path) if path is not None else "<string>"
-    if doc_id is None:
-        doc_id = doc_id_from_path(path, (EXTENSION,)) if path is not None else ""
+    source, doc_id = input_names(path, doc_id, (EXTENSION,))
     lines: list[_Line] = []
     for number, raw in enumerate(split_lines(text), 1):
         if not raw.strip() or (not lines and raw.strip() == "Discourse tree:"):
