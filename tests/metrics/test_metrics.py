@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,9 +24,7 @@ from tests.support import oracle
 from tests.support.expected_warnings import warns_exactly
 from tests.support.oracle_trees import Chooser, random_tree, to_rstkit
 from tests.support.strategies import tree_pairs
-
-WORKED = Path(__file__).resolve().parents[1] / "data" / "worked"
-SOURCES = ["spec_examples", "own_examples"]
+from tests.support.worked import WORKED, examples_root
 
 
 def scores(gold, pred, **settings):
@@ -52,11 +49,6 @@ def spec_examples(examples_dir):
 def own_examples():
     """tests/data/worked/constituency: w1_four and w2_nary, scored by hand in its README."""
     return read_documents(WORKED / "constituency" / "gold"), read_documents(WORKED / "constituency" / "pred")
-
-
-@pytest.fixture(scope="session")
-def worked_dir() -> Path:
-    return WORKED
 
 
 # -- section 11.1 and 11.2: single documents ----------------------------------------------------
@@ -149,11 +141,11 @@ def test_dplp_differs_when_edu_counts_differ(request, source, doc, short_text, c
 
 
 # -- sections 11.4 and 11.5 --------------------------------------------------------------------
-@pytest.mark.parametrize("root, folder", [("examples_dir", "nested_sns"), ("worked_dir", "nested")])
+@pytest.mark.parametrize("root, folder", [("spec", "nested_sns"), ("own", "nested")])
 def test_nested_sns_bug_b1(request, root, folder):
     """evaluation.md 11.4, and README's nested/ (the same numbers, by hand, on other trees)."""
-    gold = read_documents(request.getfixturevalue(root) / folder / "gold")
-    pred = read_documents(request.getfixturevalue(root) / folder / "pred")
+    gold = read_documents(examples_root(request, root) / folder / "gold")
+    pred = read_documents(examples_root(request, root) / folder / "pred")
     with pytest.warns(RSTKitWarning, match="bug B1 of the reference binarization left 1 gold node"):
         ref = score_documents(gold, pred, EvalConfig.rst_eval(metric="rst-parseval"))
     assert ref.precision["S"] == pytest.approx(87.5)
@@ -165,11 +157,11 @@ def test_nested_sns_bug_b1(request, root, folder):
     assert scores(gold, pred, metric="rst-parseval") == {k: 100.0 for k in "SNRF"}
 
 
-@pytest.mark.parametrize("root, single", [("examples_dir", "one"), ("worked_dir", "w4_single")])
+@pytest.mark.parametrize("root, single", [("spec", "one"), ("own", "w4_single")])
 def test_one_edu_document(request, root, single):
     """evaluation.md 11.5, and README's one_edu/: micro 100, macro 50, 100 with the document excluded."""
-    gold = read_documents(request.getfixturevalue(root) / "one_edu" / "gold")
-    pred = read_documents(request.getfixturevalue(root) / "one_edu" / "pred")
+    gold = read_documents(examples_root(request, root) / "one_edu" / "gold")
+    pred = read_documents(examples_root(request, root) / "one_edu" / "pred")
     for metric in ("rst-parseval", "parseval"):
         with pytest.warns(RSTKitWarning, match="1 one-EDU document"):  # also in micro: it is scored with 0 tuples
             assert scores(gold, pred, metric=metric, average="micro") == {k: 100.0 for k in "SNRF"}
@@ -215,57 +207,47 @@ def test_a_tree_scored_against_itself_gives_100(pair):
 
 
 # -- policies and bad input ---------------------------------------------------------------------------
-@pytest.mark.parametrize("source, kept, dropped, skip_s, zero_macro_s, zero_micro_pr", [
-    # by hand from evaluation.md 11.1-11.2: ex3 has 2 attachment tuples each side, 1 matching S; ex5 has 4
-    # gold. Zero: macro (50 + 0) / 2; micro P = 1 / 2 predicted tuples (ex3 only), R = 1 / (2 + 4) gold tuples
-    ("spec_examples", "ex3", "ex5", 50.0, 25.0, (50.0, 100 / 6)),
-    # README, "Missing prediction": w1_four 2 of 3 decisions; w2_nary 5 gold decisions
-    ("own_examples", "w1_four", "w2_nary", 200 / 3, 100 / 3, (200 / 3, 25.0)),
-])
-def test_missing_documents(request, source, kept, dropped, skip_s, zero_macro_s, zero_micro_pr):
-    gold, pred = request.getfixturevalue(source)
-    only = {kept: pred[kept]}
-    with pytest.raises(MissingDocumentError, match=dropped):
+# the policy tests run on the repository's worked examples only: their point is the policy, not the data
+def test_missing_documents(own_examples):
+    gold, pred = own_examples
+    only = {"w1_four": pred["w1_four"]}
+    with pytest.raises(MissingDocumentError, match="w2_nary"):
         score_documents(gold, only)
-    with pytest.warns(RSTKitWarning, match=f"1 document\\(s\\) without prediction skipped: {dropped}"):
+    # README, "Missing prediction": w1_four matches 2 of its 3 decisions on S; w2_nary has 5 gold decisions
+    with pytest.warns(RSTKitWarning, match="1 document\\(s\\) without prediction skipped: w2_nary"):
         skipped = score_documents(gold, only, EvalConfig(metric="parseval", missing="skip"))
-    assert skipped.doc_ids == [kept] and skipped.scores["S"] == pytest.approx(skip_s)
-    with pytest.warns(RSTKitWarning, match=f"1 document\\(s\\) without prediction scored as empty: {dropped}"):
+    assert skipped.doc_ids == ["w1_four"] and skipped.scores["S"] == pytest.approx(100 * 2 / 3)
+    with pytest.warns(RSTKitWarning, match="1 document\\(s\\) without prediction scored as empty: w2_nary"):
         zero = score_documents(gold, only, EvalConfig(metric="parseval", missing="zero", average="macro"))
-    assert zero.doc_ids == sorted(gold) and zero.scores["S"] == pytest.approx(zero_macro_s)
-    with pytest.warns(RSTKitWarning, match=f"scored as empty: {dropped}"):
+    assert zero.doc_ids == ["w1_four", "w2_nary"] and zero.scores["S"] == pytest.approx(100 * (2 / 3 + 0) / 2)
+    with pytest.warns(RSTKitWarning, match="scored as empty: w2_nary"):
         micro_zero = score_documents(gold, only, EvalConfig(metric="parseval", missing="zero"))
-    assert (micro_zero.precision["S"], micro_zero.recall["S"]) == pytest.approx(zero_micro_pr)
+    # P = 2 / 3 predicted tuples (w1_four only); R = 2 / (3 + 5) gold tuples
+    assert (micro_zero.precision["S"], micro_zero.recall["S"]) == pytest.approx((100 * 2 / 3, 25.0))
 
 
-@pytest.mark.parametrize("source", SOURCES)
-def test_extra_predictions_warn(request, source):
-    gold, pred = request.getfixturevalue(source)
-    first = min(gold)
+def test_extra_predictions_warn(own_examples):
+    gold, pred = own_examples
     with pytest.warns(Warning, match="not in gold"):
-        result = score_documents({first: gold[first]}, pred)
-    assert result.doc_ids == [first]
+        result = score_documents({"w1_four": gold["w1_four"]}, pred)
+    assert result.doc_ids == ["w1_four"]
 
 
-@pytest.mark.parametrize("root, folder, doc, label", [
-    ("examples_dir", ".", "ex3", "circumstance"), ("worked_dir", "constituency", "w1_four", "attribution")])
-def test_unknown_label_names_map_and_file(request, tmp_path, root, folder, doc, label):
-    examples = request.getfixturevalue(root) / folder
-    bad = tmp_path / f"{doc}.dis"
-    original = (examples / "pred" / f"{doc}.dis").read_text()
-    assert label in original
-    bad.write_text(original.replace(label, "Frobnication"))
-    gold = {doc: read_tree(examples / "gold" / f"{doc}.dis")}
+def test_unknown_label_names_map_and_file(tmp_path):
+    bad = tmp_path / "w1_four.dis"
+    original = (WORKED / "constituency" / "pred" / "w1_four.dis").read_text()
+    assert "attribution" in original
+    bad.write_text(original.replace("attribution", "Frobnication"))
+    gold = {"w1_four": read_tree(WORKED / "constituency" / "gold" / "w1_four.dis")}
     with pytest.raises(LabelError, match=r"'Frobnication'.*'rstdt18'") as info:
-        score_documents(gold, {doc: read_tree(bad)}, EvalConfig(labels="rstdt18"))
+        score_documents(gold, {"w1_four": read_tree(bad)}, EvalConfig(labels="rstdt18"))
     assert str(bad) in str(info.value)
-    kept = score_documents(gold, {doc: read_tree(bad)}, EvalConfig(labels="rstdt18", unknown_labels="keep"))
+    kept = score_documents(gold, {"w1_four": read_tree(bad)}, EvalConfig(labels="rstdt18", unknown_labels="keep"))
     assert "unknown:keep" in kept.signature
 
 
-@pytest.mark.parametrize("source", SOURCES)
-def test_signature_pins_settings(request, source):
-    gold, pred = request.getfixturevalue(source)
+def test_signature_pins_settings(own_examples):
+    gold, pred = own_examples
     signatures = {score_documents(gold, pred, EvalConfig(metric=m, average=a, labels=lab)).signature
                   for m in ("rst-parseval", "parseval") for a in ("micro", "macro", "dplp")
                   for lab in ("raw", "rstdt18")}
@@ -348,9 +330,8 @@ def test_reference_binarization_departs_from_right_heavy_only_by_b1(data):
     assert result.precision == pytest.approx({k: 100 * (2 * n - 2 - missing) / (2 * n - 2) for k in "SNRF"})
 
 
-@pytest.mark.parametrize("source", SOURCES)
-def test_bootstrap_and_paired_tests(request, source):
-    gold, pred = request.getfixturevalue(source)
+def test_bootstrap_and_paired_tests(own_examples):
+    gold, pred = own_examples
     result = score_documents(gold, [pred, gold], EvalConfig(), names=["pred", "gold"])
     ci = result.bootstrap(confidence=0.95, n_bootstrap=500, seed=1)
     assert ci["S"][0] <= result.scores["S"] <= ci["S"][1]
@@ -362,30 +343,21 @@ def test_bootstrap_and_paired_tests(request, source):
     assert 0.0 < tests["randomization"]["S"] <= 1.0
 
 
-@pytest.mark.parametrize("source", SOURCES)
-def test_bootstrap_on_identical_systems_is_not_significant(request, source):
-    gold, pred = request.getfixturevalue(source)
+def test_bootstrap_on_identical_systems_is_not_significant(own_examples):
+    gold, pred = own_examples
     result = score_documents(gold, [pred, pred], EvalConfig())
     tests = result.paired_tests(1, 0, n_bootstrap=200, n_trials=200)
     assert tests["randomization"] == {k: 1.0 for k in "SNRF"}
     assert tests["bootstrap"] == {k: 1.0 for k in "SNRF"}
 
 
-@pytest.mark.parametrize("source, by_label, total_gold, cells, diagonal", [
-    # evaluation.md 11.2: gold attachments 1-5 and 4-5 are List, the prediction gets 4-5 right; 2 + 4 gold
-    # tuples. Spans found in both trees: 1-3 (ex3), 1-5 and 4-5 (ex5); only 4-5 keeps its relation (List)
-    ("spec_examples", {"List": (1, 2)}, 6, 3, 1),
-    # README, "Per relation and confusion": (matched, gold) per label; 6 spans on both sides, 3 same relation
-    ("own_examples", {"Sequence": (2, 2), "List": (1, 1), "attribution": (0, 1), "elaboration": (0, 1),
-                      "background": (0, 1), "purpose": (0, 1), "result": (0, 1)}, 8, 6, 3),
-])
-def test_per_relation_and_confusion(request, source, by_label, total_gold, cells, diagonal):
-    gold, pred = request.getfixturevalue(source)
+def test_per_relation_and_confusion(own_examples):
+    gold, pred = own_examples
     result = score_documents(gold, pred, EvalConfig(metric="parseval"))
-    rows = {r["label"]: r for r in result.relations().rows()}
-    for label, (matched, in_gold) in by_label.items():
-        assert (rows[label]["matched"], rows[label]["gold"]) == (matched, in_gold), label
-    assert sum(r["gold"] for r in rows.values()) == total_gold
+    rows = {r["label"]: (r["matched"], r["gold"], r["pred"]) for r in result.relations().rows()}
+    # README, "Per relation and confusion": (matched, gold, predicted) R tuples per label
+    assert rows == {"Sequence": (2, 2, 2), "List": (1, 1, 1), "attribution": (0, 1, 1), "elaboration": (0, 1, 2),
+                    "background": (0, 1, 1), "purpose": (0, 1, 1), "result": (0, 1, 0)}
     matrix = result.confusion().matrix
-    assert matrix.sum() == cells
-    assert int(np.trace(matrix)) == diagonal
+    assert matrix.sum() == 6  # spans decided on both sides: w1 1-4, 1-2; w2 1-6, 1-3, 4-6, 5-6
+    assert int(np.trace(matrix)) == 3  # the same relation on 1-2 (List), 1-6 and 4-6 (Sequence)
