@@ -180,11 +180,8 @@ def test_oracle_dplp_average_on_unequal_edus(request, root, folder, shorter, sho
     assert (macro, dplp) == pytest.approx((macro_s, dplp_s), abs=5e-3)
 
 
-def test_oracle_label_table_is_evaluation_md_section_3():
-    spec = Path(__file__).resolve().parents[3] / "shared" / "docs" / "evaluation.md"
-    if not spec.is_file():
-        pytest.skip(f"{spec} not found")
-    section = spec.read_text(encoding="utf-8").split("## 3.")[1].split("## 4.")[0]
+def test_oracle_label_table_is_evaluation_md_section_3(spec_docs):
+    section = (spec_docs / "evaluation.md").read_text(encoding="utf-8").split("## 3.")[1].split("## 4.")[0]
     table = {}
     for coarse, fines in re.findall(r"^\| (?:\(extra\) )?([a-z-]+) \| ([^|]+) \|$", section, re.MULTILINE):
         for fine in fines.split("(")[0].split(","):
