@@ -1,7 +1,9 @@
 """Fixtures shared by tests/ and benchmarks/: where the GUM corpus and the worked examples are.
 
-GUM is read from ``$RSTKIT_GUM`` (default ``../shared/corpora/gum``), evaluation.md's examples
-from ``$RSTKIT_EXAMPLES`` (default ``../shared/docs/examples``); fixtures skip when absent.
+The shared folder is ``$RSTKIT_SHARED`` (default ``../shared``; point it at a missing path to run as a
+fresh clone would). GUM is read from ``$RSTKIT_GUM`` (default ``<shared>/corpora/gum``), evaluation.md's
+examples from ``$RSTKIT_EXAMPLES`` (default ``<shared>/docs/examples``), the specifications from
+``<shared>/docs``; fixtures skip when absent.
 """
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ from pathlib import Path
 import pytest
 
 PROJECT = Path(__file__).resolve().parent
-GUM = Path(os.environ.get("RSTKIT_GUM", PROJECT.parent / "shared" / "corpora" / "gum"))
-EXAMPLES = Path(os.environ.get("RSTKIT_EXAMPLES", PROJECT.parent / "shared" / "docs" / "examples"))
+SHARED = Path(os.environ.get("RSTKIT_SHARED", PROJECT.parent / "shared"))
+GUM = Path(os.environ.get("RSTKIT_GUM", SHARED / "corpora" / "gum"))
+EXAMPLES = Path(os.environ.get("RSTKIT_EXAMPLES", SHARED / "docs" / "examples"))
 
 
 @pytest.fixture(scope="session")
@@ -45,6 +48,14 @@ def examples_dir() -> Path:
     if not (EXAMPLES / "gold").is_dir():
         pytest.skip(f"evaluation.md examples not found at {EXAMPLES}")
     return EXAMPLES
+
+
+@pytest.fixture(scope="session")
+def spec_docs() -> Path:
+    """The specifications: evaluation.md, dependency-evaluation.md, parser-formats.md, ..."""
+    if not (SHARED / "docs" / "evaluation.md").is_file():
+        pytest.skip(f"specifications not found at {SHARED / 'docs'}")
+    return SHARED / "docs"
 
 
 @pytest.fixture(autouse=True)

@@ -3,14 +3,16 @@ and averages from one read; ``--jobs`` changes nothing but speed.
 
 Expected values come from the command line (a separate path through argparse and the old
 single-configuration pipeline, ``rstkit.metrics.score_documents``), from single-configuration runs
-scored one by one, and, for the LaTeX header, from booktabs column arithmetic done by hand.
+scored one by one, and, for the LaTeX header, from booktabs column arithmetic done by hand. The GUM
+tests have counterparts on a seeded GUM-like corpus (tests/support/generated_corpus.py) that never skip.
 """
 from __future__ import annotations
 
 import json
 import pickle
+import random
+import re
 import shutil
-import warnings
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,7 @@ from rstkit.metrics.registry import FAMILIES, METRICS
 from rstkit.report import FORMATS
 from rstkit.settings import AVERAGES
 from tests.support.expected_warnings import ONE_EDU, warns_exactly
+from tests.support.generated_corpus import break_one_extent, gum_like_corpus, write_dis_folder
 
 SAMPLE = Path(__file__).resolve().parents[1].parent / "corpora" / "sample"
 GOLD, PRED = SAMPLE / "gold", SAMPLE / "pred"
@@ -272,40 +275,73 @@ def gum_subset(gum_dir, tmp_path_factory) -> tuple[Path, Path]:
     return root / "lisp_nary", root / "lisp_binary"
 
 
+@pytest.fixture(scope="module")
+def generated_folders(tmp_path_factory) -> tuple[Path, Path]:
+    """12 seeded GUM-like documents: n-ary gold with GUM labels and the patterns the reference
+    binarizes (so --compat rst-eval scores them too), perturbed right-heavy predictions."""
+    root = tmp_path_factory.mktemp("generated")
+    gold, pred = gum_like_corpus(random.Random(5), 12, patterns="reference")
+    return write_dis_folder(root / "gold", gold), write_dis_folder(root / "pred", pred)
+
+
+#: what scoring the generated corpus may warn of in reference mode (its S N S nodes can trigger bug B1)
+B1_NOTES: dict[str, int | None] = {r"^bug B1 of the reference binarization left \d+ gold node\(s\) n-ary": None}
+
+
+@pytest.mark.parametrize("folders", ["generated_folders", pytest.param("gum_subset", marks=pytest.mark.gum)])
 @pytest.mark.parametrize("flags, configs", [
     (["--labels", "gum"], [EvalConfig(labels="gum")]),
     (["--metric", "all", "--average", "all", "--compat", "rst-eval"],
      [EvalConfig.rst_eval(metric=m, average=a) for m in METRICS for a in AVERAGES]),
 ])
-def test_render_is_the_command_output_on_gum(capsys, gum_subset, flags, configs):
-    gold, pred = gum_subset
-    result = quiet(gold, pred, configs, expected={})  # the GUM subset has no one-EDU document
+def test_render_is_the_command_output_on_gum_like_data(request, capsys, folders, flags, configs):
+    gold, pred = request.getfixturevalue(folders)
+    notes = {} if folders == "gum_subset" else B1_NOTES  # neither has a one-EDU document; GUM no S N S
+    result = quiet(gold, pred, configs, expected=notes)
     trees = quiet(list(read_documents(gold).values()), list(read_documents(pred).values()), configs,
-                  names=["lisp_binary"], expected={})
+                  names=[pred.name], expected=notes)
     for fmt in FORMATS:
         out, _ = cli(capsys, gold, pred, *flags, "--format", fmt)
         assert out == result.render(fmt) + "\n" == trees.render(fmt) + "\n", fmt
 
 
 # -- --jobs ------------------------------------------------------------------------------------------
-def test_gum_reads_the_same_with_any_number_of_jobs(gum_dir, gum_nary, capsys):
-    files = sorted((gum_dir / "lisp_nary").glob("*.dis"))
+def read_alike_with_any_number_of_jobs(folder: Path, repaired: str, capsys) -> dict:
+    """``folder``, whose one bad extent ``repaired`` names, reads to the same trees and the one warning
+    leniently, and fails with the same errors otherwise (library and command), with 1, 2 or 3 processes.
+    Returns the trees."""
+    files = sorted(folder.glob("*.dis"))
     outcomes = {}
     for jobs in (1, 2, 3):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            outcomes[jobs] = (read_documents(gum_dir / "lisp_nary", lenient=True, jobs=jobs),
-                              [str(w.message) for w in caught])
+        with warns_exactly({"^" + re.escape(repaired) + "$": 1}) as messages:
+            outcomes[jobs] = (read_documents(folder, lenient=True, jobs=jobs), messages)
     assert outcomes[1] == outcomes[2] == outcomes[3]
-    assert outcomes[1][0] == gum_nary and len(outcomes[1][1]) == 1  # the one bad extent, repaired
     # without --lenient, the same error whatever the number of processes
     errors = {}
     for jobs in (1, 2, 3):
         errors[jobs] = [outcome for outcome in read_files(files, jobs=jobs) if isinstance(outcome, RSTKitError)]
-        assert main(["eval", str(gum_dir / "lisp_nary"), str(gum_dir / "lisp_nary"), "--jobs", str(jobs)]) == 2
+        assert main(["eval", str(folder), str(folder), "--jobs", str(jobs)]) == 2
         errors[jobs].append(capsys.readouterr().err)
     assert [str(e) for e in errors[1]] == [str(e) for e in errors[2]] == [str(e) for e in errors[3]]
-    assert "GENTLE_syllabus_techtonica.dis:60: declares (span 49 266)" in errors[1][-1]
+    assert repaired.split("; repaired")[0] in errors[1][-1]
+    return outcomes[1][0]
+
+
+@pytest.mark.gum
+def test_gum_reads_the_same_with_any_number_of_jobs(gum_dir, gum_nary, capsys):
+    bad = gum_dir / "lisp_nary" / "GENTLE_syllabus_techtonica.dis"
+    repaired = f"{bad}:60: declares (span 49 266) over children covering 22-266; repaired from the leaves (lenient)"
+    assert read_alike_with_any_number_of_jobs(gum_dir / "lisp_nary", repaired, capsys) == gum_nary
+
+
+def test_a_generated_corpus_reads_the_same_with_any_number_of_jobs(tmp_path, capsys):
+    """The GUM test above without GUM: 30 seeded GUM-like files, one with a wrong extent like GUM's."""
+    folder = write_dis_folder(tmp_path / "gold", gum_like_corpus(random.Random(11), 30)[0])
+    bad = folder / "gen_017.dis"
+    line, declared, covered = break_one_extent(bad)
+    repaired = f"{bad}:{line}: declares {declared} over children covering {covered}; repaired from the leaves (lenient)"
+    trees = read_alike_with_any_number_of_jobs(folder, repaired, capsys)
+    assert sorted(trees) == [f"gen_{i:03d}" for i in range(30)]
 
 
 @pytest.fixture()

@@ -2,10 +2,11 @@
 
 The oracle shares no code with rstkit: it reads its own .dis text, maps labels from its own
 copy of section 3's table, binarizes, extracts tuples, counts and averages by itself. It is
-first checked against evaluation.md's worked examples (section 11), its label table and GUM's
-own right-heavy files; then rstkit is compared with it per document (matched, gold and
-predicted counts of S, N, R, F) and for every average, under the raw, rstdt18 and gum label
-maps, with n-ary gold and n-ary predictions, in rstkit's mode and in the reference mode.
+first checked against evaluation.md's worked examples (section 11), the repository's hand-derived
+ones (tests/data/worked/README.md), its label table and GUM's own right-heavy files; then rstkit is
+compared with it per document (matched, gold and predicted counts of S, N, R, F) and for every
+average, under the raw, rstdt18 and gum label maps, with n-ary gold and n-ary predictions, in
+rstkit's mode and in the reference mode, on generated corpora (and on GUM's test split when present).
 """
 from __future__ import annotations
 
@@ -19,12 +20,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rstkit.corpus import read_documents
 from rstkit.errors import RSTKitError, RSTKitWarning
 from rstkit.metrics import EvalConfig, score_documents
 from tests.support import oracle
 from tests.support.expected_warnings import ONE_EDU, warns_exactly
+from tests.support.generated_corpus import gum_like_corpus, perturbed, write_dis_folder
 from tests.support.oracle import Setting, T
 from tests.support.oracle_trees import Chooser, corpora, random_tree, to_rstkit, to_rstkit_corpus, to_rstkit_nodes
+from tests.support.worked import WORKED, examples_root
 
 METRICS = ("rst-parseval", "parseval")
 AVERAGES = ("micro", "macro", "dplp")
@@ -109,26 +113,75 @@ def test_oracle_reproduces_the_worked_examples(examples_dir):
     assert f1(*single, "rst-parseval", "macro") == (50.0,) * 4
 
 
-def test_oracle_dplp_average_on_unequal_edus(examples_dir):
-    """Section 9: ex5 predicted over 4 EDUs gives educe macro S 80.36, DPLP-style S 80.77."""
-    gold, pred = read_examples(examples_dir / "gold"), read_examples(examples_dir / "pred")
-    four = oracle.read_dis("""( Root (span 1 4)
-      ( Nucleus (span 1 3) (rel2par span)
-        ( Satellite (leaf 1) (rel2par concession) (text _!a_!) )
-        ( Nucleus (span 2 3) (rel2par span)
-          ( Nucleus (leaf 2) (rel2par span) (text _!b_!) )
-          ( Satellite (leaf 3) (rel2par attribution) (text _!c_!) ) ) )
-      ( Satellite (leaf 4) (rel2par elaboration) (text _!d_!) ) )""")
-    pred = {"ex3": pred["ex3"], "ex5": four}
-    assert round(oracle.evaluate(gold, pred, Setting(metric="rst-parseval", average="macro")).scores["S"], 2) == 80.36
-    assert round(oracle.evaluate(gold, pred, Setting(metric="rst-parseval", average="dplp")).scores["S"], 2) == 80.77
+def percent(*fractions: float) -> tuple[float, ...]:
+    return tuple(100 * f for f in fractions)
 
 
-def test_oracle_label_table_is_evaluation_md_section_3():
-    spec = Path(__file__).resolve().parents[3] / "shared" / "docs" / "evaluation.md"
-    if not spec.is_file():
-        pytest.skip(f"{spec} not found")
-    section = spec.read_text(encoding="utf-8").split("## 3.")[1].split("## 4.")[0]
+def test_oracle_reproduces_the_repository_worked_examples():
+    """tests/data/worked/README.md's numbers, derived by hand (this one needs no ../shared)."""
+    gold, pred = read_examples(WORKED / "constituency" / "gold"), read_examples(WORKED / "constituency" / "pred")
+
+    def f1(g, p, metric, average="micro", **kw):
+        return tuple(oracle.evaluate(g, p, Setting(metric=metric, average=average, **kw)).scores.values())
+
+    one = {d: ({d: gold[d]}, {d: pred[d]}) for d in gold}
+    assert f1(*one["w1_four"], "rst-parseval") == pytest.approx(percent(5 / 6, 4 / 6, 4 / 6, 4 / 6))
+    assert f1(*one["w1_four"], "parseval") == pytest.approx(percent(2 / 3, 2 / 3, 1 / 3, 1 / 3))
+    assert f1(*one["w2_nary"], "rst-parseval") == pytest.approx(percent(9 / 10, 9 / 10, 8 / 10, 8 / 10))
+    assert f1(*one["w2_nary"], "parseval") == pytest.approx(percent(4 / 5, 3 / 5, 2 / 5, 2 / 5))
+    averages = {  # README, "Averages over both documents"
+        ("right", "rst-parseval", "micro"): (14 / 16, 13 / 16, 12 / 16, 12 / 16),
+        ("right", "rst-parseval", "macro"): ((5 / 6 + 9 / 10) / 2, (4 / 6 + 9 / 10) / 2, (4 / 6 + 8 / 10) / 2,
+                                             (4 / 6 + 8 / 10) / 2),
+        ("right", "parseval", "micro"): (6 / 8, 5 / 8, 3 / 8, 3 / 8),
+        ("right", "parseval", "macro"): ((2 / 3 + 4 / 5) / 2, (2 / 3 + 3 / 5) / 2, (1 / 3 + 2 / 5) / 2,
+                                         (1 / 3 + 2 / 5) / 2),
+        ("right_mixed", "rst-parseval", "micro"): (15 / 16, 14 / 16, 13 / 16, 13 / 16),
+        ("right_mixed", "parseval", "macro"): ((2 / 3 + 1) / 2, (2 / 3 + 1) / 2, (1 / 3 + 4 / 5) / 2,
+                                               (1 / 3 + 4 / 5) / 2),
+    }
+    for (binarization, metric, average), expected in averages.items():
+        for labels in ("raw", "rstdt18"):  # README: the map is injective on these labels
+            assert f1(gold, pred, metric, average, binarization=binarization, labels=labels) == \
+                pytest.approx(percent(*expected)), (binarization, metric, average, labels)
+    nested = read_examples(WORKED / "nested" / "gold"), read_examples(WORKED / "nested" / "pred")
+    b1 = oracle.evaluate(*nested, Setting.reference(metric="rst-parseval"))
+    assert (b1.precision["S"], b1.recall["S"], b1.scores["S"]) == pytest.approx((87.5, 100.0, 100 * 14 / 15))
+    assert tuple(oracle.evaluate(*nested, Setting.reference(metric="parseval")).scores.values()) == (100.0,) * 4
+    single = read_examples(WORKED / "one_edu" / "gold"), read_examples(WORKED / "one_edu" / "pred")
+    for metric in METRICS:
+        assert f1(*single, metric) == (100.0,) * 4
+        assert f1(*single, metric, "macro") == (50.0,) * 4
+        assert f1(*single, metric, "macro", exclude_single_edu=True) == (100.0,) * 4
+
+
+EX5_OVER_4_EDUS = """( Root (span 1 4)
+  ( Nucleus (span 1 3) (rel2par span)
+    ( Satellite (leaf 1) (rel2par concession) (text _!a_!) )
+    ( Nucleus (span 2 3) (rel2par span)
+      ( Nucleus (leaf 2) (rel2par span) (text _!b_!) )
+      ( Satellite (leaf 3) (rel2par attribution) (text _!c_!) ) ) )
+  ( Satellite (leaf 4) (rel2par elaboration) (text _!d_!) ) )"""
+
+
+@pytest.mark.parametrize("root, folder, shorter, short_text, macro_s, dplp_s", [
+    # section 9: ex5 predicted over 4 EDUs gives educe macro S 80.36, DPLP-style S 80.77
+    ("spec", ".", "ex5", EX5_OVER_4_EDUS, 80.36, 80.77),
+    # README, mismatch/: w1_four predicted over 3 EDUs, macro S 85.0, DPLP-style S 85.865
+    ("own", "constituency", "w1_four", (WORKED / "mismatch" / "pred" / "w1_four.dis").read_text(encoding="utf-8"),
+     85.0, 85.865),
+])
+def test_oracle_dplp_average_on_unequal_edus(request, root, folder, shorter, short_text, macro_s, dplp_s):
+    examples = examples_root(request, root) / folder
+    gold, pred = read_examples(examples / "gold"), read_examples(examples / "pred")
+    pred = {**pred, shorter: oracle.read_dis(short_text)}
+    macro = oracle.evaluate(gold, pred, Setting(metric="rst-parseval", average="macro")).scores["S"]
+    dplp = oracle.evaluate(gold, pred, Setting(metric="rst-parseval", average="dplp")).scores["S"]
+    assert (macro, dplp) == pytest.approx((macro_s, dplp_s), abs=5e-3)
+
+
+def test_oracle_label_table_is_evaluation_md_section_3(spec_docs):
+    section = (spec_docs / "evaluation.md").read_text(encoding="utf-8").split("## 3.")[1].split("## 4.")[0]
     table = {}
     for coarse, fines in re.findall(r"^\| (?:\(extra\) )?([a-z-]+) \| ([^|]+) \|$", section, re.MULTILINE):
         for fine in fines.split("(")[0].split(","):
@@ -300,25 +353,6 @@ def test_a_thousand_seeded_pairs_agree_with_oracle_in_reference_mode():
 
 
 # -- real data ------------------------------------------------------------------------------------
-def perturbed(tree: T, rng: random.Random) -> T:
-    """Relabel some satellites, flip some NS/SN pairs, rotate some attachments (a binary tree)."""
-    if not tree.kids:
-        return tree
-    left, right = (perturbed(k, rng) for k in tree.kids)
-    if left.nuc != right.nuc and rng.random() < 0.2:  # NS <-> SN: relation and span swap places
-        left, right = (T(k.start, k.end, "S" if k.nuc == "N" else "N", o.rel, k.kids)
-                       for k, o in ((left, right), (right, left)))
-    if right.nuc == "S" and rng.random() < 0.3:
-        right = right._replace(rel=rng.choice(["elaboration-additional", "causal-cause", "joint-list"]))
-    if right.kids and rng.random() < 0.2:  # (A (B C)) -> ((A B) C)
-        b, c = right.kids
-        left, right = oracle.grouped("N", "span", [left, b]), c._replace(nuc="S", rel=c.rel if c.nuc == "S" else
-                                                                          "elaboration-additional")
-        if left.kids[0].nuc == "S" and left.kids[1].nuc == "S":
-            left = left._replace(kids=(left.kids[0], left.kids[1]._replace(nuc="N", rel="span")))
-    return oracle.grouped(tree.nuc, tree.rel, [left, right])
-
-
 @pytest.mark.gum
 def test_gum_test_split_agrees_with_oracle(gum_dir):
     """GUM's test documents, read by each side on its own, against perturbed right-heavy
@@ -340,6 +374,26 @@ def test_gum_test_split_agrees_with_oracle(gum_dir):
             for average in AVERAGES:
                 setting = Setting(metric, average, labels)
                 assert assert_agrees(gold_t, pred_t, gold, pred, setting) == "scored"
+    scores = oracle.evaluate(gold_t, pred_t, Setting("parseval", "micro", "gum")).scores
+    assert 30 < scores["F"] < 95  # the perturbation does change the scores
+
+
+def test_generated_gum_like_corpus_agrees_with_oracle(tmp_path):
+    """test_gum_test_split_agrees_with_oracle without GUM: 60 seeded n-ary documents of 2-60 EDUs with
+    GUM labels and every pattern rstkit's right binarization defines, written as .dis files and read
+    by each side on its own, against perturbed right-heavy predictions (high scores, unlike the
+    random predictions of the tests above): gum and raw labels, both metrics, every average."""
+    made_gold, pred_t = gum_like_corpus(random.Random(7), 60)
+    folder = write_dis_folder(tmp_path / "gold", made_gold)
+    gold_t = {p.stem: oracle.read_dis(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.dis"))}
+    assert gold_t == made_gold
+    with warns_exactly({}):
+        gold = read_documents(folder)
+        pred = {doc: replace(to_rstkit(tree, doc), edus=gold[doc].edus) for doc, tree in pred_t.items()}
+    for labels in ("gum", "raw"):
+        for metric in METRICS:
+            for average in AVERAGES:
+                assert assert_agrees(gold_t, pred_t, gold, pred, Setting(metric, average, labels)) == "scored"
     scores = oracle.evaluate(gold_t, pred_t, Setting("parseval", "micro", "gum")).scores
     assert 30 < scores["F"] < 95  # the perturbation does change the scores
 
