@@ -36,7 +36,7 @@ from typing import NamedTuple, TypeVar, cast
 
 from .errors import BinarizationError, RSTKitError, TreeStructureError
 from .settings import BINARIZATIONS, RST_EVAL, Binarization
-from .tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf
+from .tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf, preorder
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -244,11 +244,7 @@ class Attachment:
 
     def nodes(self) -> Iterator[Attachment]:
         """This node and all below it, in pre-order."""
-        stack = [self]
-        while stack:
-            node = stack.pop()
-            yield node
-            stack.extend(reversed(node.children))
+        return preorder(self)
 
     def _flat(self) -> tuple[tuple[int, int, str, str, int], ...]:
         """Pre-order labels and arities: equal exactly for equal trees."""

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from .errors import FormatError, RSTKitError, TreeStructureError, printable
 
@@ -83,6 +83,24 @@ class EDU:
         _set_paragraph(self, paragraph)
 
 
+_Walked = TypeVar("_Walked", bound="_HasChildren")
+
+
+class _HasChildren(Protocol):
+    @property
+    def children(self) -> Sequence[Any]: ...
+
+
+def preorder(root: _Walked) -> Iterator[_Walked]:
+    """``root`` and every node below it, pre-order (left child first), by ``children``: the walk of
+    every tree type (:class:`Node`, attachment trees), iterative, so depth is no limit."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
+
+
 @dataclass(frozen=True, eq=False, repr=False, slots=True, init=False)
 class Node:
     """A constituent: an EDU (no children, ``start == end``) or an internal node.
@@ -134,11 +152,7 @@ class Node:
 
     def nodes(self) -> Iterator[Node]:
         """All nodes of this subtree in pre-order (this node first)."""
-        stack = [self]
-        while stack:
-            node = stack.pop()
-            yield node
-            stack.extend(reversed(node.children))
+        return preorder(self)
 
     def postorder(self) -> Iterator[Node]:
         """All nodes of this subtree in post-order (children before parents)."""
