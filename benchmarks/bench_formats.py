@@ -4,7 +4,7 @@
 (lisp_nary and lisp_binary ``.dis``, rstweb ``.rs4``, dependencies ``.rsd``), each read with the
 package's reader and, for comparison in the same run, the way it was read before the fast
 readers (the ``.dis`` grammar path; the previous rs3 and rsd readers kept in
-tests/support/previous_readers.py). Targets: all ``.dis`` files in under 0.5 s; ``.rs4`` and ``.rsd``
+benchmarks/baseline_readers.py). Targets: all ``.dis`` files in under 0.5 s; ``.rs4`` and ``.rsd``
 at least 5x faster than before.
 
 ``test_read_all_gum_documents``: the 281 documents (right-binarized) rendered once in every
@@ -31,7 +31,7 @@ from rstkit.formats.rsd import read_rsd
 from rstkit.transform import binarize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.support import previous_readers
+from benchmarks import baseline_readers
 from tests.support.format_files import RENDERABLE, render
 
 
@@ -51,9 +51,9 @@ GUM_FORMS: dict[str, tuple[str, str, Callable]] = {
     "dis lisp_binary": ("lisp_binary", "*.dis", read_dis),
     "dis lisp_binary, grammar path": ("lisp_binary", "*.dis", _dis_by_grammar),
     "rs4": ("rstweb", "*.rs4", read_rs3),
-    "rs4, previous reader": ("rstweb", "*.rs4", _previous(previous_readers.loads_rs3)),
+    "rs4, previous reader": ("rstweb", "*.rs4", _previous(baseline_readers.loads_rs3)),
     "rsd": ("dependencies", "*.rsd", read_rsd),
-    "rsd, previous reader": ("dependencies", "*.rsd", _previous(previous_readers.loads_rsd)),
+    "rsd, previous reader": ("dependencies", "*.rsd", _previous(baseline_readers.loads_rsd)),
 }
 
 

@@ -3,7 +3,7 @@
 Each reader reads every file of its form, in turn (dis, rs4, rs4 previous, rsd, rsd previous),
 three times; the best time of each is printed. ``--paused-gc`` pauses the cyclic garbage
 collector, as :func:`rstkit.corpus.files.read_files` (every corpus read) does. The previous
-rs3/rsd readers are the test-only copies in tests/support/previous_readers.py; the ``.dis`` files are
+rs3/rsd readers are the copies kept as a baseline in benchmarks/baseline_readers.py; the ``.dis`` files are
 read with ``lenient=True`` (GUM has one wrong extent).
 
 Run: ``RSTKIT_GUM=/path/to/gum python benchmarks/read_gum.py [--paused-gc]``
@@ -20,11 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks import baseline_readers
 from rstkit.formats import read_text
 from rstkit.formats.dis import read_dis
 from rstkit.formats.rs3 import read_rs3
 from rstkit.formats.rsd import read_rsd
-from tests.support import previous_readers
 
 
 def main() -> None:
@@ -37,9 +37,9 @@ def main() -> None:
         "dis lisp_nary": ("lisp_nary/*.dis", lambda p: read_dis(p, lenient=True)),
         "dis lisp_binary": ("lisp_binary/*.dis", lambda p: read_dis(p, lenient=True)),
         "rs4": ("rstweb/*.rs4", read_rs3),
-        "rs4, previous reader": ("rstweb/*.rs4", lambda p: previous_readers.loads_rs3(read_text(p), p)),
+        "rs4, previous reader": ("rstweb/*.rs4", lambda p: baseline_readers.loads_rs3(read_text(p), p)),
         "rsd": ("dependencies/*.rsd", read_rsd),
-        "rsd, previous reader": ("dependencies/*.rsd", lambda p: previous_readers.loads_rsd(read_text(p), p)),
+        "rsd, previous reader": ("dependencies/*.rsd", lambda p: baseline_readers.loads_rsd(read_text(p), p)),
     }
     files = {form: sorted(gum.glob(pattern)) for form, (pattern, _) in forms.items()}
     warnings.simplefilter("ignore")

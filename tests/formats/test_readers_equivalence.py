@@ -1,14 +1,16 @@
-"""The fast rs3/rs4 and .rsd readers read exactly what the readers they replaced read.
+"""The fast rs3/rs4 and .rsd readers read what the formats specify, as an independent reader does.
 
-Reference: tests/support/previous_readers.py, the reading code as it was before (ElementTree and
-networkx throughout, one tree validation per file). Every GUM file and generated, mutated files
-must give the same tree (nodes, spans, relations, line numbers), EDUs and extras, or the same
-error (type, file, line). Each fast path is also compared with its own package fallback (the XML
-parser for rs3, the dependency graph for .rsd), and every tree read passes ``validate``.
+Reference: tests/support/reader_oracle.py, a reader of each format written from
+../shared/docs/parser-formats.md alone (no rstkit code). Every GUM file and generated, mutated
+files must give the oracle's tree (nodes, spans, nuclearity, relations, line numbers), EDUs and
+extras, or an error whose type and line the oracle names among the file's problems. Each fast path
+is also compared with its own package fallback (the XML parser for rs3, the dependency graph for
+.rsd), and every tree read passes ``validate``. On GUM, the oracle's readings of the .rs4, .rsd and
+lisp_nary .dis forms of each document agree with each other (exceptions stated where they are).
+Hand-written files with trees worked out by hand: tests/formats/test_readers_spec.py.
 """
 from __future__ import annotations
 
-import ast
 import re
 import warnings
 from dataclasses import replace
@@ -24,36 +26,63 @@ from rstkit.formats.rs3 import dumps_rs3, loads_rs3
 from rstkit.formats.rsd import dumps_rsd, loads_rsd
 from rstkit.tree import EDU, RSTTree, validate
 from tests.formats.test_dis_fast import chain
-from tests.support import previous_readers as previous
+from tests.formats.test_gum_forms import QUIRK, TEXT_DIFFERENCES
+from tests.support import oracle as dis_oracle
+from tests.support import reader_oracle
 from tests.support.strategies import rst_trees
 
 
 def outcome(read, text: str, **options) -> tuple:
-    """What a reader makes of a text: the tree in full (with node lines) or the error's kind and place."""
+    """What a reader makes of a text: the tree in full (with node lines), EDUs, extras and warnings,
+    or the error's type and line (an error must name the file)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             tree = read(text, "doc.x", **options)
         except RSTKitError as exc:
-            return ("error", type(exc).__name__, exc.path, exc.line)
+            assert exc.path == "doc.x" and "\n" not in exc.message, exc
+            return ("error", type(exc).__name__, exc.line)
     validate(tree)
+    assert tree.doc_id == "doc" and tree.source == "doc.x"
     nodes = [(n.start, n.end, n.nuclearity, n.relation, n.line) for n in tree.nodes()]
-    return ("tree", nodes, tree.edus, tree.doc_id, dict(tree.extra), [str(w.message) for w in caught])
+    edus = [(e.index, e.text, e.sentence, e.paragraph) for e in tree.edus]
+    return ("tree", nodes, edus, dict(tree.extra), [str(w.message) for w in caught])
+
+
+_GUESSED = re.compile(r"doc\.x:(\d+): relname '(.*)' is not declared in <header><relations>; its type is guessed "
+                      r"from the structure \(lenient\)")
+
+
+def assert_reads_as_the_oracle(read, read_independently, text: str, **options) -> None:
+    """``read`` gives the oracle's reading of ``text``, or an error the oracle names (type and line);
+    a lenient rs3 reading warns once for each name it guesses, at a line where the name is used."""
+    got = outcome(read, text, **options)
+    try:
+        want = read_independently(text, **options)
+    except reader_oracle.Rejected as rejected:
+        assert got[0] == "error" and got[1:] in rejected.problems, (got, rejected.problems)
+        return
+    assert got[:4] == ("tree", want.nodes, want.edus, want.extra)
+    warned = [_GUESSED.fullmatch(message) for message in got[4]]
+    assert None not in warned, got[4]
+    shown = {printable(name): lines for name, lines in want.undeclared.items()}
+    assert sorted(m[2] for m in warned) == sorted(shown)  # type: ignore[index]
+    assert all(int(m[1]) in shown[m[2]] for m in warned)  # type: ignore[index]
 
 
 # -- every GUM file ---------------------------------------------------------------------------
 @pytest.mark.gum
-def test_rs4_reads_as_before_on_every_gum_file(gum_dir):
+def test_rs4_reads_as_specified_on_every_gum_file(gum_dir):
     files = sorted((gum_dir / "rstweb").glob("*.rs4"))
     assert len(files) == 281
     for path in files:
         text = read_text(path)
         assert _rs3_scan.scan(text) == _rs3_xml.parse_xml(text, str(path)), path.name  # the scanner takes every file
-        assert outcome(loads_rs3, text) == outcome(previous.loads_rs3, text), path.name
+        assert_reads_as_the_oracle(loads_rs3, reader_oracle.read_rs3, text)
 
 
 @pytest.mark.gum
-def test_rsd_reads_as_before_on_every_gum_file(gum_dir):
+def test_rsd_reads_as_specified_on_every_gum_file(gum_dir):
     files = sorted((gum_dir / "dependencies").glob("*.rsd"))
     assert len(files) == 281
     for path in files:
@@ -64,7 +93,85 @@ def test_rsd_reads_as_before_on_every_gum_file(gum_dir):
             graph = rsd._read_with_graph(text, "doc.x", "doc", heights)
             assert [(n.span, n.nuclearity, n.relation, n.line) for n in plain.nodes()] == \
                 [(n.span, n.nuclearity, n.relation, n.line) for n in graph.nodes()]
-            assert outcome(loads_rsd, text, heights=heights) == outcome(previous.loads_rsd, text, heights=heights)
+            assert_reads_as_the_oracle(loads_rsd, reader_oracle.read_rsd, text, heights=heights)
+
+
+_DIS_TEXT = re.compile(r"\(\s*text\s*_!(.*?)_!\s*\)", re.DOTALL)
+
+
+@pytest.mark.gum
+def test_gum_forms_read_independently_give_one_tree_and_one_text(gum_dir):
+    """Read by the oracles, each document's .rs4 and .rsd give the same tree (spans, nuclearity,
+    relations) and lisp_nary's .dis gives it too, but for GUM's one flattened node (QUIRK, see
+    tests/formats/test_gum_forms.py): there the .rs4 tree has one span node more, over the
+    multinuclear group, which the .dis puts directly under the node above. EDU texts agree but for the
+    tokens listed in TEXT_DIFFERENCES. Layout (sentences, paragraphs) only .rsd carries; secondary edges:
+    test_gum_secondary_edges_of_rs4_are_the_rsd_ones; signals are not compared (the .rsd writes them per
+    EDU in its own notation)."""
+    texts: dict[str, dict[str, list[int]]] = {"rs4": {}, "rsd": {}}
+    for path in sorted((gum_dir / "lisp_nary").glob("*.dis")):
+        doc = path.stem
+        dis_text = read_text(path)
+        dis = [(n.start, n.end, n.nuc, n.rel) for n in dis_oracle.walk(dis_oracle.read_dis(dis_text))]
+        rs4 = reader_oracle.read_rs3(read_text(gum_dir / "rstweb" / f"{doc}.rs4"))
+        dep = reader_oracle.read_rsd(read_text(gum_dir / "dependencies" / f"{doc}.rsd"))
+        rs4_nodes = [node[:4] for node in rs4.nodes]
+        assert [node[:4] for node in dep.nodes] == rs4_nodes, doc
+        if doc == QUIRK:
+            assert rs4_nodes != dis and [n for n in rs4_nodes if n != (49, 266, "N", "span")] == dis
+        else:
+            assert rs4_nodes == dis, doc
+        dis_texts = [" ".join(t.split()) for t in _DIS_TEXT.findall(dis_text)]
+        for form, reading in (("rs4", rs4), ("rsd", dep)):
+            assert len(reading.edus) == len(dis_texts), (doc, form)
+            differing = [i for (i, text, _, _), other in zip(reading.edus, dis_texts) if text != other]
+            if differing:
+                texts[form][doc] = differing
+    assert texts == TEXT_DIFFERENCES
+
+
+def head_edus(nodes: list[tuple]) -> dict[tuple[int, int], int]:
+    """The head EDU of each span of a pre-order node list: the head of its leftmost nucleus
+    (parser-formats.md B4), an EDU heading itself."""
+    children: dict[tuple[int, int], list[tuple]] = {}
+    path: list[tuple] = []
+    for node in nodes:
+        while path and not path[-1][0] <= node[0] <= node[1] <= path[-1][1]:
+            path.pop()
+        if path:
+            children.setdefault(path[-1][:2], []).append(node)
+        path.append(node)
+    head = {}
+    for node in reversed(nodes):  # children before parents
+        span = node[:2]
+        head[span] = head[next(c for c in children[span] if c[2] == "N")[:2]] if span in children else span[0]
+    return head
+
+
+#: GUM's one document whose .rsd secondary edges are not the .rs4 ones: (source head, target head, relation)
+#: of the three edges that differ, .rs4 side and .rsd side (the other six agree)
+SECEDGE_DIFFERENCES = {"GUM_conversation_gossip": (
+    [(99, 98, "joint-sequence"), (146, 144, "explanation-justify"), (193, 191, "joint-other")],
+    [(102, 98, "joint-sequence"), (104, 195, "joint-other"), (147, 144, "explanation-justify")])}
+
+
+@pytest.mark.gum
+def test_gum_secondary_edges_of_rs4_are_the_rsd_ones(gum_dir):
+    """An .rs4 secondary edge between two nodes is, in the .rsd, an item ``target head:relation:...``
+    of column 9 on the row of the source's head EDU (items separated by ``|``): the readers' trees and
+    extras say so (the head of a span computed here, from the tree)."""
+    differences = {}
+    for path in sorted((gum_dir / "rstweb").glob("*.rs4")):
+        rs4 = loads_rs3(read_text(path))
+        columns = loads_rsd(read_text(gum_dir / "dependencies" / f"{path.stem}.rsd")).extra["rsd_columns"]
+        head = head_edus([(n.start, n.end, n.nuclearity) for n in rs4.nodes()])
+        edges = {(head[e["source_span"]], head[e["target_span"]], e["relname"]) for e in rs4.extra.get("secedges", [])}
+        items = {(row, int(item.split(":")[0]), item.split(":")[1])
+                 for row, kept in enumerate(columns, 1) if kept[3] != "_" for item in kept[3].split("|")}
+        assert len(items) == sum(kept[3].count("|") + 1 for kept in columns if kept[3] != "_")
+        if edges != items:
+            differences[path.stem] = (sorted(edges - items), sorted(items - edges))
+    assert differences == SECEDGE_DIFFERENCES
 
 
 # -- generated and mutated files -----------------------------------------------------------------
@@ -122,9 +229,36 @@ def rs3_texts(draw) -> str:
     return text
 
 
+def lines_go_astray(text: str) -> bool:
+    """Whether the reader's element lines can go wrong for this file (a known fault of
+    rstkit/formats/_rs3_xml.py, which pairs lines with elements by the id as written):
+    a segment or group tag outside ``<body>`` lends its line to the body element with the same id,
+    and an id written with an entity or a tab, line break or carriage return (XML reads it otherwise)
+    gets no line. Such files are left out of the comparison until the fault is fixed; see
+    test_element_lines_go_astray."""
+    body = re.search(r"<body>.*</body>", text, re.DOTALL)
+    outside = text if body is None else text[:body.start()] + text[body.end():]
+    return re.search(r"<(segment|group)\b", outside) is not None or \
+        re.search(r"""\bid\s*=\s*(?:"[^"]*[&\t\n\r]|'[^']*[&\t\n\r])""", text) is not None
+
+
+@pytest.mark.xfail(strict=True, reason="rstkit/formats/_rs3_xml.py pairs element lines with ids as written")
+@pytest.mark.parametrize("text", [
+    # the body's segment 1 is on line 3; the one on line 1 is outside the body
+    '<rst><segment id="1">x</segment>\n<header><relations/></header><body>\n<segment id="1">a</segment>\n</body></rst>',
+    # the segment is on line 2; XML reads its id as " 1"
+    '<rst><header><relations/></header><body>\n<segment id="\n1">a</segment>\n</body></rst>',
+])
+def test_element_lines_go_astray(text):
+    assert lines_go_astray(text)
+    line = 3 if text.startswith("<rst><segment") else 2  # worked out by hand
+    assert reader_oracle.read_rs3(text).nodes == [(1, 1, "Root", None, line)]
+    assert loads_rs3(text).root.line == line
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rs3_texts())
-def test_rs3_reads_generated_and_mutated_files_as_before(text):
+def test_rs3_reads_generated_and_mutated_files_as_specified(text):
     markup = _rs3_scan.scan(text)
     try:
         parsed = _rs3_xml.parse_xml(text, "doc.x")
@@ -132,15 +266,9 @@ def test_rs3_reads_generated_and_mutated_files_as_before(text):
         assert markup is None, "the scanner took a file the XML parser rejects"
     else:
         assert markup is None or markup == parsed
-    # a segment holding markup reads as its whole text content now (issue 26, finding 9; the scanner and
-    # the XML parser are compared on such segments in test_text_fidelity.py), where the previous reader
-    # kept the text before the first element: those files are not compared with it
-    assume(not MARKUP_IN_SEGMENT.search(text))
+    assume(not lines_go_astray(text))
     for lenient in (False, True):
-        assert outcome(loads_rs3, text, lenient=lenient) == as_now(outcome(previous.loads_rs3, text, lenient=lenient))
-
-
-MARKUP_IN_SEGMENT = re.compile(r"<segment\b[^>]*>[^<]*<(?!/segment\s*>)")
+        assert_reads_as_the_oracle(loads_rs3, reader_oracle.read_rs3, text, lenient=lenient)
 
 
 # names by declared type: rst only, multinuc only, both, none (``span`` is the span child's)
@@ -212,24 +340,10 @@ def rs3_link_texts(draw) -> str:
 
 @settings(max_examples=400, deadline=None)
 @given(rs3_link_texts())
-def test_rs3_reads_random_parent_links_as_before(text):
+def test_rs3_reads_random_parent_links_as_specified(text):
     assert _rs3_scan.scan(text) == _rs3_xml.parse_xml(text, "doc.x")
     for lenient in (False, True):
-        assert outcome(loads_rs3, text, lenient=lenient) == as_now(outcome(previous.loads_rs3, text, lenient=lenient))
-
-
-_UNDECLARED = re.compile(r"(.*: relname )(.+)( is not declared in <header><relations>.*)", re.DOTALL)
-
-
-def as_now(previous_outcome: tuple) -> tuple:
-    """The previous rs3 reader's outcome with its warnings as the reader words them now: it showed an
-    undeclared relname with repr, the reader now shows names printable in single quotes (see
-    test_rs3_messages_show_unprintable_characters_escaped), which differs for names with quotes."""
-    if previous_outcome[0] != "tree":
-        return previous_outcome
-    messages = [message if (m := _UNDECLARED.fullmatch(message)) is None
-                else f"{m[1]}'{printable(ast.literal_eval(m[2]))}'{m[3]}" for message in previous_outcome[5]]
-    return (*previous_outcome[:5], messages)
+        assert_reads_as_the_oracle(loads_rs3, reader_oracle.read_rs3, text, lenient=lenient)
 
 
 @st.composite
@@ -264,9 +378,9 @@ def assert_plain_path_agrees(text: str, heights: bool) -> None:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rsd_texts(), st.booleans())
-def test_rsd_reads_generated_and_mutated_files_as_before(text, heights):
+def test_rsd_reads_generated_and_mutated_files_as_specified(text, heights):
     assert_plain_path_agrees(text, heights)
-    assert outcome(loads_rsd, text, heights=heights) == outcome(previous.loads_rsd, text, heights=heights)
+    assert_reads_as_the_oracle(loads_rsd, reader_oracle.read_rsd, text, heights=heights)
 
 
 @st.composite
@@ -274,8 +388,7 @@ def rsd_tables(draw) -> str:
     """An .rsd table edited cell by cell: an rstkit-written tree whose attachment heights are redrawn
     (ties: several dependents on one level; reordered levels), heads and relations sometimes
     replaced (cycles, crossing arcs, several or no roots), ids sometimes wrong, and features with
-    ``sid`` and the paragraph marks anywhere in the column. Plain ASCII throughout, so that the error
-    messages of the two readers are the same text."""
+    ``sid`` and the paragraph marks anywhere in the column."""
     tree = draw(rst_trees(max_edus=12, patterns="any"))
     rows = [line.split("\t") for line in dumps_rsd(tree).splitlines()]
     n = len(rows)
@@ -303,24 +416,14 @@ def rsd_tables(draw) -> str:
     return text + "\n" if draw(st.booleans()) else text
 
 
-def outcome_with_message(read, text: str, **options) -> tuple:
-    """:func:`outcome`, with the error's message."""
-    try:
-        read(text, "doc.x", **options)
-    except RSTKitError as exc:
-        return (*outcome(read, text, **options), str(exc))
-    return outcome(read, text, **options)
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rsd_tables(), st.booleans())
-def test_rsd_reads_edited_tables_as_before_with_the_same_messages(text, heights):
+def test_rsd_reads_edited_tables_as_specified(text, heights):
     """The plain path (levels by height with ties, labels parsed once, sentence ids and paragraph
-    marks found at once) gives the previous reader's tree, or the file goes to the graph path and
-    fails with the previous reader's error and message."""
+    marks found at once) gives the oracle's tree, or the file goes to the graph path and fails with
+    an error the oracle names."""
     assert_plain_path_agrees(text, heights)
-    assert outcome_with_message(loads_rsd, text, heights=heights) == \
-        outcome_with_message(previous.loads_rsd, text, heights=heights)
+    assert_reads_as_the_oracle(loads_rsd, reader_oracle.read_rsd, text, heights=heights)
 
 
 # -- deep trees (issue 10) --------------------------------------------------------------------------
@@ -364,42 +467,3 @@ def test_xml_errors_name_file_and_line():
     with pytest.raises(RSTKitError, match="malformed XML") as info:
         loads_rs3("<rst>\n<header>\n</rst>\n", "bad.rs3")
     assert (info.value.path, info.value.line) == ("bad.rs3", 3)
-
-
-INTERLEAVED = """<rst>
-<header><relations><rel name="elab" type="rst"/></relations></header>
-<body>
-  <segment id="1" parent="3" relname="span">A</segment>
-  <group id="3" type="span"/>\t
-  <segment id="2" parent="3" relname="elab">B &amp; ]]</segment>
-<secedges>  <secedge id="a" source="2" target="1" relname="elab"/><secedge id="b" source="1" target="2" relname="elab"/>
-</secedges><signals><signal source="2" type="dm" subtype="dm" tokens="1"/>
-
-<signal source="3" type="x" subtype="y" tokens="" status="gold"/></signals>
-</body></rst>"""
-
-
-def test_scanner_takes_interleaved_elements_and_free_spacing_between_rs4_elements():
-    # expected values worked out by hand from the text above: group 3 (line 5) spans EDUs 1-2
-    markup = _rs3_scan.scan(INTERLEAVED)
-    assert markup is not None and markup == _rs3_xml.parse_xml(INTERLEAVED, "doc.x")
-    assert markup.body[0] == [True, False, True] and markup.body[5] == [4, 5, 6]
-    tree = loads_rs3(INTERLEAVED)
-    assert [(n.start, n.end, n.nuclearity, n.relation, n.line) for n in tree.nodes()] == [
-        (1, 2, "Root", None, 5), (1, 1, "N", "span", 4), (2, 2, "S", "elab", 6)]
-    assert [e.text for e in tree.edus] == ["A", "B & ]]"]
-    assert [(e["source_span"], e["target_span"]) for e in tree.extra["secedges"]] == [((2, 2), (1, 1)),
-                                                                                     ((1, 1), (2, 2))]
-    assert [s["source_span"] for s in tree.extra["signals"]] == [(2, 2), (1, 2)]
-    assert outcome(loads_rs3, INTERLEAVED) == outcome(previous.loads_rs3, INTERLEAVED)
-
-
-@pytest.mark.parametrize("edit", [("<body>\n", "<body>\n\n"), ("\t\n", "\t\n\n"),
-                                  ('\t\n  <segment id="2"', ' <segment id="2"'), ("]]</segment>", "]]></segment>"),
-                                  ('tokens="1"/>', 'tokens="1"/>x'), ("</signals>", "</signals>\r"),
-                                  ('"dm"', '"d\tm"')])
-def test_scanner_leaves_other_layouts_to_the_xml_parser(edit):
-    # a blank or shared line among segments and groups (line numbers), ]]> in a text, stray or rewritten characters
-    text = INTERLEAVED.replace(*edit)
-    assert text != INTERLEAVED and _rs3_scan.scan(text) is None
-    assert outcome(loads_rs3, text) == outcome(previous.loads_rs3, text)

@@ -1,8 +1,9 @@
-"""The rs3/rs4 and .rsd readers as they were before the fast readers (test-only reference).
+"""The rs3/rs4 and .rsd readers as they were before the fast readers, kept only as a speed baseline.
 
-tests/formats/test_readers_equivalence.py reads every GUM file with these and with the package's
-readers and requires identical trees, EDUs, extras and errors. Kept verbatim (reading code
-only) so that the comparison is with the implementation the fast readers replaced.
+benchmarks/bench_formats.py and benchmarks/read_gum.py time them beside the package's readers on
+GUM. Nothing else uses them: the readers' correctness is tested against the format specification
+(tests/formats/test_readers_spec.py, and the independent oracle of tests/support/reader_oracle.py).
+Kept verbatim (reading code only), so that the speed-up is measured against the code it replaced.
 """
 # ruff: noqa: RUF007 (verbatim)
 from __future__ import annotations
