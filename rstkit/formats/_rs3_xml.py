@@ -3,9 +3,8 @@ file, through ElementTree, into the scanner's :class:`~._rs3_scan.Markup`; a For
 malformed one. Private: the format's one reader is ``loads_rs3``."""
 from __future__ import annotations
 
-import bisect
-import re
 import xml.etree.ElementTree as ET
+from xml.parsers import expat
 
 from ..errors import FormatError, printable
 from ._rs3_scan import Markup
@@ -28,13 +27,12 @@ def parse_xml(text: str, source: str) -> Markup:
     body = root.find("body")
     if body is None:
         raise FormatError("no <body> element", source, 1)
-    lines = _ElementLines(text)
     items = [node for node in body if node.tag in ("segment", "group")]
     ids = [node.get("id") for node in items]
     columns = ([node.tag == "segment" for node in items], ids, [node.get("parent") for node in items],
                [node.get("relname", "") for node in items],
                ["".join(node.itertext()) if node.tag == "segment" else "" for node in items],
-               [lines.take(node_id) if node_id else None for node_id in ids])
+               _body_item_lines(text))
     return Markup([(rel.get("name"), rel.get("type")) for rel in root.iterfind("header/relations/rel")],
                    columns,
                    [dict(e.attrib) for e in body.iterfind("secedges/secedge")],
@@ -42,19 +40,21 @@ def parse_xml(text: str, source: str) -> Markup:
                    [(s.get("type", ""), s.get("subtypes", "")) for s in root.iterfind("header/sigtypes/sig")])
 
 
-class _ElementLines:
-    """Line numbers of segments and groups (ElementTree does not record them)."""
+def _body_item_lines(text: str) -> list[int | None]:
+    """The line of each ``<segment>`` and ``<group>`` of ``<rst><body>``, in file order, as the XML
+    parser counts lines (ElementTree does not record them): what the body's elements are is the
+    parser's reading, not the text's spelling, so an id written with an entity or elements of the
+    same id outside the body change nothing."""
+    parser = expat.ParserCreate()
+    path: list[str] = []
+    lines: list[int | None] = []
 
-    _TAG = re.compile(r"<(segment|group)\b[^>]*?\bid\s*=\s*([\"'])(.*?)\2", re.DOTALL)
+    def start(tag: str, _attributes: dict[str, str]) -> None:
+        if tag in ("segment", "group") and path == ["rst", "body"]:
+            lines.append(parser.CurrentLineNumber)
+        path.append(tag)
 
-    def __init__(self, text: str):
-        newlines = [m.start() for m in re.finditer("\n", text)]
-        self._lines: dict[str, list[int]] = {}
-        for match in self._TAG.finditer(text):
-            line = bisect.bisect_left(newlines, match.start()) + 1
-            self._lines.setdefault(match.group(3), []).append(line)
-
-    def take(self, node_id: str) -> int | None:
-        """The line of the next element (in file order) with this id."""
-        lines = self._lines.get(node_id)
-        return lines.pop(0) if lines else None
+    parser.StartElementHandler = start
+    parser.EndElementHandler = lambda _tag: path.pop()
+    parser.Parse(text, True)
+    return lines

@@ -308,9 +308,6 @@ class _TreeBuilder:
                 raise TreeStructureError(f"{self._what(k)} has nucleus children ({first}); only groups can",
                                          source, line)
             return built[k], satellites
-        if spans and nuclei:
-            raise TreeStructureError(f"{self._what(k)} has both a span child ({printable(ids[spans[0]])}) and "
-                                     f"multinuclear children ({printable(ids[nuclei[0]])})", source, line)
         if len(spans) > 1:
             raise TreeStructureError(f"{self._what(k)} has {len(spans)} span children "
                                      f"({', '.join(printable(ids[j]) for j in spans)})", source, line)
