@@ -3,6 +3,8 @@ file, through ElementTree, into the scanner's :class:`~._rs3_scan.Markup`; a For
 malformed one. Private: the format's one reader is ``loads_rs3``."""
 from __future__ import annotations
 
+import bisect
+import re
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
 
@@ -41,17 +43,22 @@ def parse_xml(text: str, source: str) -> Markup:
 
 
 def _body_item_lines(text: str) -> list[int | None]:
-    """The line of each ``<segment>`` and ``<group>`` of ``<rst><body>``, in file order, as the XML
-    parser counts lines (ElementTree does not record them): what the body's elements are is the
-    parser's reading, not the text's spelling, so an id written with an entity or elements of the
-    same id outside the body change nothing."""
+    """The line of each ``<segment>`` and ``<group>`` of the first ``<rst><body>``, in file order
+    (ElementTree does not record them). Which elements those are is the XML parser's reading, not the
+    text's spelling, so an id written with an entity, or elements of the same id outside the body,
+    change nothing; a line is counted by the ``\n`` before the tag, as in every format."""
     parser = expat.ParserCreate()
+    newlines = [m.start() for m in re.finditer(b"\n", text.encode("utf-8"))]
     path: list[str] = []
+    bodies = 0
     lines: list[int | None] = []
 
     def start(tag: str, _attributes: dict[str, str]) -> None:
-        if tag in ("segment", "group") and path == ["rst", "body"]:
-            lines.append(parser.CurrentLineNumber)
+        nonlocal bodies
+        if path == ["rst"] and tag == "body":
+            bodies += 1
+        elif tag in ("segment", "group") and path == ["rst", "body"] and bodies == 1:
+            lines.append(bisect.bisect_left(newlines, parser.CurrentByteIndex) + 1)
         path.append(tag)
 
     parser.StartElementHandler = start

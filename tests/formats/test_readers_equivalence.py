@@ -243,6 +243,18 @@ def test_element_lines_are_the_body_elements_own(text):
     assert loads_rs3(text).root.line == line
 
 
+def test_element_lines_count_newlines_before_the_tag_in_the_first_body_only():
+    """Lines by hand: non-ASCII text before a tag (the parser reports bytes), a lone carriage return
+    (not a line break, as in every format), and a second body, whose elements the reader ignores."""
+    text = ('<rst><header><relations><rel name="elab" type="rst"/></relations></header><body>\n'
+            '<segment id="1">été</segment>\r<segment id="2" parent="1" relname="elab">b</segment>\n'
+            '</body><body>\n<segment id="9">z</segment></body></rst>')
+    assert _rs3_scan.scan(text) is None  # the XML parser's path
+    assert [(n.start, n.end, n.line) for n in loads_rs3(text).nodes()] == [(1, 2, 2), (1, 1, 2), (2, 2, 2)]
+    assert reader_oracle.read_rs3(text).nodes == [(1, 2, "Root", None, 2), (1, 1, "N", "span", 2),
+                                                  (2, 2, "S", "elab", 2)]
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rs3_texts())
 def test_rs3_reads_generated_and_mutated_files_as_specified(text):
