@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from rstkit.corpus import read_documents
-from rstkit.errors import RSTKitWarning
+from rstkit.errors import RSTKitWarning, WriteError
 from rstkit.formats import read_text
 from rstkit.formats.dis import loads_dis, read_dis
 from rstkit.formats.rs3 import read_rs3
@@ -77,12 +77,22 @@ def gum_binary(gum_nary) -> list:
     return [binarize(t, "right") for t in gum_nary.values()]
 
 
+def _renders(key: str, tree: object, directory: Path) -> bool:
+    """Whether format ``key`` can write ``tree``."""
+    try:
+        render(key, [tree], directory / tree.doc_id)  # type: ignore[attr-defined]
+    except WriteError:
+        return False
+    return True
+
+
 @pytest.mark.parametrize("key", RENDERABLE)
 def test_read_all_gum_documents(benchmark, gum_binary: list, tmp_path: Path, key: str) -> None:
     if key == "isanlp":  # isanlp cannot write every tree (satellites named like their multinuc)
         pytest.skip("isanlp cannot express every GUM tree")
+    writable = [t for t in gum_binary if _renders(key, t, tmp_path / "probe")]  # e.g. not "_" in BCS17's EDUs
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RSTKitWarning)  # writers drop what a format cannot hold
-        path, options = render(key, gum_binary, tmp_path)
+        path, options = render(key, writable, tmp_path)
         documents = benchmark.pedantic(read_documents, args=(path, key), kwargs=options, rounds=3, iterations=1)
-    assert len(documents) == len(gum_binary)
+    assert len(documents) == len(writable) > 250  # BCS17 leaves out the 18 masked reddit documents and 3 with "_"
