@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import SHARED
 from rstkit.audit import (
     GOLD_BINARIZATIONS,
     Published,
@@ -37,7 +38,7 @@ from tests.support.strategies import tree_pairs
 
 PROJECT = Path(__file__).resolve().parents[1].parent
 SAMPLE = PROJECT / "corpora" / "sample"
-TABLES_MD = PROJECT.parent / "shared" / "docs" / "morey2017-tables.md"
+TABLES_MD = SHARED / "docs" / "morey2017-tables.md"
 EVAL = PROJECT / "eval"
 
 

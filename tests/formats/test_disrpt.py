@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import GUM
 from rstkit.cli import main
 from rstkit.errors import EDUMismatchError, FormatError, RSTKitError
 from rstkit.evaluation import evaluate
@@ -190,7 +191,7 @@ def test_convert_writes_tok_and_conllu(tmp_path) -> None:
         "# newdoc id = tiny", "1\tRain\t_\t_\t_\t_\t_\t_\t_\tSeg=B-seg", "2\tfell\t_\t_\t_\t_\t_\t_\t_\tSeg=O"]
 
 
-GUM_TEST = Path("/work/shared/corpora/gum/dependencies/GUM_voyage_socotra.rsd")
+GUM_TEST = GUM / "dependencies" / "GUM_voyage_socotra.rsd"
 
 
 @pytest.mark.skipif(not GUM_TEST.exists(), reason="needs a GUM checkout")
