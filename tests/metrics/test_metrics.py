@@ -24,7 +24,7 @@ from tests.support import oracle
 from tests.support.expected_warnings import warns_exactly
 from tests.support.oracle_trees import Chooser, random_tree, to_rstkit
 from tests.support.strategies import tree_pairs
-from tests.support.worked import WORKED, examples_root
+from tests.support.worked import EX5_OVER_4_EDUS, WORKED, examples_root
 
 
 def scores(gold, pred, **settings):
@@ -108,15 +108,6 @@ def test_worked_averages(request, source, metric, average, expected, labels, com
     if average == "macro":
         dplp = scores(gold, pred, metric=metric, average="dplp", labels=labels, compat=compat)
         assert dplp == pytest.approx(got)
-
-
-EX5_OVER_4_EDUS = """( Root (span 1 4)
-      ( Nucleus (span 1 3) (rel2par span)
-        ( Satellite (leaf 1) (rel2par concession) (text _!a_!) )
-        ( Nucleus (span 2 3) (rel2par span)
-          ( Nucleus (leaf 2) (rel2par span) (text _!b_!) )
-          ( Satellite (leaf 3) (rel2par attribution) (text _!c_!) ) ) )
-      ( Satellite (leaf 4) (rel2par elaboration) (text _!d_!) ) )"""
 
 
 @pytest.mark.parametrize("source, doc, short_text, counts, macro_s, dplp_s", [

@@ -28,7 +28,7 @@ from tests.support.expected_warnings import ONE_EDU, warns_exactly
 from tests.support.generated_corpus import gum_like_corpus, perturbed, write_dis_folder
 from tests.support.oracle import Setting, T
 from tests.support.oracle_trees import Chooser, corpora, random_tree, to_rstkit, to_rstkit_corpus, to_rstkit_nodes
-from tests.support.worked import WORKED, examples_root
+from tests.support.worked import CONSTITUENCY_AVERAGES, EX5_OVER_4_EDUS, WORKED, examples_root
 
 METRICS = ("rst-parseval", "parseval")
 AVERAGES = ("micro", "macro", "dplp")
@@ -129,18 +129,7 @@ def test_oracle_reproduces_the_repository_worked_examples():
     assert f1(*one["w1_four"], "parseval") == pytest.approx(percent(2 / 3, 2 / 3, 1 / 3, 1 / 3))
     assert f1(*one["w2_nary"], "rst-parseval") == pytest.approx(percent(9 / 10, 9 / 10, 8 / 10, 8 / 10))
     assert f1(*one["w2_nary"], "parseval") == pytest.approx(percent(4 / 5, 3 / 5, 2 / 5, 2 / 5))
-    averages = {  # README, "Averages over both documents"
-        ("right", "rst-parseval", "micro"): (14 / 16, 13 / 16, 12 / 16, 12 / 16),
-        ("right", "rst-parseval", "macro"): ((5 / 6 + 9 / 10) / 2, (4 / 6 + 9 / 10) / 2, (4 / 6 + 8 / 10) / 2,
-                                             (4 / 6 + 8 / 10) / 2),
-        ("right", "parseval", "micro"): (6 / 8, 5 / 8, 3 / 8, 3 / 8),
-        ("right", "parseval", "macro"): ((2 / 3 + 4 / 5) / 2, (2 / 3 + 3 / 5) / 2, (1 / 3 + 2 / 5) / 2,
-                                         (1 / 3 + 2 / 5) / 2),
-        ("right_mixed", "rst-parseval", "micro"): (15 / 16, 14 / 16, 13 / 16, 13 / 16),
-        ("right_mixed", "parseval", "macro"): ((2 / 3 + 1) / 2, (2 / 3 + 1) / 2, (1 / 3 + 4 / 5) / 2,
-                                               (1 / 3 + 4 / 5) / 2),
-    }
-    for (binarization, metric, average), expected in averages.items():
+    for (binarization, metric, average), expected in CONSTITUENCY_AVERAGES.items():  # README's averages
         for labels in ("raw", "rstdt18"):  # README: the map is injective on these labels
             assert f1(gold, pred, metric, average, binarization=binarization, labels=labels) == \
                 pytest.approx(percent(*expected)), (binarization, metric, average, labels)
@@ -153,15 +142,6 @@ def test_oracle_reproduces_the_repository_worked_examples():
         assert f1(*single, metric) == (100.0,) * 4
         assert f1(*single, metric, "macro") == (50.0,) * 4
         assert f1(*single, metric, "macro", exclude_single_edu=True) == (100.0,) * 4
-
-
-EX5_OVER_4_EDUS = """( Root (span 1 4)
-  ( Nucleus (span 1 3) (rel2par span)
-    ( Satellite (leaf 1) (rel2par concession) (text _!a_!) )
-    ( Nucleus (span 2 3) (rel2par span)
-      ( Nucleus (leaf 2) (rel2par span) (text _!b_!) )
-      ( Satellite (leaf 3) (rel2par attribution) (text _!c_!) ) ) )
-  ( Satellite (leaf 4) (rel2par elaboration) (text _!d_!) ) )"""
 
 
 @pytest.mark.parametrize("root, folder, shorter, short_text, macro_s, dplp_s", [

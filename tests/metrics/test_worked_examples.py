@@ -11,6 +11,7 @@ import rstkit
 from rstkit.dependency import dependency_records
 from rstkit.errors import RSTKitWarning
 from rstkit.metrics import EvalConfig
+from tests.support.worked import CONSTITUENCY_AVERAGES
 
 WORKED = Path(__file__).parents[1] / "data" / "worked"
 
@@ -25,32 +26,17 @@ def f1(folder: str, **settings) -> dict[str, float]:
     return dict(scores(folder, EvalConfig(**settings)).f1)
 
 
-# README.md, "Averages over both documents": (binarization, family, average) -> S, N, R, F
-CONSTITUENCY = {
-    ("right", "rst-parseval", "micro"): (14 / 16, 13 / 16, 12 / 16, 12 / 16),
-    ("right", "rst-parseval", "macro"): ((5 / 6 + 9 / 10) / 2, (4 / 6 + 9 / 10) / 2, (4 / 6 + 8 / 10) / 2,
-                                         (4 / 6 + 8 / 10) / 2),
-    ("right", "parseval", "micro"): (6 / 8, 5 / 8, 3 / 8, 3 / 8),
-    ("right", "parseval", "macro"): ((2 / 3 + 4 / 5) / 2, (2 / 3 + 3 / 5) / 2, (1 / 3 + 2 / 5) / 2,
-                                     (1 / 3 + 2 / 5) / 2),
-    ("right_mixed", "rst-parseval", "micro"): (15 / 16, 14 / 16, 13 / 16, 13 / 16),
-    ("right_mixed", "rst-parseval", "macro"): ((5 / 6 + 1) / 2, (4 / 6 + 1) / 2, (4 / 6 + 9 / 10) / 2,
-                                               (4 / 6 + 9 / 10) / 2),
-    ("right_mixed", "parseval", "micro"): (7 / 8, 7 / 8, 5 / 8, 5 / 8),
-    ("right_mixed", "parseval", "macro"): ((2 / 3 + 1) / 2, (2 / 3 + 1) / 2, (1 / 3 + 4 / 5) / 2, (1 / 3 + 4 / 5) / 2),
-}
 
-
-@pytest.mark.parametrize("binarize, metric, average", list(CONSTITUENCY))
+@pytest.mark.parametrize("binarize, metric, average", list(CONSTITUENCY_AVERAGES))
 def test_constituency_families_on_two_documents(binarize, metric, average):
-    expected = dict(zip("SNRF", (100 * v for v in CONSTITUENCY[binarize, metric, average])))
+    expected = dict(zip("SNRF", (100 * v for v in CONSTITUENCY_AVERAGES[binarize, metric, average])))
     assert f1("constituency", metric=metric, average=average, binarize=binarize) == pytest.approx(expected)
 
 
 @pytest.mark.parametrize("metric", ["rst-parseval", "parseval"])
 def test_dplp_average_equals_macro_when_precision_equals_recall(metric):
     # every prediction is binary over the gold EDUs: P = R in each document (README, averages)
-    expected = dict(zip("SNRF", (100 * v for v in CONSTITUENCY["right", metric, "macro"])))
+    expected = dict(zip("SNRF", (100 * v for v in CONSTITUENCY_AVERAGES["right", metric, "macro"])))
     assert f1("constituency", metric=metric, average="dplp") == pytest.approx(expected)
 
 
