@@ -71,8 +71,7 @@ def run(args: argparse.Namespace) -> int:
         import torch
 
         from ..segment.evaluate import evaluate_gum
-        from ..segment.gum import corpus_card, read_gum_trees
-        from ..segment.train import SegmenterTrainConfig, train, write_scores
+        from ..segment.train import SegmenterTrainConfig, train_on_gum, write_scores
     except ImportError as exc:
         raise RSTKitError(f"rstkit train-segmenter needs torch ({exc.name} is missing): "
                           "pip install torch==2.13.0") from None
@@ -94,9 +93,7 @@ def run(args: argparse.Namespace) -> int:
                                   window=args.window, lr=args.lr, lr_decay=args.lr_decay, seed=args.seed,
                                   flat_probability=args.flat_probability, max_docs=args.max_docs,
                                   pretrained=args.pretrained, net=net)
-    info = {"corpus": corpus_card(root), "train_split": "train", "dev_split": "dev"}
-    segmenter = train(read_gum_trees(root, "train"), read_gum_trees(root, "dev"), args.out, config,
-                      log=lambda line: print(line, flush=True), info=info)
+    segmenter = train_on_gum(root, args.out, config, log=lambda line: print(line, flush=True))
     if not args.no_eval:
         results = evaluate_gum(segmenter, root)
         print(f"{'split':6} {'condition':10} {'P':>6} {'R':>6} {'F1':>6}  (EDU boundaries, DISRPT counting)")

@@ -233,7 +233,6 @@ def doc_id_from_path(path: str | Path, suffixes: Iterable[str] | None = None, pr
 _RSTDT_OUT = re.compile(r"\.out$", re.IGNORECASE)
 
 
-
 def source_name(path: str | Path | None) -> str:
     """What a reader's messages call its input: the path, or ``<string>`` for text without one."""
     return str(path) if path is not None else "<string>"

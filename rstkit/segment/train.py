@@ -159,8 +159,8 @@ def train(train_trees: Mapping[str, RSTTree], dev_trees: Mapping[str, RSTTree], 
         warnings.warn("train(gum_root, out, config, ...) is deprecated: call train(train_trees, dev_trees, out, "
                       "config) (rstkit.segment.gum.read_gum_trees reads a split)", DeprecationWarning, stacklevel=2)
         rest = ([config] if config is not None else []) + list(args)  # the old log, train_split, dev_split
-        return _train_on_gum_root(train_trees, dev_trees, out, rest[0] if rest else log, *rest[1:],  # type: ignore
-                                  **old)
+        return train_on_gum(train_trees, dev_trees, out, *rest[1:], log=rest[0] if rest else log,  # type: ignore
+                            **old)
     if config is None or args or old:
         raise TypeError("train() takes (train_trees, dev_trees, out, config, *, log=, info=)")
     random.seed(config.seed)
@@ -242,10 +242,10 @@ def train(train_trees: Mapping[str, RSTTree], dev_trees: Mapping[str, RSTTree], 
     return segmenter
 
 
-def _train_on_gum_root(root: str | Path, out: str | Path, config: SegmenterTrainConfig,
-                       log: Callable[[str], None] = print, train_split: str = "train", dev_split: str = "dev"
-                       ) -> Segmenter:
-    """The old call: the splits of a GUM checkout, the corpus card as ``info``."""
+def train_on_gum(root: str | Path, out: str | Path, config: SegmenterTrainConfig, train_split: str = "train",
+                 dev_split: str = "dev", *, log: Callable[[str], None] = print) -> Segmenter:
+    """:func:`train` on two splits of the GUM checkout ``root`` (``rstkit train-segmenter``), its
+    corpus card and the splits' names as ``info``."""
     info = {"corpus": corpus_card(root), "train_split": train_split, "dev_split": dev_split}
     return train(read_gum_trees(root, train_split), read_gum_trees(root, dev_split), out, config, log=log,
                  info=info)
