@@ -12,6 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No per-example deadline: how long an example takes is the benchmarks' concern (benchmarks/), and a
+# loaded CI machine must not turn a slow example into a failure.
+settings.register_profile("rstkit", deadline=None)
+settings.load_profile("rstkit")
 
 PROJECT = Path(__file__).resolve().parent
 SHARED = Path(os.environ.get("RSTKIT_SHARED", PROJECT.parent / "shared"))
