@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..metrics.average import divide, f1_score
-from .gum import GoldDocument, read_gum
+from .gum import GoldDocument, gold_documents, read_gum_trees
 
 CONDITIONS = ("gold-flat", "gold", "raw", "raw-flat")
 
@@ -98,7 +98,8 @@ def evaluate_gum(segmenter, root: str | Path, splits: Sequence[str] = ("dev", "t
     """``{split: {condition: {"edus"|"sentences": score}}}`` on a GUM checkout."""
     results: dict[str, dict[str, dict[str, BoundaryScore]]] = {}
     for split in splits:
-        with_paragraphs, flat = read_gum(root, split, paragraphs=True), read_gum(root, split, paragraphs=False)
+        trees = read_gum_trees(root, split)
+        with_paragraphs, flat = gold_documents(trees, paragraphs=True), gold_documents(trees, paragraphs=False)
         results[split] = {}
         for condition in conditions:
             documents = flat if condition.endswith("-flat") else with_paragraphs

@@ -16,7 +16,7 @@ training and scoring.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -131,6 +131,12 @@ def read_gum_trees(root: str | Path, split: str) -> dict[str, RSTTree]:
     return {doc_id: read_tree(corpus.path(doc_id)) for doc_id in corpus.doc_ids(split)}
 
 
+def gold_documents(trees: Mapping[str, RSTTree], paragraphs: bool = True) -> list[GoldDocument]:
+    """Each tree (``{doc_id: tree}``) as raw text with its gold boundaries, with or without its
+    paragraph breaks."""
+    return [detokenize(doc_id, tree.edus, paragraphs) for doc_id, tree in trees.items()]
+
+
 def read_gum(root: str | Path, split: str, paragraphs: bool = True) -> list[GoldDocument]:
     """The documents of one split of a GUM checkout, as raw text."""
-    return [detokenize(doc_id, tree.edus, paragraphs) for doc_id, tree in read_gum_trees(root, split).items()]
+    return gold_documents(read_gum_trees(root, split), paragraphs)

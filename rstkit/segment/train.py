@@ -42,7 +42,7 @@ from ..tree import RSTTree
 from ..vocabulary import UNK, Vocabulary
 from .evaluate import BoundaryScore, boundary_score
 from .features import FLAGS, TokenFeatures, featurize, word_key
-from .gum import GoldDocument, corpus_card, detokenize, read_gum_trees
+from .gum import GoldDocument, corpus_card, gold_documents, read_gum_trees
 from .model import EDU_START, INSIDE, NET_OPTIONS, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .segmenter import Segmenter, load_encoder
 from .tokenize import Span, tokenize
@@ -169,8 +169,7 @@ def train(train_trees: Mapping[str, RSTTree], dev_trees: Mapping[str, RSTTree], 
     started = time.time()
 
     def usable(trees: Mapping[str, RSTTree], paragraphs: bool) -> list[GoldDocument]:
-        docs = [detokenize(doc_id, tree.edus, paragraphs) for doc_id, tree in trees.items()]
-        docs = [d for d in docs if not d.masked and d.tokens]
+        docs = [d for d in gold_documents(trees, paragraphs) if not d.masked and d.tokens]
         return docs[:config.max_docs] if config.max_docs else docs
 
     train_docs, train_flat = usable(train_trees, True), usable(train_trees, False)
