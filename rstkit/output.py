@@ -13,7 +13,9 @@
   failure, and any interrupt while files are written, removes the staging folder; interrupts
   wait while files are moved into place, so an existing folder holds either its old files or
   the whole new set. One file: written to a temporary file beside it and renamed over it;
-  through a link (the link stays), and into a FIFO or a device (``-o /dev/stdout``) directly.
+  through a link (the link stays), and into a FIFO, a character device or a socket, or an open
+  descriptor of the process (``-o /dev/stdout``), directly; a regular file elsewhere under /dev or /proc
+  is an output file like any other.
 * :func:`deferred_interrupts` holds SIGINT and SIGTERM back while a block runs.
 """
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import shutil
 import signal
 import stat
@@ -343,20 +346,53 @@ def _create_exclusive(staged: Path, dest: Path) -> None:
     staged.unlink()
 
 
+#: the names of this process's open file descriptors: ``/dev/stdout``, ``/dev/fd/3``, ``/proc/self/fd/1``
+_DESCRIPTOR = re.compile(r"/dev/(?:std(?:in|out|err)|fd/\d+)|/proc/(?:self|thread-self|(?P<pid>\d+))/fd/\d+")
+
+
 def _is_stream(target: Path) -> bool:
-    """Whether ``target`` is a FIFO or a device, or names one of this process's streams
-    (``/dev/stdout``, ``/proc/self/fd/1``: a redirection's file too): written into, never replaced."""
-    if target.exists() and not target.is_file() and not target.is_dir():
-        return True
-    return target.absolute().parts[1:2] in (("dev",), ("proc",))
+    """Whether ``target`` is written into rather than replaced: a FIFO, a character device or a
+    socket (links followed), or one of this process's open descriptors (``/dev/stdout``,
+    ``/proc/self/fd/1``, also on a redirection's regular file, which keeps its name; a link to
+    one). Any other regular file, under ``/dev/shm`` or ``/proc`` too, is an output file as
+    anywhere else: replaced whole, never written through."""
+    with contextlib.suppress(OSError):
+        mode = os.stat(target).st_mode
+        if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode):
+            return True
+    return _descriptor(target)
+
+
+def _descriptor(target: Path) -> bool:
+    """Whether ``target``, or a symbolic link on its way, names an open descriptor of this process."""
+    path = os.path.abspath(target)
+    for _ in range(40):  # the system's own limit on links followed
+        match = _DESCRIPTOR.fullmatch(path)
+        if match:
+            return match["pid"] is None or int(match["pid"]) == os.getpid()
+        if not os.path.islink(path):
+            return False
+        path = os.path.normpath(os.path.join(os.path.dirname(path), os.readlink(path)))
+    return False
+
+
+def _same_file(path: Path, other: Path) -> bool:
+    try:
+        return os.path.samefile(path, other)
+    except OSError:
+        return False
 
 
 def _write_file(target: Path, content: Content, force: bool, inputs: list[Path]) -> None:
     data = _encoded(content)
     if _is_stream(target):
+        if os.path.isfile(target) and any(_same_file(target, i) for i in inputs):
+            raise RSTKitError("refusing to write over an input file (the output overlaps the input)", str(target))
         try:
             with open(target, "wb") as stream:
                 stream.write(data)
+        except BrokenPipeError:  # the reader went away (`| head`): what it did not take is not wanted
+            pass
         except OSError as exc:
             raise _os_error(exc, target) from None
         return

@@ -35,7 +35,7 @@ from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
 from ..gcpause import gc_pauses_allowed
 from ..progress import shown
-from .common import VERBOSITY, add_verbosity_options, detail, set_verbosity, warn
+from .common import VERBOSITY, add_verbosity_options, detail, set_verbosity, standard_streams, warn
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names)
 FIX_FLAGS = {
@@ -118,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     set_verbosity(args)
     # the command prints its warnings, whatever filters its caller set; progress unless --quiet; rstkit's bulk
     # work pauses the garbage collector (gcpause)
-    with warnings.catch_warnings(), _terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1), gc_pauses_allowed():
+    with (warnings.catch_warnings(), _terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1), gc_pauses_allowed(),
+          standard_streams()):
         warnings.simplefilter("default", RSTKitWarning)
         warnings.showwarning = _show_warning
         started = time.process_time()
@@ -160,7 +161,9 @@ def _terminate_as_interrupt() -> Iterator[None]:
 def _run(args: argparse.Namespace) -> int:
     """Run the chosen subcommand; errors become one line on stderr and an exit status."""
     try:
-        return int(args.run(args) or 0)
+        status = int(args.run(args) or 0)
+        sys.stdout.flush()  # what cannot be written (a full disk) is this command's error, not Python's at exit
+        return status
     except ManyErrors as exc:
         for error in exc.errors:
             print(error_line(error), file=sys.stderr)
@@ -168,8 +171,6 @@ def _run(args: argparse.Namespace) -> int:
     except RSTKitError as exc:
         print(error_line(exc), file=sys.stderr)
         return 2
-    except BrokenPipeError:  # e.g. `rstkit stats ... | head`
-        return 0
     except Terminated:
         print("rstkit: terminated", file=sys.stderr)
         return 128 + signal.SIGTERM

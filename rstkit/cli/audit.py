@@ -33,6 +33,7 @@ from .common import (
     nonnegative_int,
     one_stdin,
     read_command_input,
+    report_name,
     warn,
     write_result,
 )
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         raise RSTKitError("give both GOLD and PRED, or neither (with --paper)")
     notes: list[str] = []
     one_stdin([args.gold, args.pred])
-    check_result_target(args.output, [args.gold, args.pred])
+    check_result_target(args.output, [args.gold, args.pred], report_name("audit", args.format))
     if args.paper:
         if args.published:
             raise RSTKitError("--published and --paper do not go together: audit one row with --published alone")
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         output = render_audit(result, args.format, digits=args.digits, top=args.top)
     for message in dict.fromkeys(notes):
         warn(message)
-    write_result(output, args.output)
+    write_result(output, args.output, report_name("audit", args.format))
     return 0
 
 

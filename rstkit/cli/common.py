@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
+import io
+import os
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -194,8 +197,15 @@ def add_deprecated(parser: argparse.ArgumentParser, old: str, new: str, dest: st
 def add_output_option(parser: argparse.ArgumentParser, what: str = "the result", metavar: str = "FILE",
                       dest: str = "output") -> None:
     """``-o/--output``: where ``what`` goes (``-``: standard output, the default)."""
-    parser.add_argument("-o", "--output", dest=dest, metavar=metavar, default=None,
+    parser.add_argument("-o", "--output", dest=dest, metavar=metavar, default=None, type=output_name,
                         help=f"write {what} to this file ('-' or none: standard output)")
+
+
+def output_name(text: str) -> str:
+    """argparse type of every output path: not empty (``-o ''`` names nothing, not the current folder)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty name: give the path of the output")
+    return text
 
 
 def add_jobs_option(parser: argparse.ArgumentParser, help: str) -> None:
@@ -210,25 +220,45 @@ def add_alias(parser: argparse.ArgumentParser, other: str, dest: str, **kwargs: 
     parser.add_argument(other, dest=dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **kwargs)
 
 
-def write_result(text: str, output: str | None) -> None:
+#: the extension of a report in each ``--format``, for its file in a folder (:func:`report_name`)
+REPORT_EXTENSIONS = {"text": ".txt", "json": ".json", "csv": ".csv", "markdown": ".md", "latex": ".tex"}
+
+
+def report_name(command: str, fmt: str) -> str:
+    """What the report of ``command`` in ``fmt`` is called in a folder named with a trailing slash
+    (``rstkit eval ... --format json -o out/`` writes ``out/eval.json``)."""
+    return command + REPORT_EXTENSIONS[fmt]
+
+
+def _result_file(output: str, name: str) -> Path:
+    """``-o OUTPUT``'s file: OUTPUT, or ``name`` in it when it ends with a slash (a folder)."""
+    from ..output import wants_directory
+
+    return Path(output) / name if wants_directory(output) else Path(output)
+
+
+def write_result(text: str, output: str | None, name: str) -> None:
     """A command's result: printed, or with ``-o FILE`` written to it (atomically; an existing file
-    is replaced, an input never: checked by the caller's :func:`rstkit.output.check_target`)."""
+    is replaced, an input never: checked by the caller's :func:`rstkit.output.check_target`); with
+    ``-o DIR/`` written to DIR/``name`` (:func:`report_name`), DIR made if need be."""
     if output is None or output == STREAM:
         print(text)
         return
     from ..output import write_files
 
-    target = Path(output)
+    target = _result_file(output, name)
     write_files(target, {target.name: text + "\n"}, into_directory=False, force=True)
 
 
-def check_result_target(output: str | None, inputs: Sequence[str | None] = ()) -> None:
-    """Refuse, before any work, a ``-o FILE`` that overlaps an input or cannot be written."""
+def check_result_target(output: str | None, inputs: Sequence[str | None], name: str) -> None:
+    """Refuse, before any work, a ``-o FILE`` (or ``-o DIR/``, for DIR/``name``) that overlaps an
+    input or cannot be written."""
     if output is None or output == STREAM:
         return
     from ..output import check_target
 
-    check_target(Path(output), directory=False, inputs=[Path(i) for i in inputs if i and i != STREAM])
+    check_target(_result_file(output, name), directory=False,
+                 inputs=[Path(i) for i in inputs if i and i != STREAM])
 
 
 @contextlib.contextmanager
@@ -244,7 +274,7 @@ def stdin_as_file(path: str, fmt: str | None, extension: str | None = None) -> I
         extension = get_format(fmt).extensions[0] if fmt and fmt != "auto" else ""
     with tempfile.TemporaryDirectory(prefix="rstkit-stdin-") as folder:
         file = Path(folder) / f"{STDIN_NAME}{extension}"
-        file.write_bytes(sys.stdin.buffer.read())
+        file.write_bytes(_standard_input())
         _STDIN_FILES.add(str(file))
         try:
             yield str(file)
@@ -252,6 +282,16 @@ def stdin_as_file(path: str, fmt: str | None, extension: str | None = None) -> I
             raise _renamed(exc, str(file)) from None
         finally:
             _STDIN_FILES.discard(str(file))
+
+
+def _standard_input() -> bytes:
+    """Everything on standard input; closed or unreadable, an RSTKitError naming it."""
+    if sys.stdin is None:  # closed when Python started (`<&-`)
+        raise RSTKitError("standard input (-) is closed: nothing to read")
+    try:
+        return sys.stdin.buffer.read()
+    except (OSError, ValueError) as exc:  # a descriptor that cannot be read, a stream closed meanwhile
+        raise RSTKitError(f"cannot read standard input (-): {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def _renamed(error: RSTKitError, path: str) -> RSTKitError:
@@ -294,3 +334,69 @@ def output_path(positional: str | None, option: str | None, what: str = "OUT") -
     if output is None:
         raise RSTKitError(f"no output given: name {what} (or -o {what})")
     return output
+
+
+# -- standard output and error while a command runs ------------------------------------------------
+
+@contextlib.contextmanager
+def standard_streams() -> Iterator[None]:
+    """Standard output and error while a command runs (:func:`rstkit.cli.main`): a reader that went
+    away (a closed pipe: ``| head``) takes nothing more and the command goes on to its own exit
+    status, so that its errors, not the pipe, decide it; standard output that cannot be written
+    (``> /dev/full``, closed: ``>&-``) is an RSTKitError."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout = _Guarded(sys.stdout or _Closed(), "standard output", fatal=True)
+    if sys.stderr is not None:
+        sys.stderr = _Guarded(sys.stderr, "standard error", fatal=False)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+class _Guarded:
+    """A text stream whose failed writes end its output (:func:`standard_streams`): a closed pipe
+    quietly, any other failure with an RSTKitError where ``fatal``; the rest of what it was given
+    goes nowhere, also what Python would flush at exit."""
+
+    def __init__(self, stream: Any, what: str, fatal: bool) -> None:
+        self._stream, self._what, self._fatal = stream, what, fatal
+        self._ended = False
+
+    def write(self, text: str) -> int:
+        if not self._ended:
+            self._guard(self._stream.write, text)
+        return len(text)
+
+    def flush(self) -> None:
+        if not self._ended:
+            self._guard(self._stream.flush)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+    def _guard(self, call: Any, *args: Any) -> None:
+        try:
+            call(*args)
+        except OSError as exc:
+            self._ended = True
+            _to_nowhere(self._stream)
+            if self._fatal and not isinstance(exc, BrokenPipeError):
+                raise RSTKitError(f"cannot write to {self._what}: {exc.strerror or exc}") from None
+
+
+class _Closed(io.TextIOBase):
+    """Standard output closed when Python started (``>&-``): every write fails."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+
+def _to_nowhere(stream: Any) -> None:
+    """Point ``stream``'s descriptor at the null device: what its buffers still hold is dropped there."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, stream.fileno())
+        finally:
+            os.close(null)

@@ -31,6 +31,7 @@ from .common import (
     add_label_option,
     add_output_option,
     detected_format,
+    output_name,
     output_path,
     stdin_as_file,
     stdin_format,
@@ -42,7 +43,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser("convert", help="convert trees between formats, optionally binarized and relabelled",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("src", help="a file or a directory of documents; -: one file on standard input")
-    p.add_argument("dst", nargs="?", help="output file (for one document) or directory; -: standard output")
+    p.add_argument("dst", nargs="?", type=output_name,
+                   help="output file (for one document) or directory; -: standard output")
     add_output_option(p, "the converted trees (one document: a file or -; several: a directory)", "DST")
     p.add_argument("--to", required=True, choices=writable, help="output format")
     p.add_argument("--binarize", choices=BINARIZATIONS, default="none",

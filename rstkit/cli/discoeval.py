@@ -19,7 +19,15 @@ from ..probe.classifier import DEFAULT_C_GRID, ClassifierConfig
 from ..probe.discoeval import evaluate_encoder
 from ..probe.encoders import BUILTIN_ENCODERS, get_encoder
 from ..probe.report import to_json, to_text
-from .common import add_output_option, check_result_target, positive_float, positive_int, seed, write_result
+from .common import (
+    add_output_option,
+    check_result_target,
+    positive_float,
+    positive_int,
+    report_name,
+    seed,
+    write_result,
+)
 
 
 def _c_grid(text: str) -> tuple[float, ...]:
@@ -56,7 +64,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_result_target(args.output_file, [args.corpus])
+    check_result_target(args.output_file, [args.corpus], report_name("discoeval", args.output))
     encoder = get_encoder(args.encoder, batch_size=args.batch_size, device=args.device)
     cache_dir = None if args.no_cache else (args.cache_dir or cache.cache_dir("encodings"))
     if cache_dir is not None and encoder is not None and encoder.cacheable:
@@ -65,5 +73,6 @@ def run(args: argparse.Namespace) -> int:
         check_input(args.corpus)
     result = evaluate_encoder(args.corpus, encoder, labels=args.labels, include_masked=args.include_masked,
                               config=ClassifierConfig(c_grid=args.c_grid, seed=args.seed), cache_dir=cache_dir)
-    write_result(to_json(result) if args.output == "json" else to_text(result), args.output_file)
+    write_result(to_json(result) if args.output == "json" else to_text(result), args.output_file,
+                 report_name("discoeval", args.output))
     return 0

@@ -29,6 +29,7 @@ from .common import (
     detected_format,
     nonnegative_int,
     one_stdin,
+    output_name,
     stdin_as_file,
     stdin_format,
 )
@@ -60,8 +61,8 @@ def add_parser(sub) -> None:
     p.add_argument("--kind", dest="format", choices=list(FORMATS), default=None,
                    help="what to draw (default: from the extension of -o, else text)")
     add_deprecated(p, "--format", "--kind", "format", choices=list(FORMATS))
-    p.add_argument("-o", "--output", metavar="OUT", help="output file (a directory for several documents); "
-                   "default or -: standard output")
+    p.add_argument("-o", "--output", metavar="OUT", type=output_name,
+                   help="output file (a directory for several documents); default or -: standard output")
     p.add_argument("--compare", metavar="PRED", help="a predicted tree (file or directory) to compare with FILE")
     p.add_argument("--pred-format", metavar="KEY", default=None,
                    help="format of PRED, or 'auto' to detect it (default: from its extension)")

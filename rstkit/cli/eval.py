@@ -37,6 +37,7 @@ from .common import (
     one_stdin,
     open_unit_interval,
     positive_int,
+    report_name,
     seed,
     stdin_as_file,
     stdin_format,
@@ -169,7 +170,7 @@ def _preset_configs(args: argparse.Namespace) -> list[EvalConfig]:
 def _run(args: argparse.Namespace, names: list[str] | None, configs: list[EvalConfig]) -> int:
     paths = [args.gold, *args.preds]
     one_stdin(paths)
-    check_result_target(args.output, paths)
+    check_result_target(args.output, paths, report_name("eval", args.format))
     gold_format = stdin_format(args.gold, args.gold_format or args.in_format)
     with contextlib.ExitStack() as files, warnings.catch_warnings(record=True) as caught:  # each printed once,
         warnings.simplefilter("always", RSTKitWarning)                                   # even when shown before
@@ -193,7 +194,8 @@ def _run(args: argparse.Namespace, names: list[str] | None, configs: list[EvalCo
         finally:
             for message in dict.fromkeys(str(w.message) for w in caught):
                 warn(message)
-    write_result(result.render(args.format, args.digits, per_relation=args.per_relation), args.output)
+    write_result(result.render(args.format, args.digits, per_relation=args.per_relation), args.output,
+                 report_name("eval", args.format))
     return 0
 
 

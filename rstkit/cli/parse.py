@@ -54,6 +54,7 @@ from .common import (
     add_jobs_option,
     add_output_option,
     info,
+    output_name,
     output_path,
     positive_int,
     stdin_as_file,
@@ -67,8 +68,9 @@ def add_parser(sub) -> None:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="a file or directory of plain text (.txt) or of documents with EDUs; -: one "
                                  "document on standard input (plain text unless --from names a format)")
-    p.add_argument("out_dir", nargs="?", help="directory for the predicted trees (DOC_ID.dis); -: the tree of a "
-                                              "single document on standard output")
+    p.add_argument("out_dir", nargs="?", type=output_name,
+                   help="directory for the predicted trees (DOC_ID.dis); -: the tree of a single document on "
+                        "standard output")
     add_output_option(p, "the predicted trees (a directory, the same as OUT_DIR; -: standard output)", "OUT_DIR",
                       dest="output")
     p.add_argument("--model", default=None, metavar="NAME|DIR",
@@ -86,7 +88,7 @@ def add_parser(sub) -> None:
                    help="sentence/paragraph boundaries: a boundary file or .rsd (one document), or a directory of "
                         "DOC_ID.bnd / DOC_ID.rsd")
     p.add_argument("--split", default=None, help="parse this split of the corpus directory INPUT (e.g. test)")
-    p.add_argument("--gold-out", default=None, metavar="DIR",
+    p.add_argument("--gold-out", default=None, metavar="DIR", type=output_name,
                    help="with --split: copy the split's gold files to DIR (the gold of rstkit eval)")
     p.add_argument("--beam", type=positive_int, default=1, help="beam size (1: greedy)")
     p.add_argument("--batch-size", dest="batch_docs", type=positive_int, default=16, metavar="N",

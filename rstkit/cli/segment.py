@@ -36,7 +36,16 @@ from ..formats.disrpt import DisrptFile, is_disrpt, read_disrpt, with_boundaries
 from ..output import check_existing, check_names, check_target, wants_directory, write_files
 from ..progress import Progress
 from ..segment.tokenize import read_plain_text
-from .common import STREAM, add_deprecated, add_jobs_option, add_output_option, info, output_path, stdin_as_file
+from .common import (
+    STREAM,
+    add_deprecated,
+    add_jobs_option,
+    add_output_option,
+    info,
+    output_name,
+    output_path,
+    stdin_as_file,
+)
 
 EXTENSIONS = {"lines": ".edus", "jsonl": ".jsonl"}
 
@@ -46,7 +55,8 @@ def add_parser(sub) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="a UTF-8 text file or a directory of them, or DISRPT .tok/.conllu files; "
                                  "-: text on standard input")
-    p.add_argument("out", nargs="?", help="output file (for a file) or directory (for a directory); -: standard output")
+    p.add_argument("out", nargs="?", type=output_name,
+                   help="output file (for a file) or directory (for a directory); -: standard output")
     add_output_option(p, "the EDUs (the same as OUT)", "OUT")
     p.add_argument("--to", dest="format", choices=sorted(EXTENSIONS), default=None,
                    help="lines: EDUs one per line (default); jsonl: one JSON object per EDU with offsets (not for "

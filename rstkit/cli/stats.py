@@ -18,6 +18,7 @@ from .common import (
     add_output_option,
     check_result_target,
     detected_format,
+    report_name,
     stdin_as_file,
     stdin_format,
     write_result,
@@ -35,7 +36,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_result_target(args.output_file, [args.path])
+    check_result_target(args.output_file, [args.path], report_name("stats", args.output))
     fmt = stdin_format(args.path, args.in_format)
     with stdin_as_file(args.path, fmt) as path:
         check_input(path)
@@ -44,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
         documents = read_documents(path, in_format, lenient=args.lenient, skip_errors=True, errors=errors,
                                    encoding=args.encoding)
     stats = corpus_stats(documents, errors)
-    write_result(json.dumps(stats, indent=2) if args.output == "json" else stats_text(stats), args.output_file)
+    write_result(json.dumps(stats, indent=2) if args.output == "json" else stats_text(stats), args.output_file,
+                 report_name("stats", args.output))
     for e in errors:
         print(error_line(e), file=sys.stderr)
     return 2 if errors else 0

@@ -28,6 +28,7 @@ from .common import (
     add_jobs_option,
     nonnegative_float,
     nonnegative_int,
+    output_name,
     positive_float,
     positive_int,
 )
@@ -40,9 +41,9 @@ def add_parser(sub) -> None:
                                                         "$RSTKIT_RSTDT)")
     p.add_argument("--split", default="train", help="training split (default: train)")
     p.add_argument("--dev-split", default="dev", help="model-selection split (default: dev)")
-    p.add_argument("-o", "--output", dest="out", default=None, metavar="DIR",
+    p.add_argument("-o", "--output", dest="out", default=None, metavar="DIR", type=output_name,
                    help="model directory to write (required)")
-    add_deprecated(p, "--out", "-o/--output", "out", metavar="DIR")
+    add_deprecated(p, "--out", "-o/--output", "out", metavar="DIR", type=output_name)
     p.add_argument("--labels", choices=label_map_names(), default=None,
                    help="relation classes (default: gum for GUM, rstdt18 for RST-DT, raw otherwise)")
     p.add_argument("--encoder", default="scratch", metavar="NAME",

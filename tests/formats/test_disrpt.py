@@ -316,6 +316,21 @@ def test_writing_back_changes_only_the_last_column(docs, extras, conllu, data) -
     assert {d.doc_id: list(d.boundaries) for d in again.documents} == new
 
 
+@pytest.mark.parametrize("suffix", [".tok", ".conllu"])
+def test_writing_back_keeps_a_byte_order_mark(tmp_path, suffix) -> None:
+    """Issue 32, item 15: a file that begins with a UTF-8 byte-order mark is written back with it (the
+    mark's three bytes, then the file's text with only the Seg items changed)."""
+    source = tmp_path / f"in{suffix}"
+    source.write_bytes(b"\xef\xbb\xbf" + GOLD_CONLLU.encode("utf-8"))
+    original = read_disrpt(source)
+    assert original.documents[0].doc_id == "docA"  # the mark is not part of the first line
+    written = with_boundaries(original, {d.doc_id: [True] * len(d.tokens) for d in original.documents})
+    assert written.encode("utf-8").startswith(b"\xef\xbb\xbf# newdoc id = docA\n")
+    plain = tmp_path / f"plain{suffix}"
+    plain.write_text(GOLD_CONLLU, encoding="utf-8")
+    assert not with_boundaries(read_disrpt(plain), {}).startswith("\ufeff")
+
+
 def test_convert_reads_disrpt_files_as_segmentations(tmp_path, capsys) -> None:
     source = write(tmp_path / "all.conllu", GOLD_CONLLU)
     assert main(["convert", source, str(tmp_path / "tok"), "--to", "tok"]) == 0

@@ -55,6 +55,16 @@ def test_segment_writes_back_every_byte_but_the_last_column(tmp_path, model, suf
     assert "Other=x" in after[7] and "SpaceAfter=No" in after[6]
 
 
+def test_segment_keeps_a_byte_order_mark(tmp_path, model) -> None:
+    """Issue 32, item 15: a .tok file's UTF-8 byte-order mark is in the .tok written back."""
+    text = CONLLU.replace("\n\n# sent_id = d1-2\n", "\n").replace("1\tThen", "6\tThen").replace(
+        "2\tI\t_", "7\tI\t_").replace("3\tread", "8\tread")
+    source = tmp_path / "in.tok"
+    source.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert main(["segment", str(source), str(tmp_path / "out.tok"), "--segmenter", model]) == 0
+    assert (tmp_path / "out.tok").read_bytes().startswith(b"\xef\xbb\xbf# newdoc id = d1\n")
+
+
 def test_format_is_refused_for_disrpt_files(tmp_path, model, capsys) -> None:
     source = tmp_path / "in.conllu"
     source.write_text(CONLLU, encoding="utf-8")
