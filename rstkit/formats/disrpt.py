@@ -17,6 +17,7 @@ here is a segmentation, not a tree, so these are not in the tree format registry
 """
 from __future__ import annotations
 
+import codecs
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -72,12 +73,15 @@ class DisrptDocument:
 
 @dataclass(frozen=True)
 class DisrptFile:
-    """A DISRPT file as read: its lines (split at ``\\n``, line endings otherwise kept) and documents."""
+    """A DISRPT file as read: its lines (split at ``\\n``, line endings otherwise kept), documents,
+    and whether it began with a UTF-8 byte-order mark (which :func:`read_text` leaves out of the text
+    and :func:`with_boundaries` puts back)."""
 
     path: str
     conllu: bool
     lines: tuple[str, ...]
     documents: tuple[DisrptDocument, ...]
+    bom: bool = False
 
 
 def is_disrpt(path: str | Path) -> bool:
@@ -116,6 +120,7 @@ def read_disrpt(path: str | Path, *, encoding: str | None = None) -> DisrptFile:
     source = str(path)
     conllu = source.lower().endswith(".conllu")
     lines = tuple(read_text(path, encoding=encoding).split("\n"))
+    bom = (encoding is None or codecs.lookup(encoding).name == "utf-8") and _starts_with_bom(path)
     documents: list[DisrptDocument] = []
     seen: set[str] = set()
     current: tuple[str, list[str], list[bool], list[bool], list[int]] | None = None
@@ -158,7 +163,12 @@ def read_disrpt(path: str | Path, *, encoding: str | None = None) -> DisrptFile:
         current[3].append(token_id == "1")
         current[4].append(number)
     close()
-    return DisrptFile(source, conllu, lines, tuple(documents))
+    return DisrptFile(source, conllu, lines, tuple(documents), bom)
+
+
+def _starts_with_bom(path: str | Path) -> bool:
+    with open(path, "rb") as stream:
+        return stream.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8
 
 
 def _begins_edu(misc: str, source: str, line: int) -> bool:
@@ -175,7 +185,8 @@ def _begins_edu(misc: str, source: str, line: int) -> bool:
 def with_boundaries(file: DisrptFile, boundaries: Mapping[str, Sequence[bool]]) -> str:
     """The text of ``file`` with each document's boundaries replaced by ``boundaries[doc_id]``
     (documents not given keep theirs): only the ``Seg`` item of the last column of token lines
-    changes (added when the column has none; ``_`` replaced); every other byte is kept."""
+    changes (added when the column has none; ``_`` replaced); every other byte is kept, a UTF-8
+    byte-order mark too."""
     lines = list(file.lines)
     for document in file.documents:
         new = boundaries.get(document.doc_id)
@@ -186,7 +197,7 @@ def with_boundaries(file: DisrptFile, boundaries: Mapping[str, Sequence[bool]]) 
                               f"not {len(new)} boundaries", file.path)
         for number, begins in zip(document.token_lines, new):
             lines[number] = _relabelled(lines[number], SEG_BEGIN if begins else SEG_INSIDE)
-    return "\n".join(lines)
+    return ("\ufeff" if file.bom else "") + "\n".join(lines)
 
 
 def _relabelled(line: str, label: str) -> str:
