@@ -32,11 +32,15 @@ from __future__ import annotations
 
 import warnings
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 
+#: ``typing.TYPE_CHECKING`` without importing ``typing``: the command line's start-up runs this module
+#: before its interrupt handling (``__main__``), so it imports nothing Python has not imported already
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # what type checkers see; at run time each name is imported on first use (_PUBLIC)
+    from typing import Any
+
     from . import draw
     from .audit import audit_paper, audit_published, load_paper, parse_published
     from .convert import convert_documents

@@ -1,5 +1,8 @@
-"""``python -m rstkit``: the command line; an interrupt while it starts is answered as later ones are."""
-import signal
+"""The command line's way in: ``python -m rstkit`` and the ``rstkit`` command (``pyproject.toml``'s
+entry point ``rstkit.__main__:main``). It imports nothing before its ``try``, so that an interrupt at
+any moment of start-up (importing :mod:`rstkit.cli` and the subcommand, parsing the arguments) is
+answered as later ones are: one line and status 130 (SIGINT) or 143 (SIGTERM), no traceback. The
+package's ``__init__`` (imported first by Python, light by design) is all that runs before it."""
 import sys
 
 
@@ -11,15 +14,22 @@ def _terminated_early(signum, frame):
     raise _TerminatedEarly
 
 
-signal.signal(signal.SIGTERM, _terminated_early)
-try:
-    from .cli import main
+def main() -> int:
+    """Run the command line on ``sys.argv``; its exit status."""
+    try:
+        import signal
 
-    status = main()
-except _TerminatedEarly:
-    print("rstkit: terminated", file=sys.stderr)
-    status = 128 + signal.SIGTERM
-except KeyboardInterrupt:
-    print("rstkit: interrupted", file=sys.stderr)
-    status = 128 + signal.SIGINT
-sys.exit(status)
+        signal.signal(signal.SIGTERM, _terminated_early)
+        from .cli import main as command_line
+
+        return command_line()
+    except _TerminatedEarly:
+        print("rstkit: terminated", file=sys.stderr)
+        return 128 + 15  # SIGTERM
+    except KeyboardInterrupt:
+        print("rstkit: interrupted", file=sys.stderr)
+        return 128 + 2  # SIGINT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+"""Issue 32, item 11: Ctrl-C at any moment of start-up (importing the command line and the subcommand,
+parsing the arguments) ends the command with the one line ``rstkit: interrupted`` and status 130, never
+a traceback.
+
+The command is started as the installed ``rstkit`` command starts it: the console script pip writes
+for ``pyproject.toml``'s entry point (``import re, sys``, the entry point's module imported, its
+function called). Two tests:
+
+* deterministic: a real SIGINT sent by the process to itself as a chosen module's body starts running
+  or a chosen function is called (a profile function of the test's own launcher, nothing in rstkit),
+  for modules spread over everything the start-up imports after the ``rstkit`` package (which Python
+  imports before any code of rstkit can catch anything: its ``__init__`` imports nothing new, by design)
+  and for the parser's ``build_parser``/``parse_known_args``;
+* as a user would: SIGINT sent to the process group after delays from none to the whole run. A signal
+  that comes while Python itself starts (before its handler is installed: killed by the signal, no
+  message; or while ``site`` imports, a traceback of Python's own) is not rstkit's; a traceback
+  through any of rstkit's code past its package ``__init__`` is.
+"""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[1].parent
+ENV = {**os.environ, "PYTHONPATH": str(PROJECT)}
+ENTRY = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]["rstkit"]
+ARGV = ["stats", str(PROJECT / "corpora" / "sample" / "gold" / "sample_bread.dis")]
+
+#: pip's console script for ENTRY, with a profile function that sends SIGINT when the body of module
+#: TARGET starts (KIND ``module``) or function TARGET is called (``function``); KIND ``list`` prints
+#: the modules whose bodies ran, in order, on stderr
+LAUNCHER = """
+import os
+import re
+import sys
+
+entry, kind, target, *argv = sys.argv[1:]
+module_name, _, function = entry.partition(":")
+ran = []
+
+
+def profile(frame, event, arg):
+    if event != "call":
+        return
+    name = frame.f_code.co_name
+    if name == "<module>":
+        ran.append(frame.f_globals.get("__name__"))
+    if name == target and kind == "function" or name == "<module>" and kind == "module" and ran[-1] == target:
+        sys.setprofile(None)
+        os.kill(os.getpid(), 2)
+
+
+sys.setprofile(profile)
+sys.argv = ["rstkit", *argv]
+try:
+    main = getattr(__import__(module_name, fromlist=["_"]), function)
+    status = main()
+finally:
+    sys.setprofile(None)
+    if kind == "list":
+        print("\\n".join(dict.fromkeys(ran)), file=sys.stderr)
+sys.exit(status)
+"""
+
+
+def launch(kind: str, target: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", LAUNCHER, ENTRY, kind, target, *ARGV], env=ENV,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_an_interrupt_anywhere_in_start_up_is_one_line_and_130():
+    listing = launch("list", "")
+    assert listing.returncode == 0, listing.stderr
+    ran = listing.stderr.splitlines()
+    # what Python imports before any code of rstkit can catch an interrupt: the package and its version
+    # (the entry point's module, whose body only defines the function, is left out as well)
+    first = {"rstkit", "rstkit._version", ENTRY.partition(":")[0]}
+    later = [name for name in ran if name not in first and name != "__main__"]
+    assert "rstkit.cli.stats" in later, ran
+    targets = [("module", name) for name in [*later[:3], *later[3::max(1, len(later) // 6)], "rstkit.cli.stats"]]
+    targets += [("function", "build_parser"), ("function", "parse_known_args")]
+    for kind, target in dict.fromkeys(targets):
+        result = launch(kind, target)
+        assert (result.returncode, result.stderr) == (130, "rstkit: interrupted\n"), (target, result.stderr)
+
+
+#: a frame of a traceback: its file and function
+FRAME = re.compile(r'^\s*File "(.*)", line \d+, in (.*)$', re.MULTILINE)
+
+
+def python_own(stderr: str) -> bool:
+    """Whether a traceback is Python's own start-up's: no frame in rstkit but the bodies of the modules
+    Python imports before rstkit's code runs (``rstkit/__init__.py``, ``_version.py``, ``__main__.py``)."""
+    package = PROJECT / "rstkit"
+    for file, function in FRAME.findall(stderr):
+        path = Path(file)
+        before_rstkit = path.is_relative_to(package) and function == "<module>" and \
+            path.relative_to(package).as_posix() in ("__init__.py", "_version.py", "__main__.py")
+        if path.is_relative_to(package) and not before_rstkit:
+            return False
+    return "rstkit:" not in stderr
+
+
+def test_ctrl_c_after_any_delay_is_one_line_and_130_or_a_normal_end():
+    module, _, function = ENTRY.partition(":")
+    argv = [sys.executable, "-c", f"import re, sys\nfrom {module} import {function}\nsys.exit({function}())", *ARGV]
+    for delay in (0.0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.4):
+        process = subprocess.Popen(argv, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True)
+        time.sleep(delay)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+        if process.returncode == 0:
+            assert out.startswith("documents") and err == "", err
+        elif process.returncode == 130:
+            assert err == "rstkit: interrupted\n", err
+        else:  # Python's own start: killed by the signal before its handler, or a traceback in site
+            assert process.returncode in (-signal.SIGINT, 1) and python_own(err), (delay, process.returncode, err)
