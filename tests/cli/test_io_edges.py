@@ -164,12 +164,17 @@ def test_a_path_through_proc_self_cwd_follows_the_normal_rules(tmp_path, capsys,
     assert (tmp_path / "x.dis").read_bytes() == (GOLD / "sample_bread.dis").read_bytes()
 
 
-def test_standard_output_redirected_to_the_input_is_refused(tmp_path):
+@pytest.mark.parametrize("name", ["itself", "a hard link"])
+def test_standard_output_redirected_to_the_input_is_refused(tmp_path, name):
     """``-o /dev/stdout`` on a redirection's file is written into (tests/corpus/test_output_layer.py),
-    but not when that file is the input."""
+    but not when that file is the input, by its own name or another (``>> link`` of a hard link)."""
     source = tmp_path / "x.dis"
     shutil.copyfile(GOLD / "sample_bread.dis", source)
-    with open(source, "ab") as redirected:
+    redirection = source
+    if name == "a hard link":
+        redirection = tmp_path / "link.dis"
+        os.link(source, redirection)
+    with open(redirection, "ab") as redirected:
         result = subprocess.run(rstkit("convert", source, "/dev/stdout", "--to", "dis"), env=ENV,
                                 stdout=redirected, stderr=subprocess.PIPE, text=True, timeout=120, check=False)
     assert result.returncode == 2 and "refusing to write" in result.stderr
