@@ -131,3 +131,17 @@ def test_errors_and_warnings_name_a_hostile_file_escaped(capsys, hostile) -> Non
     assert "bad\\x1b]0;PWNED\\x07\\x1b[2J.dis" in err
     status, out, err = run(capsys, "eval", hostile / "gold", hostile / "pred")
     assert status == 2 and raw_controls(out + err) == [] and "bad\\x1b]0;PWNED" in err
+
+
+@pytest.mark.parametrize("fmt", ["svg", "html"])
+def test_drawings_escape_a_hostile_document_id(fmt) -> None:
+    # issue 32, item 9: an id with a line break and markup stays text in the page's titles (XML escaping;
+    # a line break inside <title> is whitespace), and the escape sequence, which XML cannot hold, is dropped
+    from dataclasses import replace
+
+    from rstkit import read_tree
+    from rstkit.draw import drawing
+
+    tree = replace(read_tree(WEATHER), doc_id=f"a\nb</title><script>x{ATTACK}")
+    out = drawing(tree, fmt)
+    assert "<script>x" not in out and "b&lt;/title&gt;&lt;script&gt;x" in out and raw_controls(out) == []
