@@ -45,7 +45,10 @@ _INTERNAL = (os.path.dirname(os.path.abspath(__file__)) + os.sep, os.path.abspat
 
 def printable(text: str, limit: int | None = 40) -> str:
     """``text`` for an error message: unprintable characters escaped (``\\x00``, ``\\n``, ``\\u200b``),
-    cut to ``limit`` characters with ``...``; the same rendering in every reader."""
+    cut to ``limit`` characters with ``...``; the same rendering in every reader. With ``limit=None``
+    the one way text from the inputs (labels, document ids, file names, EDU text) is shown wherever it
+    is printed: warnings and notes, reports other than JSON, ``stats``, ``draw``'s text drawing; so an
+    input's escape sequences reach no terminal (``\\x1b`` is shown as four characters)."""
     shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
     if limit is not None and len(shown) > limit:
         shown = shown[:limit] + "..."

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from .errors import RSTKitError
+from .errors import RSTKitError, printable
 from .tree import RSTTree
 
 
@@ -48,7 +48,8 @@ def corpus_stats(documents: Mapping[str, RSTTree], errors: Sequence[RSTKitError]
 
 
 def stats_text(stats: dict) -> str:
-    """The statistics of :func:`corpus_stats` as aligned text lines."""
+    """The statistics of :func:`corpus_stats` as aligned text lines (relation labels with control
+    characters escaped: :func:`~rstkit.errors.printable`)."""
     lines = [f"documents  {stats['documents']}", f"EDUs       {stats['edus']}"]
     per = stats["edus_per_document"]
     lines.append(f"EDUs/doc   min {per['min']}  mean {per['mean']:.1f}  max {per['max']}")
@@ -56,7 +57,7 @@ def stats_text(stats: dict) -> str:
     lines.append("by arity:   " + "  ".join(f"{k}: {v}" for k, v in stats["nodes_by_arity"].items()))
     lines.append("patterns:   " + "  ".join(f"{k}: {v}" for k, v in stats["nuclearity_patterns"].items()))
     lines.append("relations:")
-    lines.extend(f"  {name:<28} {count}" for name, count in stats["relations"].items())
+    lines.extend(f"  {printable(name, limit=None):<28} {count}" for name, count in stats["relations"].items())
     if stats["errors"]:
         lines.append(f"errors: {len(stats['errors'])} file(s) could not be read (listed on stderr)")
     return "\n".join(lines)

@@ -187,9 +187,10 @@ def _run(args: argparse.Namespace) -> int:
 def _unexpected(exc: Exception) -> str:
     """The one-line report of an exception no rstkit code turned into an RSTKitError."""
     if isinstance(exc, OSError) and exc.strerror:
-        where = f": {exc.filename}" if exc.filename else ""
+        where = f": {printable(str(exc.filename), limit=None)}" if exc.filename else ""
         return f"rstkit: error: {exc.strerror}{where}"
-    return (f"rstkit: internal error: {type(exc).__name__}: {exc} (a bug in rstkit, not in the input: please "
+    shown = printable(str(exc), limit=None)
+    return (f"rstkit: internal error: {type(exc).__name__}: {shown} (a bug in rstkit, not in the input: please "
             "report it with the command line; RSTKIT_TRACEBACK=1 shows the traceback)")
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..corpus import read_input
-from ..errors import ManyErrors, RSTKitError
+from ..errors import ManyErrors, RSTKitError, printable
 from ..labels import label_map_names
 from ..settings import DEP_ENCODINGS
 from ..tree import RSTTree
@@ -152,24 +152,26 @@ def set_verbosity(args: argparse.Namespace) -> None:
 
 
 def info(message: str, command: str = "rstkit") -> None:
-    """A note on stderr (``COMMAND: message``), unless ``--quiet``."""
+    """A note on stderr (``COMMAND: message``), unless ``--quiet``. Like every line the command line
+    prints on stderr, one line with control characters escaped (:func:`~rstkit.errors.printable`):
+    file names and labels from the inputs cannot drive the terminal."""
     if VERBOSITY["level"] >= 1:
-        print(f"{command}: {message}", file=sys.stderr)
+        print(f"{command}: {printable(message, limit=None)}", file=sys.stderr)
 
 
 def detail(message: str, command: str = "rstkit") -> None:
-    """A note on stderr with ``--verbose`` only."""
+    """A note on stderr with ``--verbose`` only (escaped as :func:`info`'s)."""
     if VERBOSITY["level"] >= 2:
-        print(f"{command}: {message}", file=sys.stderr)
+        print(f"{command}: {printable(message, limit=None)}", file=sys.stderr)
 
 
 def warn(message: str) -> None:
-    """A warning on stderr (``rstkit: warning: message``), unless ``--quiet``; standard input is
-    named as such, not by the temporary file that holds it."""
+    """A warning on stderr (``rstkit: warning: message``, escaped as :func:`info`'s), unless ``--quiet``;
+    standard input is named as such, not by the temporary file that holds it."""
     if VERBOSITY["level"] >= 1:
         for path in _STDIN_FILES:
             message = message.replace(path, "<stdin>")
-        print(f"rstkit: warning: {message}", file=sys.stderr)
+        print(f"rstkit: warning: {printable(message, limit=None)}", file=sys.stderr)
 
 
 #: the temporary files holding standard input while a command reads them (:func:`stdin_as_file`)

@@ -15,6 +15,10 @@ mononuclear one shows none (its rel2par label is ``span``). Lines longer than ``
 are cut with an ellipsis. ``ascii=True`` uses ``|-``, ``->`` and ``...`` and writes
 EDU text without accents (other non-ASCII characters become ``?``).
 
+Text from the input (document id, relation labels, EDU text) is shown with control characters
+escaped (:func:`~rstkit.errors.printable`: ``\x1b`` as four characters, a line break as ``\n``), so a
+drawing is one line per constituent and cannot drive the terminal.
+
 Indentation is shown for :data:`FOLD` levels at most: a line deeper than that starts
 with ``[+32]`` (``[+64]``, ...), the number of indentation levels left out, and is
 indented from there. So a deep tree (a 20,000-EDU chain) draws in lines of bounded width
@@ -26,6 +30,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..errors import printable
 from ..tree import ROOT, SATELLITE, SPAN, Node, RSTTree
 from .layout import Span, nearest_nucleus
 
@@ -62,13 +67,13 @@ def describe(node: Node, parent: Node | None, glyphs: Glyphs = UNICODE, index: i
         return _span(node)
     words = [node.nuclearity, _span(node)]
     if node.nuclearity == SATELLITE:
-        words.append(node.relation or "?")
+        words.append(printable(node.relation, limit=None) if node.relation else "?")
         position = index if index is not None else next(i for i, c in enumerate(parent.children) if c is node)
         target = nearest_nucleus(parent.children, position)
         if target is not None:
             words += [glyphs.arrow, _span(target)]
     elif node.relation and node.relation != SPAN:
-        words.append(node.relation)
+        words.append(printable(node.relation, limit=None))
     return " ".join(words)
 
 
@@ -99,6 +104,7 @@ def render(tree: RSTTree, top: Node | None = None, width: int = 0, ascii: bool =
         header = f"{tree.doc_id or 'document'}: {tree.n_edus} EDU{'' if tree.n_edus == 1 else 's'}"
         if top is not tree.root:
             header += f", constituent {_span(top)}"
+    header = printable(header, limit=None)
     lines = [_fit(to_ascii(header) if ascii else header, width, glyphs)]
     parent_of = {id(c): (n, i) for n in tree.root.nodes() for i, c in enumerate(n.children)}
     # pre-order with an explicit stack; a node's indentation is a linked list of its
@@ -111,7 +117,7 @@ def render(tree: RSTTree, top: Node | None = None, width: int = 0, ascii: bool =
         if node.span in marks:
             text += f" [{DIFF_TAGS[marks[node.span]]}]"
         if node.is_leaf:
-            text += f": {tree.edus[node.start - 1].text}"
+            text += f": {printable(tree.edus[node.start - 1].text, limit=None)}"
         line = _indentation(indent, max(depth - 1, 0)) + connector + text
         lines.append(_fit(to_ascii(line) if ascii else line, width, glyphs))
         child_indent = None if depth == 0 else (glyphs.blank if connector == glyphs.last else glyphs.pipe, indent)

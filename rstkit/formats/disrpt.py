@@ -28,6 +28,7 @@ from ..errors import CorpusError, FormatError, WriteError, printable
 from ..folders import walk_files
 from ..tree import EDU, RSTTree
 from . import known_suffixes, read_text
+from .writable import HEADER_ID, check_doc_id
 
 #: the MISC items of a token that begins an EDU, and of one that does not
 SEG_BEGIN, SEG_INSIDE = "Seg=B-seg", "Seg=O"
@@ -218,9 +219,12 @@ def _token_line(number: int, word: str, begins: bool) -> str:
 
 
 def dumps_segmentation(doc_id: str, tokens: Sequence[str], boundaries: Sequence[bool],
-                       sentence_starts: Sequence[bool] | None) -> str:
+                       sentence_starts: Sequence[bool] | None, *, source: str | None = None) -> str:
     """One document as a DISRPT file: ``.tok`` without ``sentence_starts``, else ``.conllu`` (each
-    sentence with ``# sent_id`` and ``# text``); columns 3-9 ``_``."""
+    sentence with ``# sent_id`` and ``# text``); columns 3-9 ``_``. A document id that would not read
+    back from its ``# newdoc id`` line (empty, with a line break, with whitespace around it) is a
+    :class:`WriteError` naming the document (and ``source``, the file it was read from)."""
+    check_doc_id(doc_id, source, ".conllu" if sentence_starts is not None else ".tok", HEADER_ID)
     lines = [f"# newdoc id = {doc_id}\n"]
     if sentence_starts is None:
         lines += [_token_line(i, word, begins) for i, (word, begins) in enumerate(zip(tokens, boundaries), start=1)]
@@ -257,14 +261,14 @@ def _tree_tokens(tree: RSTTree, sentences: bool) -> tuple[list[str], list[bool],
 
 def write_tok(tree: RSTTree) -> str:
     """A ``.tok`` file of one document: its EDUs' whitespace tokens, numbered from 1."""
-    return dumps_segmentation(tree.doc_id or "", *_tree_tokens(tree, sentences=False))
+    return dumps_segmentation(tree.doc_id or "", *_tree_tokens(tree, sentences=False), source=tree.source)
 
 
 def write_conllu(tree: RSTTree) -> str:
     """A ``.conllu`` file of one document: sentences from its EDUs' sentence numbers (GUM's
     ``.rsd`` ``sid``), each with ``# sent_id`` and ``# text``; columns 3-9 ``_``. A tree whose EDUs
     carry no sentence numbers cannot be written (write ``.tok``)."""
-    return dumps_segmentation(tree.doc_id or "", *_tree_tokens(tree, sentences=True))
+    return dumps_segmentation(tree.doc_id or "", *_tree_tokens(tree, sentences=True), source=tree.source)
 
 
 def convert_segmentations(file: DisrptFile, to: str) -> dict[str, str]:
@@ -286,5 +290,6 @@ FORMATS = {"tok": ".tok", "conllu": ".conllu"}
 def write_trees(documents: Mapping[str, RSTTree], to: str) -> dict[str, str]:
     """``{file name: text}``: each tree as a DISRPT file of format ``to`` (``tok`` or ``conllu``),
     named by its document id (the key), which is also its ``# newdoc id``."""
-    return {f"{doc_id}{FORMATS[to]}": dumps_segmentation(doc_id, *_tree_tokens(tree, sentences=to == "conllu"))
+    return {f"{doc_id}{FORMATS[to]}": dumps_segmentation(doc_id, *_tree_tokens(tree, sentences=to == "conllu"),
+                                                         source=tree.source)
             for doc_id, tree in documents.items()}

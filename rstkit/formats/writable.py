@@ -44,6 +44,10 @@ PTB_ESCAPED = Unwritable(re.compile(r"-[LR][RSC]B(?:-|(?=[()]))"),
                          "reads back as a bracket")
 #: a line break, in formats with one EDU a line
 LINE_BREAK = Unwritable(re.compile("\n"), "a line break, which this format cannot hold (one EDU a line)")
+#: what a document id written on a header line (DISRPT's ``# newdoc id = ID``) cannot hold: a line break
+#: would end the line there (the rest read as lines of their own), and the reader strips whitespace around it
+HEADER_ID = (Unwritable(re.compile("[\n\r]"), "a line break, which would end the header line that holds it"),
+             Unwritable(re.compile(r"^\s+|\s+$"), "whitespace at its start or end, which the reader strips"))
 
 
 def shown(found: str) -> str:
@@ -64,6 +68,20 @@ def check_texts(edus: Iterable[EDU], doc_id: str, source: str | None, fmt: str, 
             if found:
                 raise WriteError(f"cannot write document '{printable(doc_id)}' as {fmt}: EDU {edu.index} "
                                  f"holds {shown(found.group())}, {rule.why}", source)
+
+
+def check_doc_id(doc_id: str, source: str | None, fmt: str, rules: Sequence[Unwritable]) -> None:
+    """A :class:`WriteError` for a document id that a format writing it in the file cannot hold: an
+    empty one, or one that one of ``rules`` (or :data:`SURROGATE`) finds; ``source``: the file the
+    document was read from (None or ``<string>``: none)."""
+    source = source if source != "<string>" else None
+    if not doc_id:
+        raise WriteError(f"cannot write a document without an id as {fmt}, which writes the id in the file", source)
+    for rule in (SURROGATE, *rules):
+        found = rule.pattern.search(doc_id)
+        if found:
+            raise WriteError(f"cannot write document '{printable(doc_id)}' as {fmt}: its id holds "
+                             f"{shown(found.group())}, {rule.why}", source)
 
 
 def check_labels(tree: RSTTree, fmt: str, rules: Sequence[Unwritable]) -> None:

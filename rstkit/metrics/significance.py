@@ -6,6 +6,8 @@ matrix products, so nothing is re-scored. All procedures are seeded.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from ..deprecation import renamed_keywords
@@ -88,6 +90,42 @@ def approximate_randomization(baseline: Counts, system: Counts, average: Average
         swapped_system = scores_from_sums(other_sums - shift, total, average)[2]
         hits += (np.abs(swapped_system - swapped_baseline) >= observed - 1e-12).sum(axis=0)
     return {k: float((h + 1) / (n_trials + 1)) for k, h in zip(baseline.measures, hits)}
+
+
+#: the paired tests of :meth:`EvalResult.paired_tests <rstkit.metrics.EvalResult.paired_tests>`, by name
+PAIRED_TESTS = ("bootstrap", "randomization")
+
+
+def p_value_floor(test: str, trials: int) -> tuple[float, float]:
+    """``(floor, bound)`` of a paired test's p-values with ``trials`` resamples (``"bootstrap"``) or
+    trials (``"randomization"``).
+
+    ``floor`` is the p-value the test gives when no resample or trial is as extreme as the observed
+    difference: 0 for :func:`paired_bootstrap` (the share c / N, no smoothing), 1 / (N + 1) for
+    :func:`approximate_randomization` ((c + 1) / (N + 1), add-one smoothing). A p-value at the floor
+    says only that p is under the test's resolution, about 1 / (N + 1): ``bound`` is that, rounded
+    up to one significant digit (1000 trials: 0.001, 10000: 0.0001), what a report prints as
+    ``< bound``.
+
+    >>> p_value_floor("bootstrap", 1000)
+    (0.0, 0.001)
+    >>> p_value_floor("randomization", 10000)[1]
+    0.0001
+    """
+    if test not in PAIRED_TESTS:
+        raise RSTKitError(f"unknown paired test {test!r}; known: {', '.join(PAIRED_TESTS)}")
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise RSTKitError(f"the number of trials must be an integer >= 1, not {trials!r}")
+    floor = 0.0 if test == "bootstrap" else 1 / (trials + 1)
+    return floor, float(_round_up(Fraction(1, trials + 1)))
+
+
+def _round_up(value: Fraction) -> Fraction:
+    """``value`` (in (0, 1]) rounded up to one significant digit, exactly: 1/1001 -> 1/1000, 3/7 -> 1/2."""
+    unit = Fraction(1)
+    while value < unit:
+        unit /= 10
+    return -(-value // unit) * unit
 
 
 def _check(counts: Counts, statistics: Statistics) -> None:

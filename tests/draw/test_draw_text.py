@@ -75,7 +75,10 @@ def test_one_line_per_constituent_in_preorder(tree) -> None:
         span = str(node.start) if node.is_leaf else f"{node.start}-{node.end}"
         assert span in line.split(":")[0].split()
         if node.is_leaf:
-            assert line.endswith(": " + tree.edus[node.start - 1].text)
+            text = tree.edus[node.start - 1].text
+            # EDU text as it is; one with an unprintable character (a format character, a line separator, one
+            # Python's Unicode tables do not know) shows it escaped: still one printable line (issue 32, item 8)
+            assert line.endswith(": " + text) if text.isprintable() else line.isprintable()
 
 
 def test_nltk_pretty_printer_still_works(capsys) -> None:

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from conftest import GUM
 from rstkit.cli import main
-from rstkit.errors import EDUMismatchError, FormatError, RSTKitError
+from rstkit.errors import EDUMismatchError, FormatError, RSTKitError, WriteError
 from rstkit.evaluation import evaluate
 from rstkit.formats.disrpt import read_disrpt, with_boundaries, write_conllu, write_tok
 from rstkit.formats.rsd import loads_rsd
@@ -408,3 +408,45 @@ def test_lenient_counts_boundaries_by_character_offset(docs, data) -> None:
             result = evaluate(gold, pred, EvalConfig(metric="segmentation", lenient=True))
     assert token_scores(result)[1] == {"tokens": tokens, "gold": len(gold_starts), "pred": len(pred_starts),
                                        "matched": len(gold_starts & pred_starts)}
+
+
+# -- document ids a DISRPT file cannot hold (issue 32, item 9) ---------------------------------------------
+# A ``# newdoc id = ID`` line is read (module docstring of rstkit.formats.disrpt) as the text after ``=`` up
+# to the end of the line, whitespace around it stripped; an empty id is refused. So an id with a line break
+# would put the rest of it on a line of its own (a token line or a comment), one with whitespace around it
+# would read back as another id, and an empty one would not read back at all.
+@pytest.mark.parametrize("doc_id", ["a\nb", "a\rb", "a\r\nb", " a", "a\t", ""])
+@pytest.mark.parametrize("writer", [write_tok, write_conllu])
+def test_an_id_a_newdoc_line_cannot_hold_is_refused(doc_id, writer) -> None:
+    tree = loads_rsd(RSD, doc_id=doc_id)
+    with pytest.raises(WriteError, match="id" if doc_id else "without an id"):
+        writer(tree)
+
+
+@pytest.mark.parametrize("doc_id", ["a b", "a\x1bb", "doc#1", "é"])
+def test_an_id_a_newdoc_line_holds_reads_back(tmp_path, doc_id) -> None:
+    tree = loads_rsd(RSD, doc_id=doc_id)
+    for suffix, writer in ((".tok", write_tok), (".conllu", write_conllu)):
+        (document,) = read_disrpt(write(tmp_path / f"d{suffix}", writer(tree))).documents
+        assert document.doc_id == doc_id
+
+
+def test_convert_refuses_a_file_name_with_a_line_break(tmp_path, capsys) -> None:
+    rsd = write(tmp_path / "a\nb.rsd", RSD)  # its document id is "a\nb"
+    for to in ("tok", "conllu"):
+        assert main(["convert", rsd, str(tmp_path / f"out.{to}"), "--to", to]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "cannot write document 'a\\nb'" in err and "line break" in err
+        assert not (tmp_path / f"out.{to}").exists()
+
+
+def test_no_tree_writer_puts_an_id_with_a_line_break_in_its_file() -> None:
+    # the tree formats write no document id in the file (the file's name carries it): the id, or its
+    # second line, appears in none of them
+    from rstkit.formats import all_formats, dumps
+    from rstkit.transform import binarize
+
+    tree = binarize(loads_rsd(RSD, doc_id="first\nsecond"))  # binary: every writer writes it
+    for key, fmt in all_formats().items():
+        if fmt.write is not None:
+            assert "second" not in dumps(tree, key), key
