@@ -101,11 +101,13 @@ def _p_floors(result: EvalResult) -> dict[str, tuple[int, float, float]]:
 
 
 def _p_text(result: EvalResult, test: str, p: float, exact: bool = False) -> str:
-    """A p-value as a report prints it: at the test's floor ``< bound`` (``< 0.001``); else with 4
-    decimals, or to its first significant digit where 4 decimals would show 0 (``exact``: every digit)."""
+    """A p-value as a report prints it: at the test's floor ``< bound`` (``< 0.001``), or ``<= bound`` where
+    the floor is the bound itself (randomization with 999 trials: p = 1/1000 is no less than 0.001); else
+    with 4 decimals, or to its first significant digit where 4 decimals would show 0 (``exact``: every digit)."""
     _, floor, bound = _p_floors(result)[test]
     if p <= floor:
-        return f"< {bound:.{-math.floor(math.log10(bound))}f}"
+        relation = "<=" if floor >= bound else "<"
+        return f"{relation} {bound:.{-math.floor(math.log10(bound))}f}"
     if exact:
         return repr(p)
     shown = f"{p:.4f}"
@@ -411,8 +413,8 @@ def _latex_escape(text: str) -> str:
 
 
 def _latex_p(text: str) -> str:
-    """A p-value cell (:func:`_p_text`) in LaTeX: ``<`` in math mode (text mode prints another glyph)."""
-    return text.replace("< ", "$<$ ")
+    """A p-value cell (:func:`_p_text`) in LaTeX: ``<`` and ``<=`` in math mode (text mode prints another glyph)."""
+    return text.replace("<= ", "$\\le$ ").replace("< ", "$<$ ")
 
 
 def _latex(report: Report, digits: int) -> str:

@@ -193,6 +193,20 @@ def test_a_finer_resolution(capsys, separated) -> None:
     assert out.count("< 0.00001") == 8 and "0.0000 " not in out
 
 
+def test_a_floor_equal_to_its_bound_is_not_called_less(capsys, separated) -> None:
+    # approximate randomization with 999 trials: p at its floor is (0 + 1) / (999 + 1) = 0.001 exactly, so the
+    # report may say p <= 0.001, never p < 0.001; the bootstrap's floor 0 stays under its bound 1/1000 -> "< 0.001"
+    gold, pred = separated
+    args = ["eval", gold, pred, gold, "--names", "base,other", "--metric", "rst-parseval",
+            "--n-bootstrap", "999", "--n-trials", "999"]
+    out = run(capsys, *args)
+    randomization = next(line for line in out.splitlines() if "(randomization p)" in line)
+    bootstrap = next(line for line in out.splitlines() if "(bootstrap p)" in line)
+    assert randomization.count("<= 0.001") == 4 and bootstrap.count("< 0.001") == 4 and "<=" not in bootstrap
+    latex = run(capsys, *args, "--format", "latex")
+    assert "$\\le$ 0.001" in latex and "$<$ 0.001" in latex
+
+
 def test_a_small_p_value_above_the_floor_shows_its_first_digit(separated) -> None:
     # p = 2/100000 from a bootstrap of 100000 resamples: above its floor 0, and 0.0000 with 4 decimals
     gold, pred = separated
