@@ -6,6 +6,7 @@ the same documents without any rewrite.
 """
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from itertools import pairwise
 
 import pytest
@@ -14,9 +15,9 @@ from hypothesis import strategies as st
 
 from rstkit.errors import EDUMismatchError, RSTKitWarning
 from rstkit.formats.dis import loads_dis
-from rstkit.metrics import EvalConfig, score_documents
+from rstkit.metrics import EvalConfig, score_documents, textalign
 from rstkit.metrics.edus import normalise_edu_text
-from rstkit.metrics.textalign import MAX_APPROXIMATE, align_texts
+from rstkit.metrics.textalign import MAX_APPROXIMATE, align_texts, diff
 from rstkit.tree import EDU, RSTTree
 from tests.support.strategies import rst_trees
 
@@ -104,6 +105,104 @@ def test_a_long_text_is_aligned():
     del pred[9000]
     alignment = align_texts("".join(words), "".join(pred))
     assert (alignment.changed, alignment.inserted, alignment.deleted) == (1, 8, 6)
+
+
+# -- text with few unique chunks: Myers' diff, checked against a brute-force edit distance (issue 32, item 12) --
+def lcs_length(a: str, b: str) -> int:
+    """The longest common subsequence by the textbook dynamic programme: the fewest characters deleted plus
+    inserted turning a into b is len(a) + len(b) - 2 * lcs_length(a, b)."""
+    row = [0] * (len(b) + 1)
+    for x in a:
+        diagonal, row[0] = 0, 0
+        for j, y in enumerate(b, start=1):
+            diagonal, row[j] = row[j], diagonal + 1 if x == y else max(row[j], row[j - 1])
+    return row[-1]
+
+
+def applied(gold: str, pred: str, opcodes) -> str:
+    """``pred`` rebuilt from ``gold`` by the opcodes, checking that they tile both texts in order and that
+    equal operations cover equal text."""
+    out, i, j = [], 0, 0
+    for tag, i1, i2, j1, j2 in opcodes:
+        assert (i1, j1) == (i, j) and i1 <= i2 and j1 <= j2 and (i1, j1) != (i2, j2)
+        assert tag in ("equal", "replace", "delete", "insert")
+        if tag == "equal":
+            assert gold[i1:i2] == pred[j1:j2]
+        assert tag != "delete" or j1 == j2
+        assert tag != "insert" or i1 == i2
+        out.append(pred[j1:j2])
+        i, j = i2, j2
+    assert (i, j) == (len(gold), len(pred))
+    return "".join(out)
+
+
+SMALL_TEXTS = st.text(alphabet="abc", max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(SMALL_TEXTS, SMALL_TEXTS)
+def test_diff_is_a_shortest_edit_script(gold, pred):
+    opcodes = diff(gold, pred)
+    assert applied(gold, pred, opcodes) == pred
+    edits = sum(i2 - i1 + j2 - j1 for tag, i1, i2, j1, j2 in opcodes if tag != "equal")
+    assert edits == len(gold) + len(pred) - 2 * lcs_length(gold, pred)
+    # edit runs are whole: no two operations other than equal follow each other
+    assert all("equal" in (a[0], b[0]) for a, b in pairwise(opcodes))
+
+
+@settings(max_examples=200, deadline=None)
+@given(SMALL_TEXTS, SMALL_TEXTS, st.integers(0, 4))
+def test_diff_past_its_bound_is_one_replacement_between_common_ends(gold, pred, bound):
+    opcodes = diff(gold, pred, max_edits=bound)
+    assert applied(gold, pred, opcodes) == pred
+    if len(gold) + len(pred) - 2 * lcs_length(gold, pred) > bound:  # more edits than allowed: one replacement
+        assert sum(tag != "equal" for tag, *_ in opcodes) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab", min_size=0, max_size=40), st.text(alphabet="abx", max_size=40))
+def test_every_gap_by_diff_still_aligns_the_texts(monkeypatch_module, gold, pred):
+    """With every gap between anchors given to diff (no SequenceMatcher), align_texts' operations still
+    turn gold into pred and its counts are theirs."""
+    monkeypatch_module.setattr(textalign, "QUADRATIC_LIMIT", -1)
+    alignment = align_texts(gold, pred)
+    assert applied(gold, pred, alignment.opcodes) == pred
+    paired = [(min(i2 - i1, j2 - j1), i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in alignment.opcodes if tag != "equal"]
+    assert alignment.changed == sum(p for p, _, _ in paired)
+    assert alignment.deleted == sum(g - p for p, g, _ in paired)
+    assert alignment.inserted == sum(q - p for p, _, q in paired)
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch
+
+
+def test_repetitive_text_never_gives_sequence_matcher_a_long_gap(monkeypatch):
+    """"ha" x 6,000 with one character changed has no chunk that occurs once on each side: the whole text is
+    one gap between anchors. SequenceMatcher's cost grows with gold x predicted characters (26 s here before);
+    it may see at most 2 ** 16 pairs, and the diff finds the one change."""
+    seen = []
+
+    class Recording(SequenceMatcher):
+        def __init__(self, junk, a, b, autojunk):
+            seen.append(len(a) * len(b))
+            super().__init__(junk, a, b, autojunk=autojunk)
+
+    monkeypatch.setattr(textalign, "SequenceMatcher", Recording)
+    gold = "ha" * 6000
+    pred = gold[:7001] + "e" + gold[7002:]  # the a at offset 7001 written e
+    alignment = align_texts(gold, pred)
+    assert max(seen, default=0) <= 2 ** 16
+    assert alignment.opcodes == (("equal", 0, 7001, 0, 7001), ("replace", 7001, 7002, 7001, 7002),
+                                 ("equal", 7002, 12000, 7002, 12000))
+    assert (alignment.changed, alignment.inserted, alignment.deleted) == (1, 0, 0)
+    # "xy" inserted at 6,000 and the h at 9,000 dropped: 2 inserted, 1 deleted (no pairing: equal text between)
+    edited = gold[:6000] + "xy" + gold[6000:9000] + gold[9001:]
+    alignment = align_texts(gold, edited)
+    assert (alignment.changed, alignment.inserted, alignment.deleted) == (0, 2, 1)
+    assert applied(gold, edited, alignment.opcodes) == edited and not alignment.missing and not alignment.extra
 
 
 # -- carried onto the gold ----------------------------------------------------------------------------------
