@@ -14,16 +14,16 @@ precedes them); the chunks that occur once on each side, in the longest common o
 alignment (as patience diff does); SequenceMatcher aligns the chunks between two anchors, and the
 characters of chunks that differ.
 
-A gap between anchors of more than ``QUADRATIC_LIMIT`` character pairs (gold characters times
-predicted ones: text with few unique chunks, such as ``ha ha ha ...``, has one gap as long as the
-text) is not given to SequenceMatcher, whose cost grows with that product (quadratically, and
-worse: 3,000 characters took 1 s, 12,000 took 26 s). It is aligned by Myers' greedy diff
-(:func:`diff`: the fewest characters deleted and inserted, runs of both written as one
-replacement, as SequenceMatcher writes them), in O((n + m) d) for d edits: comparisons of equal
-text run in C, slices compared by doubling, so a gap of n + m characters with d edits costs
-O((n + m) d) character comparisons and O(d² log(n + m)) steps of Python. Gaps up to the limit
-cost SequenceMatcher at most ``QUADRATIC_LIMIT`` operations per character of the gap (each
-quadratic step over ``a x b <= QUADRATIC_LIMIT`` pairs, nested at most ``min(a, b)`` deep), so the
+A gap between anchors whose shorter side has more than ``SHORT_SIDE`` characters (text with few
+unique chunks, such as ``ha ha ha ...``, has one gap as long as the text) is not given to
+SequenceMatcher, whose cost grows with the product of the sides (quadratically, and worse: 3,000
+characters took 1 s, 12,000 took 15 s). It is aligned by Myers' greedy diff (:func:`diff`: the
+fewest characters deleted and inserted, runs of both written as one replacement, as
+SequenceMatcher writes them): comparisons of equal text run in C, slices compared over doubling
+lengths, so a gap of n + m characters with d edits costs O((n + m) d) character comparisons and
+O(d² log(n + m)) steps of Python. A gap with a side of at most ``SHORT_SIDE`` characters (a
+sentence one side lacks, a word rewritten) costs SequenceMatcher O(a x b) per level of its
+recursion, at most ``SHORT_SIDE`` levels deep: a bounded cost per character of the gap. So the
 whole alignment is linear in the length of the texts for a bounded number of edits per gap.
 
 Bounded: a large gap that needs more than ``MAX_EDITS`` edits is not searched further; it is
@@ -54,9 +54,9 @@ MAX_SLIDE = 100
 #: characters hashed for a chunk cut, and one cut per 2 ** CHUNK_BITS characters on average
 WINDOW = 8
 CHUNK_BITS = 4
-#: the largest gap between anchors (gold characters times predicted characters) aligned by SequenceMatcher;
-#: a larger one by :func:`diff`
-QUADRATIC_LIMIT = 1 << 16
+#: a gap between anchors whose gold or predicted side has at most this many characters is aligned by
+#: SequenceMatcher; another by :func:`diff`
+SHORT_SIDE = 256
 #: the most edits (characters deleted plus characters inserted) :func:`diff` looks for in one large gap
 MAX_EDITS = 1000
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -137,8 +137,8 @@ def align_texts(gold: str, pred: str, gold_bounds: Collection[int] = (), pred_bo
 def edit_operations(gold: str, pred: str) -> list[Opcode]:
     """SequenceMatcher's opcodes turning ``gold`` into ``pred``, computed between anchors (chunks that
     occur once in each text, in the same order), chunk-wise in each gap between them, then
-    character-wise where chunks differ; :func:`diff`'s in a gap of more than ``QUADRATIC_LIMIT``
-    character pairs; adjacent equal operations merged."""
+    character-wise where chunks differ; :func:`diff`'s in a gap whose both sides are longer than
+    ``SHORT_SIDE``; adjacent equal operations merged."""
     if gold == pred:
         return [("equal", 0, len(gold), 0, len(pred))] if gold else []
     gold_cuts, pred_cuts = chunk_bounds(gold), chunk_bounds(pred)
@@ -148,7 +148,7 @@ def edit_operations(gold: str, pred: str) -> list[Opcode]:
     c, d = 0, 0
     for anchor_c, anchor_d in [*_anchors(gold_chunks, pred_chunks), (len(gold_chunks), len(pred_chunks))]:
         g1, g2, p1, p2 = gold_cuts[c], gold_cuts[anchor_c], pred_cuts[d], pred_cuts[anchor_d]
-        if (g2 - g1) * (p2 - p1) > QUADRATIC_LIMIT:
+        if min(g2 - g1, p2 - p1) > SHORT_SIDE:
             for sub, a1, a2, b1, b2 in diff(gold[g1:g2], pred[p1:p2]):
                 _append(out, (sub, g1 + a1, g1 + a2, p1 + b1, p1 + b2))
             matcher_opcodes: Sequence[Opcode] = ()

@@ -164,7 +164,7 @@ def test_diff_past_its_bound_is_one_replacement_between_common_ends(gold, pred, 
 def test_every_gap_by_diff_still_aligns_the_texts(monkeypatch_module, gold, pred):
     """With every gap between anchors given to diff (no SequenceMatcher), align_texts' operations still
     turn gold into pred and its counts are theirs."""
-    monkeypatch_module.setattr(textalign, "QUADRATIC_LIMIT", -1)
+    monkeypatch_module.setattr(textalign, "SHORT_SIDE", -1)
     alignment = align_texts(gold, pred)
     assert applied(gold, pred, alignment.opcodes) == pred
     paired = [(min(i2 - i1, j2 - j1), i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in alignment.opcodes if tag != "equal"]
@@ -181,20 +181,20 @@ def monkeypatch_module():
 
 def test_repetitive_text_never_gives_sequence_matcher_a_long_gap(monkeypatch):
     """"ha" x 6,000 with one character changed has no chunk that occurs once on each side: the whole text is
-    one gap between anchors. SequenceMatcher's cost grows with gold x predicted characters (26 s here before);
-    it may see at most 2 ** 16 pairs, and the diff finds the one change."""
+    one gap between anchors. SequenceMatcher's cost grows with gold x predicted characters (15 s here before);
+    it may see no two long sides (at most 256 items on one), and the diff finds the one change."""
     seen = []
 
     class Recording(SequenceMatcher):
         def __init__(self, junk, a, b, autojunk):
-            seen.append(len(a) * len(b))
+            seen.append(min(len(a), len(b)))
             super().__init__(junk, a, b, autojunk=autojunk)
 
     monkeypatch.setattr(textalign, "SequenceMatcher", Recording)
     gold = "ha" * 6000
     pred = gold[:7001] + "e" + gold[7002:]  # the a at offset 7001 written e
     alignment = align_texts(gold, pred)
-    assert max(seen, default=0) <= 2 ** 16
+    assert max(seen, default=0) <= 256
     assert alignment.opcodes == (("equal", 0, 7001, 0, 7001), ("replace", 7001, 7002, 7001, 7002),
                                  ("equal", 7002, 12000, 7002, 12000))
     assert (alignment.changed, alignment.inserted, alignment.deleted) == (1, 0, 0)
