@@ -463,9 +463,9 @@ def test_a_document_without_segmentation_labels_is_an_error_naming_file_and_line
     # GOLD_2019 is 14 lines (d1: its newdoc line, 8 tokens, a blank line; d2: 1 + 2 + 1): "plain" opens on line
     # 15, its first token is line 16
     assert len(GOLD_2019.split("\n")) - 1 == 14
-    assert err == [f"rstkit: error: {gold}:16: document 'plain' has no segmentation label on any of its 3 tokens: "
-                   "the last column labels EDU boundaries Seg=B-seg/Seg=O (DISRPT 2023 on) or BeginSeg=Yes/_ "
-                   "(DISRPT 2019-2021)"]
+    assert err == [(f"rstkit: error: {gold}:16: document 'plain' has no segmentation label on any of its 3 tokens: "
+                    "the last column labels EDU boundaries Seg=B-seg/Seg=O (DISRPT 2023 on) or BeginSeg=Yes/_ "
+                    "(DISRPT 2019-2021)")]
     with pytest.raises(FormatError, match="no segmentation label") as caught:
         evaluate(gold, gold, EvalConfig(metric="segmentation"))
     assert (caught.value.path, caught.value.line) == (gold, 16)
