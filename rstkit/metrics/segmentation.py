@@ -9,7 +9,7 @@ begins one). Each token that begins an EDU is one row, keyed by its position; th
 true positive is a token both sides mark, a false positive one only the prediction marks, a false
 negative one only the gold marks: the official scorer's counts (``utils/disrpt_eval_2024.py`` in
 disrpt/sharedtask2025). Document-initial tokens count like any other (``docinit=counted``); with
-``sentence_initial= "dropped"`` (the scorer's ``-nb``) every sentence-initial token is no boundary
+``sentence_initial="dropped"`` (the scorer's ``-nb``) every sentence-initial token is no boundary
 on either side, which needs sentences (``.conllu``, or trees whose EDUs carry sentence numbers).
 Multi-word-token and empty-node lines are no tokens. A side with no boundary at all scores 0, not an
 error.
