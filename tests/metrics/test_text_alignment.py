@@ -161,22 +161,17 @@ def test_diff_past_its_bound_is_one_replacement_between_common_ends(gold, pred, 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="ab", min_size=0, max_size=40), st.text(alphabet="abx", max_size=40))
-def test_every_gap_by_diff_still_aligns_the_texts(monkeypatch_module, gold, pred):
+def test_every_gap_by_diff_still_aligns_the_texts(gold, pred):
     """With every gap between anchors given to diff (no SequenceMatcher), align_texts' operations still
     turn gold into pred and its counts are theirs."""
-    monkeypatch_module.setattr(textalign, "SHORT_SIDE", -1)
-    alignment = align_texts(gold, pred)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(textalign, "SHORT_SIDE", -1)
+        alignment = align_texts(gold, pred)
     assert applied(gold, pred, alignment.opcodes) == pred
     paired = [(min(i2 - i1, j2 - j1), i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in alignment.opcodes if tag != "equal"]
     assert alignment.changed == sum(p for p, _, _ in paired)
     assert alignment.deleted == sum(g - p for p, g, _ in paired)
     assert alignment.inserted == sum(q - p for p, _, q in paired)
-
-
-@pytest.fixture(scope="module")
-def monkeypatch_module():
-    with pytest.MonkeyPatch.context() as patch:
-        yield patch
 
 
 def test_repetitive_text_never_gives_sequence_matcher_a_long_gap(monkeypatch):
