@@ -28,9 +28,10 @@ whole alignment is linear in the length of the texts for a bounded number of edi
 
 Bounded: a large gap that needs more than ``MAX_EDITS`` edits is not searched further; it is
 aligned as one replacement between its common beginning and end (its characters paired in order,
-the longer side's rest inserted or deleted). Its characters count as unmatched, so the stretch is
-text that one side lacks (:attr:`Stretch.missing`, :attr:`Stretch.extra`): an error naming the
-document, or with ``lenient`` scored as such, never a silently approximate alignment.
+the longer side's rest inserted or deleted) and named in :attr:`TextAlignment.unsearched`. Its
+characters count as unmatched, text that one side lacks: an error naming the document and saying
+that the texts differ too much to be aligned, or with ``lenient`` scored as text each side lacks,
+never a silently approximate alignment.
 """
 from __future__ import annotations
 
@@ -64,6 +65,8 @@ _BASE = np.uint64(1_000_003)
 
 #: an edit operation as difflib writes it: (tag, gold start, gold end, prediction start, prediction end)
 Opcode = tuple[str, int, int, int, int]
+#: a stretch of both texts: (gold start, gold end, prediction start, prediction end)
+Span = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,9 @@ class TextAlignment:
     """The edit operations from a gold text to a predicted one, counted and grouped into stretches.
 
     ``changed`` counts characters paired with a different one, ``inserted`` predicted characters
-    without a gold counterpart, ``deleted`` gold characters without a predicted one.
+    without a gold counterpart, ``deleted`` gold characters without a predicted one. ``unsearched``:
+    the stretches of both texts that differ in more than ``MAX_EDITS`` edits without text to anchor
+    them, each one replacement (its characters are text the other side lacks).
     """
 
     opcodes: tuple[Opcode, ...]
@@ -102,6 +107,7 @@ class TextAlignment:
     inserted: int
     deleted: int
     stretches: tuple[Stretch, ...]
+    unsearched: tuple[Span, ...] = ()
 
     @property
     def approximate(self) -> int:
@@ -123,24 +129,27 @@ def align_texts(gold: str, pred: str, gold_bounds: Collection[int] = (), pred_bo
     (a deletion or insertion between equal text) is placed, among the places that align as well
     (``.ab.`` lacking ``ab.`` or ``.ab``), where it begins or ends at an EDU boundary of
     ``pred_bounds`` and ``gold_bounds`` (offsets), if there is one."""
-    opcodes = tuple(_slid(edit_operations(gold, pred), gold, pred, set(gold_bounds), set(pred_bounds)))
+    operations, unsearched = edit_operations(gold, pred)
+    opcodes = tuple(_slid(operations, gold, pred, set(gold_bounds), set(pred_bounds)))
     changed = inserted = deleted = 0
     for tag, i1, i2, j1, j2 in opcodes:
         if tag != "equal":
-            paired = min(i2 - i1, j2 - j1)
+            paired = 0 if (i1, i2, j1, j2) in unsearched else min(i2 - i1, j2 - j1)  # not aligned: none paired
             changed += paired
             deleted += i2 - i1 - paired
             inserted += j2 - j1 - paired
-    return TextAlignment(opcodes, changed, inserted, deleted, tuple(_stretches(opcodes)))
+    return TextAlignment(opcodes, changed, inserted, deleted, tuple(_stretches(opcodes)), tuple(unsearched))
 
 
-def edit_operations(gold: str, pred: str) -> list[Opcode]:
+def edit_operations(gold: str, pred: str) -> tuple[list[Opcode], list[Span]]:
     """SequenceMatcher's opcodes turning ``gold`` into ``pred``, computed between anchors (chunks that
     occur once in each text, in the same order), chunk-wise in each gap between them, then
     character-wise where chunks differ; :func:`diff`'s in a gap whose both sides are longer than
-    ``SHORT_SIDE``; adjacent equal operations merged."""
+    ``SHORT_SIDE``; adjacent equal operations merged. With them, the stretches that :func:`diff` gave
+    up on (more than ``MAX_EDITS`` edits), each one replacement."""
+    unsearched: list[Span] = []
     if gold == pred:
-        return [("equal", 0, len(gold), 0, len(pred))] if gold else []
+        return [("equal", 0, len(gold), 0, len(pred))] if gold else [], unsearched
     gold_cuts, pred_cuts = chunk_bounds(gold), chunk_bounds(pred)
     gold_chunks = [gold[a:b] for a, b in pairwise(gold_cuts)]
     pred_chunks = [pred[a:b] for a, b in pairwise(pred_cuts)]
@@ -149,7 +158,12 @@ def edit_operations(gold: str, pred: str) -> list[Opcode]:
     for anchor_c, anchor_d in [*_anchors(gold_chunks, pred_chunks), (len(gold_chunks), len(pred_chunks))]:
         g1, g2, p1, p2 = gold_cuts[c], gold_cuts[anchor_c], pred_cuts[d], pred_cuts[anchor_d]
         if min(g2 - g1, p2 - p1) > SHORT_SIDE:
-            for sub, a1, a2, b1, b2 in diff(gold[g1:g2], pred[p1:p2]):
+            found = diff(gold[g1:g2], pred[p1:p2], MAX_EDITS)
+            if found is None:
+                found = _replacement(gold[g1:g2], pred[p1:p2])
+                replaced = next(op for op in found if op[0] != "equal")
+                unsearched.append((g1 + replaced[1], g1 + replaced[2], p1 + replaced[3], p1 + replaced[4]))
+            for sub, a1, a2, b1, b2 in found:
                 _append(out, (sub, g1 + a1, g1 + a2, p1 + b1, p1 + b2))
             matcher_opcodes: Sequence[Opcode] = ()
         else:
@@ -166,14 +180,13 @@ def edit_operations(gold: str, pred: str) -> list[Opcode]:
             _append(out, ("equal", gold_cuts[anchor_c], gold_cuts[anchor_c + 1], pred_cuts[anchor_d],
                           pred_cuts[anchor_d + 1]))
         c, d = anchor_c + 1, anchor_d + 1
-    return out
+    return out, unsearched
 
 
-def diff(gold: str, pred: str, max_edits: int = MAX_EDITS) -> list[Opcode]:
+def diff(gold: str, pred: str, max_edits: int = MAX_EDITS) -> list[Opcode] | None:
     """Opcodes turning ``gold`` into ``pred`` with the fewest characters deleted plus inserted (Myers' greedy
     algorithm, O((n + m) d) for d such edits), each run of deletions and insertions between equal text one
-    operation (``replace`` where it has both); past ``max_edits`` edits, one replacement between the texts'
-    common beginning and end (see the module's docstring)."""
+    operation (``replace`` where it has both); None when that takes more than ``max_edits`` edits."""
     n, m = len(gold), len(pred)
     # furthest[k + d] after d edits: the furthest gold offset reached on diagonal k (gold offset minus
     # predicted offset), -d <= k <= d; -1 where no path of d edits reaches diagonal k inside the texts
@@ -183,7 +196,7 @@ def diff(gold: str, pred: str, max_edits: int = MAX_EDITS) -> list[Opcode]:
     while abs(n - m) > d or furthest[n - m + d] != n:  # (n, m) not reached in d edits
         d += 1
         if d > max_edits:
-            return _replacement(gold, pred)
+            return None
         previous, furthest = furthest, [-1] * (2 * d + 1)
         for k in range(-d, d + 1, 2):
             x, _ = _step(previous, k, d, n, m)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from rstkit.errors import EDUMismatchError, RSTKitWarning
 from rstkit.formats.dis import loads_dis
-from rstkit.metrics import EvalConfig, score_documents, textalign
+from rstkit.metrics import EvalConfig, aligned, score_documents, textalign
 from rstkit.metrics.edus import normalise_edu_text
 from rstkit.metrics.textalign import MAX_APPROXIMATE, align_texts, diff
 from rstkit.tree import EDU, RSTTree
@@ -143,6 +143,7 @@ SMALL_TEXTS = st.text(alphabet="abc", max_size=12)
 @given(SMALL_TEXTS, SMALL_TEXTS)
 def test_diff_is_a_shortest_edit_script(gold, pred):
     opcodes = diff(gold, pred)
+    assert opcodes is not None
     assert applied(gold, pred, opcodes) == pred
     edits = sum(i2 - i1 + j2 - j1 for tag, i1, i2, j1, j2 in opcodes if tag != "equal")
     assert edits == len(gold) + len(pred) - 2 * lcs_length(gold, pred)
@@ -152,11 +153,11 @@ def test_diff_is_a_shortest_edit_script(gold, pred):
 
 @settings(max_examples=200, deadline=None)
 @given(SMALL_TEXTS, SMALL_TEXTS, st.integers(0, 4))
-def test_diff_past_its_bound_is_one_replacement_between_common_ends(gold, pred, bound):
+def test_diff_gives_up_past_its_bound(gold, pred, bound):
     opcodes = diff(gold, pred, max_edits=bound)
-    assert applied(gold, pred, opcodes) == pred
-    if len(gold) + len(pred) - 2 * lcs_length(gold, pred) > bound:  # more edits than allowed: one replacement
-        assert sum(tag != "equal" for tag, *_ in opcodes) == 1
+    edits = len(gold) + len(pred) - 2 * lcs_length(gold, pred)
+    assert (opcodes is None) == (edits > bound)
+    assert opcodes is None or applied(gold, pred, opcodes) == pred
 
 
 @settings(max_examples=200, deadline=None)
@@ -198,6 +199,37 @@ def test_repetitive_text_never_gives_sequence_matcher_a_long_gap(monkeypatch):
     alignment = align_texts(gold, edited)
     assert (alignment.changed, alignment.inserted, alignment.deleted) == (0, 2, 1)
     assert applied(gold, edited, alignment.opcodes) == edited and not alignment.missing and not alignment.extra
+
+
+def test_a_gap_past_the_edit_bound_is_one_replacement_and_an_error_saying_so(monkeypatch):
+    # "ha" x 300 against the same text with every 20th character written x (30 changes: 60 edits, more than a
+    # bound of 10): the search stops; the stretch from the first change to the last is one replacement, and the
+    # error says the texts differ too much, not that one side lacks text
+    monkeypatch.setattr(textalign, "MAX_EDITS", 10)
+    monkeypatch.setattr(aligned, "MAX_EDITS", 10)
+    gold = "ha" * 300
+    pred = "".join("x" if i % 20 == 5 else c for i, c in enumerate(gold))
+    alignment = align_texts(gold, pred)
+    assert alignment.unsearched == ((5, 586, 5, 586),)  # first change at 5, last at 585
+    assert applied(gold, pred, alignment.opcodes) == pred
+    assert alignment.opcodes == (("equal", 0, 5, 0, 5), ("replace", 5, 586, 5, 586), ("equal", 586, 600, 586, 600))
+    assert (alignment.changed, alignment.inserted, alignment.deleted) == (0, 581, 581)  # nothing paired in it
+    tree = "( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!{}_!) ) " \
+           "( Satellite (leaf 2) (rel2par elaboration) (text _!{}_!) ) )"
+    gold_tree = tree.format(gold[:300], gold[300:])
+    pred_tree = tree.format(pred[:300], pred[300:])
+    with pytest.raises(EDUMismatchError, match=r"differ in more than 10 characters \(deleted plus inserted\) over 581 "
+                                               r"gold characters from character 6 \(gold EDUs 1-2\) and 581 predicted"
+                                               ) as caught:
+        score(gold_tree, pred_tree)
+    assert "lacks" not in str(caught.value) and "more stretch" not in str(caught.value)
+    # lenient: the stretch is text each side lacks. Gold EDUs "ha" x 150 at 0-299 and 300-599; predicted EDU 1 is
+    # characters 0-4 (paired) and 5-299 (unpaired, before gold offset 586), EDU 2 is 300-585 (unpaired) and 586-599:
+    # neither covers a gold EDU's characters, so no RST-Parseval tuple matches (S 0 of 2 gold, 2 predicted); of the
+    # boundaries (gold 0 and 300, predicted 0 and an unpaired position) only 0 matches: P = R = F1 = 50
+    with (pytest.warns(RSTKitWarning, match="differ in more than 10 characters"),
+          pytest.warns(RSTKitWarning, match="0 changed, 581 inserted, 581 deleted")):
+        assert score(gold_tree, pred_tree, ALIGNED.replace(lenient=True)) == ((0, 2, 2), (2, 2, 1))
 
 
 # -- carried onto the gold ----------------------------------------------------------------------------------
