@@ -1,8 +1,17 @@
 """The DISRPT shared tasks' segmentation files: ``.tok`` and ``.conllu``.
 
 Both hold documents, each opened by a ``# newdoc id = DOC`` line (``# newdoc_id = DOC`` is read
-too), with one token per line in ten tab-separated columns; the last (MISC) holds ``Seg=B-seg``
-(the token begins an EDU) or ``Seg=O``, possibly among other ``|``-separated items. In ``.tok``
+too), with one token per line in ten tab-separated columns; the last (MISC) labels the token's
+segmentation, possibly among other ``|``-separated items (:data:`LABELS`, the one rule): since
+DISRPT 2023 ``Seg=B-seg`` (the token begins an EDU) or ``Seg=O`` (``Seg=I-seg`` too, as DISRPT's
+validator allows; ``Seg=B-Seg`` as its 2021-to-2023 conversion read it); in the 2019 and 2021
+shared tasks ``BeginSeg=Yes``, and nothing (``_`` or other items) on a token inside an EDU. One
+document holds one of the two labellings. Connective labels (``Conn=B-conn``, ``Conn=I-conn``,
+``Conn=O``; ``Seg=B-Conn``, ``Seg=I-Conn`` before 2023) mark PDTB-style connectives, not EDU
+boundaries, and any other value of ``Seg``, ``BeginSeg`` or ``Conn`` is unknown: both are an error
+naming file and line. A document with tokens but no segmentation label at all is read (``rstkit
+segment`` labels such files), but :meth:`DisrptDocument.labelled` refuses it wherever its
+boundaries would be used (scoring, converting): its labels were not understood. In ``.tok``
 files token ids restart at 1 in each document and a blank line ends it; ``.conllu`` files add
 sentences (``# sent_id``, ``# text``, ids restarting at 1 in each sentence, a blank line after each).
 Multi-word-token lines (id ``3-4``) and empty nodes (``5.1``) are not tokens: they are skipped
@@ -23,6 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 from ..errors import CorpusError, FormatError, WriteError, printable
 from ..folders import walk_files
@@ -30,8 +40,19 @@ from ..tree import EDU, RSTTree
 from . import known_suffixes, read_text
 from .writable import HEADER_ID, check_doc_id
 
-#: the MISC items of a token that begins an EDU, and of one that does not
+#: the MISC items of a token that begins an EDU, and of one that does not (what rstkit writes)
 SEG_BEGIN, SEG_INSIDE = "Seg=B-seg", "Seg=O"
+#: the two labellings of EDU segmentation: DISRPT 2023 on, and the 2019 and 2021 shared tasks
+SEG_LABELS, BEGINSEG_LABELS = "Seg=B-seg/Seg=O (DISRPT 2023 on)", "BeginSeg=Yes/_ (DISRPT 2019-2021)"
+#: every MISC item that labels a token's segmentation: its labelling, and whether the token begins an EDU
+#: (a token of the 2019-2021 labelling without ``BeginSeg=Yes`` does not)
+LABELS = MappingProxyType({
+    SEG_BEGIN: (SEG_LABELS, True), SEG_INSIDE: (SEG_LABELS, False), "Seg=I-seg": (SEG_LABELS, False),
+    "Seg=B-Seg": (SEG_LABELS, True), "BeginSeg=Yes": (BEGINSEG_LABELS, True),
+})
+#: the keys of MISC items that label segmentation or connectives
+_LABEL_KEYS = ("Seg=", "BeginSeg=", "Conn=")
+_CONNECTIVE = re.compile(r"Conn=|Seg=[BI]-Conn$")
 #: file-name endings of the two kinds of file; ``.conllu`` files have sentences
 EXTENSIONS = (".tok", ".conllu")
 _NEWDOC = re.compile(r"#\s*newdoc[ _]id\s*=\s*(.*?)\s*$")
@@ -41,8 +62,9 @@ _TOKEN_ID = re.compile(r"[1-9][0-9]*")
 @dataclass(frozen=True)
 class DisrptDocument:
     """One document of a DISRPT file: its tokens, which of them begin an EDU, which begin a
-    sentence (None in ``.tok`` files, which have no sentences), and the 0-based line of each
-    token in the file's lines (what :func:`with_boundaries` rewrites)."""
+    sentence (None in ``.tok`` files, which have no sentences), the 0-based line of each
+    token in the file's lines (what :func:`with_boundaries` rewrites), and its labelling
+    (:data:`SEG_LABELS` or :data:`BEGINSEG_LABELS`; None where no token has a segmentation label)."""
 
     doc_id: str
     source: str
@@ -50,6 +72,17 @@ class DisrptDocument:
     boundaries: tuple[bool, ...]
     sentence_starts: tuple[bool, ...] | None
     token_lines: tuple[int, ...]
+    labelling: str | None = None
+
+    def labelled(self) -> DisrptDocument:
+        """The document, whose boundaries may be used; a FormatError naming its file and first token's line
+        when it has tokens but no segmentation label (read as no boundary, it would score 0, or 100 against
+        itself by accident)."""
+        if self.labelling is None and self.tokens:
+            raise FormatError(f"document {self.doc_id!r} has no segmentation label on any of its {len(self.tokens)} "
+                              f"tokens: the last column labels EDU boundaries {SEG_LABELS} or {BEGINSEG_LABELS}",
+                              self.source, self.token_lines[0] + 1)
+        return self
 
     def edus(self) -> tuple[EDU, ...]:
         """The document's EDUs (tokens joined by spaces; tokens before the first boundary make one
@@ -125,12 +158,14 @@ def read_disrpt(path: str | Path, *, encoding: str | None = None) -> DisrptFile:
     documents: list[DisrptDocument] = []
     seen: set[str] = set()
     current: tuple[str, list[str], list[bool], list[bool], list[int]] | None = None
+    labelling: tuple[str, int] | None = None  # the current document's labelling and its first line
 
     def close() -> None:
         if current is not None:
             doc_id, tokens, boundaries, starts, where = current
             documents.append(DisrptDocument(doc_id, source, tuple(tokens), tuple(boundaries),
-                                            tuple(starts) if conllu else None, tuple(where)))
+                                            tuple(starts) if conllu else None, tuple(where),
+                                            labelling[0] if labelling else None))
 
     for number, raw in enumerate(lines):
         line = raw.rstrip("\r")
@@ -144,7 +179,7 @@ def read_disrpt(path: str | Path, *, encoding: str | None = None) -> DisrptFile:
                 if doc_id in seen:
                     raise FormatError(f"document id {doc_id!r} given twice", source, number + 1)
                 seen.add(doc_id)
-                current = (doc_id, [], [], [], [])
+                current, labelling = (doc_id, [], [], [], []), None
             continue
         if not line.strip():
             continue
@@ -159,8 +194,15 @@ def read_disrpt(path: str | Path, *, encoding: str | None = None) -> DisrptFile:
                               "node (5.1)", source, number + 1)
         if current is None:
             raise FormatError("a token before the first '# newdoc id = ...' line", source, number + 1)
+        kind, begins = token_label(fields[9], source, number + 1)
+        if kind is not None:
+            if labelling is None:
+                labelling = (kind, number + 1)
+            elif kind != labelling[0]:
+                raise FormatError(f"document {current[0]!r} mixes two segmentation labellings: {labelling[0]} from "
+                                  f"line {labelling[1]}, {kind} here", source, number + 1)
         current[1].append(fields[1])
-        current[2].append(_begins_edu(fields[9], source, number + 1))
+        current[2].append(begins)
         current[3].append(token_id == "1")
         current[4].append(number)
     close()
@@ -172,22 +214,31 @@ def _starts_with_bom(path: str | Path) -> bool:
         return stream.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8
 
 
-def _begins_edu(misc: str, source: str, line: int) -> bool:
-    """Whether a MISC column marks its token as beginning an EDU (no ``Seg`` item: it does not)."""
-    values = [item for item in misc.split("|") if item.startswith("Seg=")]
+def token_label(misc: str, source: str, line: int) -> tuple[str | None, bool]:
+    """The labelling of a token's MISC column (None where it has no segmentation label) and whether it
+    begins an EDU (:data:`LABELS`); a FormatError for two labels, a connective's or an unknown one."""
+    values = [item for item in misc.split("|") if item.startswith(_LABEL_KEYS)]
+    if not values:
+        return None, False
     if len(values) > 1:
-        raise FormatError(f"{len(values)} Seg items in the last column", source, line)
-    if values and values[0] not in (SEG_BEGIN, SEG_INSIDE):
-        raise FormatError(f"{printable(values[0], 30)!r}: a segmentation label is {SEG_BEGIN} or {SEG_INSIDE}",
-                          source, line)
-    return values == [SEG_BEGIN]
+        raise FormatError(f"{len(values)} segmentation labels in the last column: "
+                          f"{printable('|'.join(values), 60)!r}", source, line)
+    label = LABELS.get(values[0])
+    if label is not None:
+        return label
+    if _CONNECTIVE.match(values[0]):
+        raise FormatError(f"{printable(values[0], 30)!r} labels a discourse connective (PDTB-style connective "
+                          "detection), not an EDU boundary", source, line)
+    raise FormatError(f"{printable(values[0], 30)!r}: a segmentation label is {SEG_BEGIN}, {SEG_INSIDE} or Seg=I-seg "
+                      f"(DISRPT 2023 on), or BeginSeg=Yes (2019-2021)", source, line)
 
 
 def with_boundaries(file: DisrptFile, boundaries: Mapping[str, Sequence[bool]]) -> str:
     """The text of ``file`` with each document's boundaries replaced by ``boundaries[doc_id]``
-    (documents not given keep theirs): only the ``Seg`` item of the last column of token lines
-    changes (added when the column has none; ``_`` replaced); every other byte is kept, a UTF-8
-    byte-order mark too."""
+    (documents not given keep theirs): only the segmentation label of the last column of token lines
+    changes, written ``Seg=B-seg``/``Seg=O`` (added when the column has none; ``_`` replaced; a
+    ``BeginSeg=Yes`` of the 2019-2021 labelling dropped); every other byte is kept, a UTF-8 byte-order
+    mark too."""
     lines = list(file.lines)
     for document in file.documents:
         new = boundaries.get(document.doc_id)
@@ -206,7 +257,7 @@ def _relabelled(line: str, label: str) -> str:
     body = line[:len(line) - len(ending)]
     head, _, misc = body.rpartition("\t")
     items = [] if misc == "_" else misc.split("|")
-    seg = [i for i, item in enumerate(items) if item.startswith("Seg=")]
+    seg = [i for i, item in enumerate(items) if item.startswith(("Seg=", "BeginSeg="))]
     if seg:
         items[seg[0]] = label
     else:
@@ -279,8 +330,9 @@ def convert_segmentations(file: DisrptFile, to: str) -> dict[str, str]:
                           f"not {to}", file.path)
     if to == "conllu" and not file.conllu:
         raise FormatError(".tok files have no sentences, which .conllu needs", file.path)
+    labelled = [d.labelled() for d in file.documents]
     return {d.doc_id: dumps_segmentation(d.doc_id, d.tokens, d.boundaries, d.sentence_starts if to == "conllu"
-                                         else None) for d in file.documents}
+                                         else None) for d in labelled}
 
 
 #: the DISRPT formats ``rstkit convert --to`` writes, by key, with their file-name ending

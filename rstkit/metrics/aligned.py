@@ -49,7 +49,7 @@ from .average import f1_score, percent
 from .counts import TupleArrays
 from .edus import normalise_edu_text
 from .prepared import PreparedDocument
-from .textalign import MAX_APPROXIMATE, Stretch, TextAlignment, align_texts
+from .textalign import MAX_APPROXIMATE, MAX_EDITS, Span, Stretch, TextAlignment, align_texts
 
 #: characters of a differing stretch shown in messages
 SHOWN = 60
@@ -260,6 +260,9 @@ class _Carried:
             paired = min(i2 - i1, j2 - j1)
             gold_of[j1:j1 + paired] = np.arange(i1, i1 + paired)
             insert_at[j1 + paired:j2] = i2
+        for _, i2, j1, j2 in alignment.unsearched:  # not aligned: text each side lacks, none paired
+            gold_of[j1:j2] = -1
+            insert_at[j1:j2] = i2
         own = np.zeros(n, dtype=bool)
         for stretch in alignment.extra:
             own[stretch.pred_start:stretch.pred_end] = True
@@ -344,8 +347,9 @@ def _report(gold: PreparedDocument, pred: PreparedDocument, gold_map: CharacterM
     notes.append(f"document {gold.doc_id!r}: {alignment.approximate} character(s) of the {files} aligned "
                  f"approximately ({alignment.changed} changed, {alignment.inserted} inserted, "
                  f"{alignment.deleted} deleted), after undoing whitespace and tokenizer rewrites")
-    problems = [_missing(s, gold, pred, gold_map) for s in alignment.missing]
-    problems += [_extra(s, gold, pred, pred_map) for s in alignment.extra]
+    problems = [_unsearched(u, gold, pred, gold_map) for u in alignment.unsearched]
+    problems += [_missing(s, gold, pred, gold_map) for s in alignment.missing if not _within(s, alignment.unsearched)]
+    problems += [_extra(s, gold, pred, pred_map) for s in alignment.extra if not _within(s, alignment.unsearched)]
     if not problems:
         return
     more = f" (and {len(problems) - 1} more stretch(es))" if len(problems) > 1 else ""
@@ -355,6 +359,21 @@ def _report(gold: PreparedDocument, pred: PreparedDocument, gold_map: CharacterM
     if not lenient:
         raise EDUMismatchError(message, fixes=("lenient",))
     notes.append(message + "; scored as text that side lacks (lenient): its boundaries and spans match nothing")
+
+
+def _within(stretch: Stretch, spans: Sequence[Span]) -> bool:
+    """Whether ``stretch`` lies inside one of ``spans`` (the stretches the alignment gave up on)."""
+    return any(g1 <= stretch.gold_start and stretch.gold_end <= g2 and p1 <= stretch.pred_start
+               and stretch.pred_end <= p2 for g1, g2, p1, p2 in spans)
+
+
+def _unsearched(span: Span, gold: PreparedDocument, pred: PreparedDocument, gold_map: CharacterMap) -> str:
+    g1, g2, p1, p2 = span
+    first, last = gold_map.edu_at(g1), gold_map.edu_at(max(g1, g2 - 1))
+    return (f"the prediction {pred.source or '?'} and the gold {gold.source or '?'} differ in more than {MAX_EDITS} "
+            f"characters (deleted plus inserted) over {g2 - g1} gold characters from character {g1 + 1} "
+            f"({_edus('gold', first, last)}) and {p2 - p1} predicted ones, with no text that occurs once on each "
+            f"side to align them by: '{printable(gold_map.text[g1:g2], SHOWN)}'")
 
 
 def _missing(stretch: Stretch, gold: PreparedDocument, pred: PreparedDocument, gold_map: CharacterMap) -> str:

@@ -13,7 +13,8 @@ With aligned EDUs (``edus="aligned"``) a row's key is its EDU's characters and i
 head EDU's characters: a dependency counts only when its dependent's EDU is predicted exactly,
 and, for the measures that compare heads (all but ``tag_*``), its head's EDU too (the same EDU on
 both sides). Precision divides by the predicted EDUs, recall by the gold EDUs; with the same EDUs
-on both sides the three are equal.
+on both sides the three are equal. This holds under every ``span_key``: ``first-edu-end`` keys the
+spans of the constituency metrics (DMRST's keying), and dependency rows stay keyed by whole EDUs.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from types import MappingProxyType
 
 from ..dependency import dependency_records
 from ..labels import get_label_map
-from ..settings import RST_EVAL
+from ..settings import RST_EVAL, SpanKey
 from ..transform import binarize
 from ..tree import RSTTree
 from .config import EvalConfig
@@ -65,6 +66,12 @@ class Dependency(MetricFamily):
 
     def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
         return [("dep", config.dep_encoding)]
+
+    def span_key(self, config: EvalConfig) -> SpanKey:
+        """``chars`` under every ``span_key``: a row is one EDU, which counts only when predicted exactly (its
+        first and last character), while ``first-edu-end`` (DMRST's keying of constituents) would key it by its
+        last character alone and pass an EDU cut elsewhere."""
+        return "chars"
 
 
 DEPENDENCY = Dependency()

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..settings import EvalBinarization
+from ..settings import EvalBinarization, SpanKey
 from ..tree import RSTTree
 
 if TYPE_CHECKING:
@@ -70,6 +70,11 @@ class MetricFamily(ABC):
     def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
         """The family's items of the signature, after ``avg``."""
         return []
+
+    def span_key(self, config: EvalConfig) -> SpanKey:
+        """How rows are keyed with aligned EDUs (``edus="aligned"``): by ``config.span_key``, a keying of
+        spans; a family whose rows are EDUs keys them by their whole characters instead."""
+        return config.span_key
 
     def binarization_items(self, config: EvalConfig) -> list[tuple[str, str]]:
         """The family's items of the signature after ``bin``."""

@@ -310,7 +310,7 @@ def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | N
     segmentations: Sequence[aligned.BoundaryCounts | None] = [None] * len(pred_arrays)
     if placements is not None:
         gold_arrays, pred_arrays, segmentations = aligned.align(placements, gold_arrays, pred_arrays,
-                                                                family.edu_columns, config.span_key)
+                                                                family.edu_columns, family.span_key(config))
     codec = codec_for([gold_arrays, *pred_arrays])
     results = []
     for name, arrays, segmentation in zip(names, pred_arrays, segmentations):

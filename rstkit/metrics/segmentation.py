@@ -1,16 +1,18 @@
 """EDU segmentation scored as the DISRPT shared tasks' official scorer does.
 
 A document is a sequence of tokens, each beginning an EDU or not: a DISRPT ``.tok``/``.conllu``
-document (:mod:`rstkit.formats.disrpt`: ``Seg=B-seg``), or a tree of any format, whose EDUs give
-the boundaries over their whitespace tokens (the first token of each EDU begins one). Each token
-that begins an EDU is one row, keyed by its position; the one measure ``seg`` matches rows of the
-same key, so that, summed over all tokens of all documents (micro), a true positive is a token both
-sides mark, a false positive one only the prediction marks, a false negative one only the gold
-marks: the official scorer's counts (``utils/disrpt_eval_2024.py`` in disrpt/sharedtask2025).
-Document-initial tokens count like any other (``docinit=counted``); with ``sentence_initial=
-"dropped"`` (the scorer's ``-nb``) every sentence-initial token is no boundary on either side,
-which needs sentences (``.conllu``, or trees whose EDUs carry sentence numbers). Multi-word-token
-and empty-node lines are no tokens. A side with no boundary at all scores 0, not an error.
+document (:mod:`rstkit.formats.disrpt`: ``Seg=B-seg`` since 2023, ``BeginSeg=Yes`` in 2019-2021; a
+document with neither labelling is an error, never a document without boundaries), or a tree of any
+format, whose EDUs give the boundaries over their whitespace tokens (the first token of each EDU
+begins one). Each token that begins an EDU is one row, keyed by its position; the one measure
+``seg`` matches rows of the same key, so that, summed over all tokens of all documents (micro), a
+true positive is a token both sides mark, a false positive one only the prediction marks, a false
+negative one only the gold marks: the official scorer's counts (``utils/disrpt_eval_2024.py`` in
+disrpt/sharedtask2025). Document-initial tokens count like any other (``docinit=counted``); with
+``sentence_initial="dropped"`` (the scorer's ``-nb``) every sentence-initial token is no boundary
+on either side, which needs sentences (``.conllu``, or trees whose EDUs carry sentence numbers).
+Multi-word-token and empty-node lines are no tokens. A side with no boundary at all scores 0, not an
+error.
 
 Both sides must have the same tokens (:func:`check_tokens`: an error naming the document and the
 first differing token); ``lenient`` keys rows by character offset in the text without whitespace
@@ -94,7 +96,9 @@ def boundary_rows(tokens: Sequence[str], boundaries: Sequence[bool], sentence_st
 
 def prepare_disrpt(document: DisrptDocument, spec: PreparationSpec) -> PreparedDocument:
     """A DISRPT document prepared for scoring: rows of the segmentation family; other families
-    get the error that a segmentation has no tree."""
+    get the error that a segmentation has no tree. A document without segmentation labels is an
+    error naming its file and line (:meth:`~rstkit.formats.disrpt.DisrptDocument.labelled`)."""
+    document = document.labelled()
     rows: dict[str, Rows | RSTKitError] = {}
     where = f"document {document.doc_id!r} of {document.source} has none (a .tok file)"
     for config in spec.configs:

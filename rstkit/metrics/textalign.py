@@ -12,14 +12,32 @@ are cut into content-defined chunks (where a rolling hash of the last ``WINDOW``
 top ``CHUNK_BITS`` bits zero, so equal stretches of text are cut alike on both sides, whatever
 precedes them); the chunks that occur once on each side, in the longest common order, anchor the
 alignment (as patience diff does); SequenceMatcher aligns the chunks between two anchors, and the
-characters of chunks that differ. Pathological input (no anchor for thousands of characters, and a
-difference inside) falls back to SequenceMatcher's own, worse than linear, cost on that stretch.
+characters of chunks that differ.
+
+A gap between anchors whose shorter side has more than ``SHORT_SIDE`` characters (text with few
+unique chunks, such as ``ha ha ha ...``, has one gap as long as the text) is not given to
+SequenceMatcher, whose cost grows with the product of the sides (quadratically, and worse: 3,000
+characters took 1 s, 12,000 took 15 s). It is aligned by Myers' greedy diff (:func:`diff`: the
+fewest characters deleted and inserted, runs of both written as one replacement, as
+SequenceMatcher writes them): comparisons of equal text run in C, slices compared over doubling
+lengths, so a gap of n + m characters with d edits costs O((n + m) d) character comparisons and
+O(d² log(n + m)) steps of Python. A gap with a side of at most ``SHORT_SIDE`` characters (a
+sentence one side lacks, a word rewritten) costs SequenceMatcher O(a x b) per level of its
+recursion, at most ``SHORT_SIDE`` levels deep: a bounded cost per character of the gap. So the
+whole alignment is linear in the length of the texts for a bounded number of edits per gap.
+
+Bounded: a large gap that needs more than ``MAX_EDITS`` edits is not searched further; it is
+aligned as one replacement between its common beginning and end (its characters paired in order,
+the longer side's rest inserted or deleted) and named in :attr:`TextAlignment.unsearched`. Its
+characters count as unmatched, text that one side lacks: an error naming the document and saying
+that the texts differ too much to be aligned, or with ``lenient`` scored as text each side lacks,
+never a silently approximate alignment.
 """
 from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from itertools import pairwise
@@ -37,11 +55,18 @@ MAX_SLIDE = 100
 #: characters hashed for a chunk cut, and one cut per 2 ** CHUNK_BITS characters on average
 WINDOW = 8
 CHUNK_BITS = 4
+#: a gap between anchors whose gold or predicted side has at most this many characters is aligned by
+#: SequenceMatcher; another by :func:`diff`
+SHORT_SIDE = 256
+#: the most edits (characters deleted plus characters inserted) :func:`diff` looks for in one large gap
+MAX_EDITS = 1000
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _BASE = np.uint64(1_000_003)
 
 #: an edit operation as difflib writes it: (tag, gold start, gold end, prediction start, prediction end)
 Opcode = tuple[str, int, int, int, int]
+#: a stretch of both texts: (gold start, gold end, prediction start, prediction end)
+Span = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -72,7 +97,9 @@ class TextAlignment:
     """The edit operations from a gold text to a predicted one, counted and grouped into stretches.
 
     ``changed`` counts characters paired with a different one, ``inserted`` predicted characters
-    without a gold counterpart, ``deleted`` gold characters without a predicted one.
+    without a gold counterpart, ``deleted`` gold characters without a predicted one. ``unsearched``:
+    the stretches of both texts that differ in more than ``MAX_EDITS`` edits without text to anchor
+    them, each one replacement (its characters are text the other side lacks).
     """
 
     opcodes: tuple[Opcode, ...]
@@ -80,6 +107,7 @@ class TextAlignment:
     inserted: int
     deleted: int
     stretches: tuple[Stretch, ...]
+    unsearched: tuple[Span, ...] = ()
 
     @property
     def approximate(self) -> int:
@@ -101,31 +129,47 @@ def align_texts(gold: str, pred: str, gold_bounds: Collection[int] = (), pred_bo
     (a deletion or insertion between equal text) is placed, among the places that align as well
     (``.ab.`` lacking ``ab.`` or ``.ab``), where it begins or ends at an EDU boundary of
     ``pred_bounds`` and ``gold_bounds`` (offsets), if there is one."""
-    opcodes = tuple(_slid(edit_operations(gold, pred), gold, pred, set(gold_bounds), set(pred_bounds)))
+    operations, unsearched = edit_operations(gold, pred)
+    opcodes = tuple(_slid(operations, gold, pred, set(gold_bounds), set(pred_bounds)))
     changed = inserted = deleted = 0
     for tag, i1, i2, j1, j2 in opcodes:
         if tag != "equal":
-            paired = min(i2 - i1, j2 - j1)
+            paired = 0 if (i1, i2, j1, j2) in unsearched else min(i2 - i1, j2 - j1)  # not aligned: none paired
             changed += paired
             deleted += i2 - i1 - paired
             inserted += j2 - j1 - paired
-    return TextAlignment(opcodes, changed, inserted, deleted, tuple(_stretches(opcodes)))
+    return TextAlignment(opcodes, changed, inserted, deleted, tuple(_stretches(opcodes)), tuple(unsearched))
 
 
-def edit_operations(gold: str, pred: str) -> list[Opcode]:
+def edit_operations(gold: str, pred: str) -> tuple[list[Opcode], list[Span]]:
     """SequenceMatcher's opcodes turning ``gold`` into ``pred``, computed between anchors (chunks that
     occur once in each text, in the same order), chunk-wise in each gap between them, then
-    character-wise where chunks differ; adjacent equal operations merged."""
+    character-wise where chunks differ; :func:`diff`'s in a gap whose both sides are longer than
+    ``SHORT_SIDE``; adjacent equal operations merged. With them, the stretches that :func:`diff` gave
+    up on (more than ``MAX_EDITS`` edits), each one replacement."""
+    unsearched: list[Span] = []
     if gold == pred:
-        return [("equal", 0, len(gold), 0, len(pred))] if gold else []
+        return [("equal", 0, len(gold), 0, len(pred))] if gold else [], unsearched
     gold_cuts, pred_cuts = chunk_bounds(gold), chunk_bounds(pred)
     gold_chunks = [gold[a:b] for a, b in pairwise(gold_cuts)]
     pred_chunks = [pred[a:b] for a, b in pairwise(pred_cuts)]
     out: list[Opcode] = []
     c, d = 0, 0
     for anchor_c, anchor_d in [*_anchors(gold_chunks, pred_chunks), (len(gold_chunks), len(pred_chunks))]:
-        matcher = SequenceMatcher(None, gold_chunks[c:anchor_c], pred_chunks[d:anchor_d], autojunk=False)
-        for tag, c1, c2, d1, d2 in matcher.get_opcodes():
+        g1, g2, p1, p2 = gold_cuts[c], gold_cuts[anchor_c], pred_cuts[d], pred_cuts[anchor_d]
+        if min(g2 - g1, p2 - p1) > SHORT_SIDE:
+            found = diff(gold[g1:g2], pred[p1:p2], MAX_EDITS)
+            if found is None:
+                found = _replacement(gold[g1:g2], pred[p1:p2])
+                replaced = next(op for op in found if op[0] != "equal")
+                unsearched.append((g1 + replaced[1], g1 + replaced[2], p1 + replaced[3], p1 + replaced[4]))
+            for sub, a1, a2, b1, b2 in found:
+                _append(out, (sub, g1 + a1, g1 + a2, p1 + b1, p1 + b2))
+            matcher_opcodes: Sequence[Opcode] = ()
+        else:
+            matcher_opcodes = SequenceMatcher(None, gold_chunks[c:anchor_c], pred_chunks[d:anchor_d],
+                                              autojunk=False).get_opcodes()
+        for tag, c1, c2, d1, d2 in matcher_opcodes:
             i1, i2, j1, j2 = gold_cuts[c + c1], gold_cuts[c + c2], pred_cuts[d + d1], pred_cuts[d + d2]
             if tag == "equal" or i1 == i2 or j1 == j2:
                 _append(out, (tag, i1, i2, j1, j2))
@@ -136,7 +180,121 @@ def edit_operations(gold: str, pred: str) -> list[Opcode]:
             _append(out, ("equal", gold_cuts[anchor_c], gold_cuts[anchor_c + 1], pred_cuts[anchor_d],
                           pred_cuts[anchor_d + 1]))
         c, d = anchor_c + 1, anchor_d + 1
+    return out, unsearched
+
+
+def diff(gold: str, pred: str, max_edits: int = MAX_EDITS) -> list[Opcode] | None:
+    """Opcodes turning ``gold`` into ``pred`` with the fewest characters deleted plus inserted (Myers' greedy
+    algorithm, O((n + m) d) for d such edits), each run of deletions and insertions between equal text one
+    operation (``replace`` where it has both); None when that takes more than ``max_edits`` edits."""
+    n, m = len(gold), len(pred)
+    # furthest[k + d] after d edits: the furthest gold offset reached on diagonal k (gold offset minus
+    # predicted offset), -d <= k <= d; -1 where no path of d edits reaches diagonal k inside the texts
+    furthest = [_common_length(gold, pred, 0, 0)]
+    trace = [furthest]
+    d = 0
+    while abs(n - m) > d or furthest[n - m + d] != n:  # (n, m) not reached in d edits
+        d += 1
+        if d > max_edits:
+            return None
+        previous, furthest = furthest, [-1] * (2 * d + 1)
+        for k in range(-d, d + 1, 2):
+            x, _ = _step(previous, k, d, n, m)
+            if x >= 0:
+                furthest[k + d] = x + _common_length(gold, pred, x, x - k)
+        trace.append(furthest)
+    return _opcodes(_path(trace, n, m), n)
+
+
+def _step(previous: list[int], k: int, d: int, n: int, m: int) -> tuple[int, int]:
+    """The gold offset where the d-th edit leads onto diagonal k, from the furthest points of d - 1 edits
+    (``previous``): a gold character deleted from diagonal k - 1 or a predicted one inserted from k + 1,
+    whichever gets further inside the texts; and that diagonal (-1, 0 where neither is possible)."""
+    deleted = previous[k - 1 + d - 1] + 1 if k - 1 >= -(d - 1) and previous[k - 1 + d - 1] >= 0 else -1
+    if deleted > n:
+        deleted = -1
+    inserted = previous[k + 1 + d - 1] if k + 1 <= d - 1 and previous[k + 1 + d - 1] >= 0 else -1
+    if inserted >= 0 and inserted - k > m:
+        inserted = -1
+    if inserted < 0 and deleted < 0:
+        return -1, 0
+    return (deleted, k - 1) if deleted > inserted else (inserted, k + 1)
+
+
+def _path(trace: list[list[int]], n: int, m: int) -> list[tuple[int, int, int, int]]:
+    """The edits of :func:`diff`'s furthest points, from the start: (gold offset, predicted offset) before
+    each edit, and its gold and predicted length (1, 0: deleted; 0, 1: inserted)."""
+    edits = []
+    x, k = n, n - m
+    for d in range(len(trace) - 1, 0, -1):
+        _, before = _step(trace[d - 1], k, d, n, m)
+        x = trace[d - 1][before + d - 1]
+        edits.append((x, x - before, int(before < k), int(before > k)))
+        k = before
+    return edits[::-1]
+
+
+def _opcodes(edits: list[tuple[int, int, int, int]], n: int) -> list[Opcode]:
+    """The opcodes of a path of single edits (:func:`_path`), each run of edits between equal text one."""
+    out: list[Opcode] = []
+    x = y = 0
+    run: list[int] | None = None  # gold start, gold end, pred start, pred end of the current run of edits
+    for ex, ey, dx, dy in edits:
+        if run is not None and (ex, ey) != (run[1], run[3]):
+            out.append(_edit(run))
+            run = None
+        if run is None:
+            if ex > x:
+                out.append(("equal", x, ex, y, ey))
+            run = [ex, ex, ey, ey]
+        run[1] += dx
+        run[3] += dy
+        x, y = run[1], run[3]
+    if run is not None:
+        out.append(_edit(run))
+    if x < n:
+        out.append(("equal", x, n, y, y + n - x))
     return out
+
+
+def _edit(run: list[int]) -> Opcode:
+    i1, i2, j1, j2 = run
+    return ("replace" if i1 < i2 and j1 < j2 else "delete" if i1 < i2 else "insert", i1, i2, j1, j2)
+
+
+def _replacement(gold: str, pred: str) -> list[Opcode]:
+    """``gold`` replaced by ``pred`` between their common beginning and end."""
+    n, m = len(gold), len(pred)
+    start = _common_length(gold, pred, 0, 0)
+    end = _common_length(gold[::-1], pred[::-1], 0, 0)
+    end = min(end, n - start, m - start)
+    out: list[Opcode] = [("equal", 0, start, 0, start)] if start else []
+    out.append(_edit([start, n - end, start, m - end]))
+    if end:
+        out.append(("equal", n - end, n, m - end, m))
+    return out
+
+
+def _common_length(a: str, b: str, x: int, y: int) -> int:
+    """The length of the common beginning of ``a[x:]`` and ``b[y:]``: slices compared (in C) over doubling
+    lengths, then halved where they differ: O(length) character comparisons, O(log length) steps."""
+    n = min(len(a) - x, len(b) - y)
+    if n <= 0 or a[x] != b[y]:
+        return 0
+    low, size = 1, 16  # a[x:x + low] == b[y:y + low]
+    while low < n:
+        high = min(n, low + size)
+        if a[x + low:x + high] == b[y + low:y + high]:
+            low, size = high, size * 2
+            continue
+        while high - low > 1:  # the first difference lies in [low, high)
+            middle = (low + high) // 2
+            if a[x + low:x + middle] == b[y + low:y + middle]:
+                low = middle
+            else:
+                high = middle
+        return low
+    return low
 
 
 def _anchors(gold: list[str], pred: list[str]) -> list[tuple[int, int]]:

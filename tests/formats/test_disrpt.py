@@ -149,7 +149,12 @@ def test_lenient_aligns_tokens_by_characters_and_says_so(tmp_path) -> None:
 @pytest.mark.parametrize(("line", "message"), [
     ("1\ta\t_\t_\t_\t_\t_\t_\tSeg=B-seg", "10 tab-separated columns"),
     ("x\ta\t_\t_\t_\t_\t_\t_\t_\tSeg=B-seg", "is not a number"),
-    ("1\ta\t_\t_\t_\t_\t_\t_\t_\tSeg=I-seg", "a segmentation label is Seg=B-seg or Seg=O"),
+    ("1\ta\t_\t_\t_\t_\t_\t_\t_\tSeg=X", "a segmentation label is Seg=B-seg, Seg=O or Seg=I-seg"),
+    ("1\ta\t_\t_\t_\t_\t_\t_\t_\tBeginSeg=No", "or BeginSeg=Yes"),
+    ("1\ta\t_\t_\t_\t_\t_\t_\t_\tSeg=B-Conn", "labels a discourse connective"),
+    ("1\ta\t_\t_\t_\t_\t_\t_\t_\tConn=B-conn", "labels a discourse connective"),
+    ("1\ta\t_\t_\t_\t_\t_\t_\t_\tSeg=O|Conn=O", "2 segmentation labels"),
+    ("1\ta\t_\t_\t_\t_\t_\t_\t_\tBeginSeg=Yes", "mixes two segmentation labellings"),  # line 2 has Seg=O
 ])
 def test_bad_lines_name_file_and_line(tmp_path, line, message) -> None:
     path = write(tmp_path / "bad.tok", f"# newdoc id = d\n1\tb\t_\t_\t_\t_\t_\t_\t_\tSeg=O\n{line}\n")
@@ -238,7 +243,8 @@ def documents(draw) -> list[list[list[tuple[str, bool, bool]]]]:
 
 def render(docs, side: int, conllu: bool, extras: list[int]) -> str:
     """A file of ``docs`` with side ``side``'s boundaries; ``extras`` (drawn numbers) place
-    multi-word-token and empty-node lines, carrying a Seg=B-seg that must not count, and MISC items."""
+    multi-word-token and empty-node lines, carrying a Seg=B-seg that must not count, and MISC items
+    (``_`` for Seg=O, but on a document's first token: a document without any label is an error)."""
     lines = []
     pick = cycle(extras)  # as many as the tokens need
     for d, doc in enumerate(docs):
@@ -255,7 +261,7 @@ def render(docs, side: int, conllu: bool, extras: list[int]) -> str:
                     lines.append(f"{number}-{number + 1}\t{word}{word}\t_\t_\t_\t_\t_\t_\t_\tSeg=B-seg")
                 label = "Seg=B-seg" if marks[side] else "Seg=O"
                 misc = {1: f"SpaceAfter=No|{label}", 2: f"{label}|Other=1"}.get(kind, label)
-                if kind == 3 and not marks[side]:
+                if kind == 3 and not marks[side] and (s, number) != (0, 1):
                     misc = "_"
                 lines.append(f"{number}\t{word}\t_\t_\t_\t_\t_\t_\t_\t{misc}")
                 if kind == 4:
@@ -450,3 +456,88 @@ def test_no_tree_writer_puts_an_id_with_a_line_break_in_its_file() -> None:
     for key, fmt in all_formats().items():
         if fmt.write is not None:
             assert "second" not in dumps(tree, key), key
+
+
+# -- the 2019-2021 labelling: BeginSeg=Yes, nothing inside an EDU (issue 32, item 5) -------------------------------
+def tok_lines(doc_id: str, rows: list[tuple[str, str]]) -> str:
+    return f"# newdoc id = {doc_id}\n" + "".join(f"{i}\t{word}\t_\t_\t_\t_\t_\t_\t_\t{misc}\n"
+                                                 for i, (word, misc) in enumerate(rows, start=1)) + "\n"
+
+
+# gold: d1 "When it rains , we stay in ." with EDUs at When and we; d2 "Yes ." with one EDU at Yes: 3 boundaries
+GOLD_2019 = (tok_lines("d1", [("When", "BeginSeg=Yes"), ("it", "_"), ("rains", "SpaceAfter=No"), (",", "_"),
+                              ("we", "BeginSeg=Yes|SpaceAfter=No"), ("stay", "_"), ("in", "_"), (".", "_")])
+             + tok_lines("d2", [("Yes", "BeginSeg=Yes"), (".", "_")]))
+# prediction: boundaries at When, it, stay | Yes, . (5)
+PRED_2019 = (tok_lines("d1", [("When", "BeginSeg=Yes"), ("it", "BeginSeg=Yes"), ("rains", "SpaceAfter=No"),
+                              (",", "_"), ("we", "SpaceAfter=No"), ("stay", "BeginSeg=Yes"), ("in", "_"), (".", "_")])
+             + tok_lines("d2", [("Yes", "BeginSeg=Yes"), (".", "BeginSeg=Yes")]))
+
+
+def test_2019_labels_gold_against_itself_is_100(tmp_path, capsys) -> None:
+    gold = write(tmp_path / "g.tok", GOLD_2019)
+    out = run_json(["eval", gold, gold, "--metric", "segmentation"], capsys)
+    # 10 tokens, 3 boundaries on each side, all matched: P = R = F1 = 100 (before: read as no boundary, 0.00)
+    assert out["counts"] == {"tokens": 10, "gold": 3, "pred": 3, "matched": 3}
+    assert out["scores"] == {"P": 100.0, "R": 100.0, "F1": 100.0}
+
+
+def test_2019_labels_hand_counted(tmp_path, capsys) -> None:
+    gold, pred = write(tmp_path / "g.tok", GOLD_2019), write(tmp_path / "p.tok", PRED_2019)
+    # gold When, we | Yes (3); predicted When, it, stay | Yes, . (5); matched When | Yes (2):
+    # P = 2/5 = 40, R = 2/3 = 66.67, F1 = 2*2/(3+5) = 50
+    expected = {"tokens": 10, "gold": 3, "pred": 5, "matched": 2}
+    out = run_json(["eval", gold, pred, "--metric", "segmentation"], capsys)
+    assert out["counts"] == expected
+    assert out["scores"]["P"] == pytest.approx(40.0) and out["scores"]["R"] == pytest.approx(200 / 3)
+    assert out["scores"]["F1"] == pytest.approx(50.0)
+    # the same prediction labelled as since 2023 (Seg=B-seg / Seg=O): the same counts, whatever the gold's era
+    relabelled = (PRED_2019.replace("BeginSeg=Yes", "Seg=B-seg").replace("\t_\n", "\tSeg=O\n")
+                  .replace("\tSpaceAfter=No\n", "\tSpaceAfter=No|Seg=O\n"))
+    pred_2023 = write(tmp_path / "p2023.tok", relabelled)
+    assert run_json(["eval", gold, pred_2023, "--metric", "segmentation"], capsys)["counts"] == expected
+
+
+def test_2019_conllu_with_other_misc_items(tmp_path, capsys) -> None:
+    # one document, two sentences; EDUs at When (BeginSeg=Yes among other items) and we: 2 boundaries of 8 tokens
+    text = ("# newdoc id = c1\n# sent_id = c1-1\n1\tWhen\t_\t_\t_\t_\t_\t_\t_\tBeginSeg=Yes|Other=1\n"
+            "2\tit\t_\t_\t_\t_\t_\t_\t_\t_\n3\train\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n4\ts\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+            "# sent_id = c1-2\n1\twe\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No|BeginSeg=Yes\n"
+            "2\tstay\t_\t_\t_\t_\t_\t_\t_\t_\n3\tin\t_\t_\t_\t_\t_\t_\t_\t_\n4\t.\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+    gold = write(tmp_path / "g.conllu", text)
+    out = run_json(["eval", gold, gold, "--metric", "segmentation"], capsys)
+    assert out["counts"] == {"tokens": 8, "gold": 2, "pred": 2, "matched": 2}
+    assert out["scores"]["F1"] == 100.0
+
+
+UNLABELLED = tok_lines("plain", [("Just", "_"), ("tokens", "SpaceAfter=No"), (".", "_")])
+
+
+def test_a_document_without_segmentation_labels_is_an_error_naming_file_and_line(tmp_path, capsys) -> None:
+    gold = write(tmp_path / "g.tok", GOLD_2019 + UNLABELLED)
+    assert main(["eval", gold, gold, "--metric", "segmentation"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    # GOLD_2019 is 14 lines (d1: its newdoc line, 8 tokens, a blank line; d2: 1 + 2 + 1): "plain" opens on line
+    # 15, its first token is line 16
+    assert len(GOLD_2019.split("\n")) - 1 == 14
+    assert err == [(f"rstkit: error: {gold}:16: document 'plain' has no segmentation label on any of its 3 tokens: "
+                    "the last column labels EDU boundaries Seg=B-seg/Seg=O (DISRPT 2023 on) or BeginSeg=Yes/_ "
+                    "(DISRPT 2019-2021)")]
+    with pytest.raises(FormatError, match="no segmentation label") as caught:
+        evaluate(gold, gold, EvalConfig(metric="segmentation"))
+    assert (caught.value.path, caught.value.line) == (gold, 16)
+    # converting its segmentation is refused alike; reading it (what rstkit segment labels) is not
+    assert main(["convert", gold, str(tmp_path / "out"), "--to", "tok"]) == 2
+    assert "no segmentation label" in capsys.readouterr().err
+    assert read_disrpt(gold).documents[-1].labelling is None
+
+
+def test_writing_back_replaces_the_2019_label(tmp_path) -> None:
+    original = read_disrpt(write(tmp_path / "g.tok", GOLD_2019))
+    written = with_boundaries(original, {"d1": [False, True, False, False, False, False, False, True]})
+    lines = written.split("\n")
+    assert lines[1].endswith("\tWhen\t_\t_\t_\t_\t_\t_\t_\tSeg=O") and lines[2].endswith("\tSeg=B-seg")
+    assert lines[5].endswith("\twe\t_\t_\t_\t_\t_\t_\t_\tSeg=O|SpaceAfter=No")
+    assert lines[11].endswith("\tBeginSeg=Yes")  # d2 not given: kept
+    again = read_disrpt(write(tmp_path / "out.tok", written))
+    assert again.documents[0].boundaries == (False, True, False, False, False, False, False, True)

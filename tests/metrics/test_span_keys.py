@@ -12,6 +12,7 @@ character counts; it shares no code with rstkit.
 """
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -19,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rstkit.cli import main
 from rstkit.errors import RSTKitError
 from rstkit.formats.dis import loads_dis
 from rstkit.metrics import EvalConfig, score_documents
@@ -280,3 +282,44 @@ def test_audit_ranks_an_end_to_end_number_under_both_keyings(gum_pairs):
     assert "preset:dmrst/rst-parseval/micro/aligned:first-edu-end" in result.exact_presets
     keyings = {m.scored.variant.span_key for m in result.matches}
     assert keyings == {"chars", "first-edu-end"}
+
+
+# -- dependencies key an EDU by its whole extent under every span keying (issue 32, item 4) -----------------
+# Gold: three EDUs "aaaa" (chars 0-3), "bbbb" (4-7), "cccc" (8-11);
+#   Root[ N(1-2)[ N 1 span, S 2 elaboration ], S 3 background ].
+#   Dependencies (head of a node = head of its first nucleus): EDU 1 the root (head 0, ROOT),
+#   EDU 2 -> EDU 1 elaboration, EDU 3 -> EDU 1 background.
+# Prediction: the same tree over "aaaa" (0-3), "bb" (4-5), "bbcccc" (6-11): the boundary between EDUs 2 and 3
+#   is two characters early, so predicted EDUs 2 and 3 are cut wrongly; EDU 1 is exact.
+# README: a dependency counts only when its dependent's EDU is predicted exactly (same characters) and, for U,
+#   its head's EDU too. Only EDU 1 (root, head none on both sides) qualifies: 1 matched of 3 gold and 3 predicted
+#   rows, U = R = P = R = F1 = 100/3 = 33.33 (labels agree where EDUs do).
+#   Keyed by the end of the EDU alone, predicted EDU 3 (end 11) would pass as gold EDU 3 (end 11), head EDU 1 in
+#   both: 2 of 3, 66.67 -- what --span-key first-edu-end gave before the fix.
+DEP_GOLD = """( Root (span 1 3)
+  ( Nucleus (span 1 2) (rel2par span)
+    ( Nucleus (leaf 1) (rel2par span) (text _!aaaa_!) )
+    ( Satellite (leaf 2) (rel2par elaboration) (text _!bbbb_!) ) )
+  ( Satellite (leaf 3) (rel2par background) (text _!cccc_!) ) )"""
+DEP_PRED = DEP_GOLD.replace("_!bbbb_!", "_!bb_!").replace("_!cccc_!", "_!bbcccc_!")
+
+
+@pytest.mark.parametrize("span_key", ["chars", "first-edu-end"])
+def test_dependency_needs_the_exact_edu_under_every_span_key(span_key):
+    config = EvalConfig(metric="dependency", edus="aligned", span_key=span_key)
+    result = score_documents({"d": loads_dis(DEP_GOLD, doc_id="d")}, {"d": loads_dis(DEP_PRED, doc_id="d")}, config)
+    assert result.scores["U"] == pytest.approx(100 / 3, abs=1e-9)
+    assert result.scores["R"] == pytest.approx(100 / 3, abs=1e-9)
+    assert result.scores["F"] == pytest.approx(100 / 3, abs=1e-9)
+
+
+def test_dependency_cli_with_first_edu_end(tmp_path, capsys):
+    (tmp_path / "gold").mkdir()
+    (tmp_path / "pred").mkdir()
+    (tmp_path / "gold" / "d.dis").write_text(DEP_GOLD)
+    (tmp_path / "pred" / "d.dis").write_text(DEP_PRED)
+    code = main(["eval", str(tmp_path / "gold"), str(tmp_path / "pred"), "--metric", "dependency",
+                 "--edus", "aligned", "--span-key", "first-edu-end", "--format", "json"])
+    assert code == 0
+    scores = json.loads(capsys.readouterr().out)["scores"]
+    assert scores["U"] == pytest.approx(100 / 3, abs=1e-2)

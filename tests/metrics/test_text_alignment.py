@@ -6,6 +6,7 @@ the same documents without any rewrite.
 """
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from itertools import pairwise
 
 import pytest
@@ -14,9 +15,9 @@ from hypothesis import strategies as st
 
 from rstkit.errors import EDUMismatchError, RSTKitWarning
 from rstkit.formats.dis import loads_dis
-from rstkit.metrics import EvalConfig, score_documents
+from rstkit.metrics import EvalConfig, aligned, score_documents, textalign
 from rstkit.metrics.edus import normalise_edu_text
-from rstkit.metrics.textalign import MAX_APPROXIMATE, align_texts
+from rstkit.metrics.textalign import MAX_APPROXIMATE, align_texts, diff
 from rstkit.tree import EDU, RSTTree
 from tests.support.strategies import rst_trees
 
@@ -104,6 +105,131 @@ def test_a_long_text_is_aligned():
     del pred[9000]
     alignment = align_texts("".join(words), "".join(pred))
     assert (alignment.changed, alignment.inserted, alignment.deleted) == (1, 8, 6)
+
+
+# -- text with few unique chunks: Myers' diff, checked against a brute-force edit distance (issue 32, item 12) --
+def lcs_length(a: str, b: str) -> int:
+    """The longest common subsequence by the textbook dynamic programme: the fewest characters deleted plus
+    inserted turning a into b is len(a) + len(b) - 2 * lcs_length(a, b)."""
+    row = [0] * (len(b) + 1)
+    for x in a:
+        diagonal, row[0] = 0, 0
+        for j, y in enumerate(b, start=1):
+            diagonal, row[j] = row[j], diagonal + 1 if x == y else max(row[j], row[j - 1])
+    return row[-1]
+
+
+def applied(gold: str, pred: str, opcodes) -> str:
+    """``pred`` rebuilt from ``gold`` by the opcodes, checking that they tile both texts in order and that
+    equal operations cover equal text."""
+    out, i, j = [], 0, 0
+    for tag, i1, i2, j1, j2 in opcodes:
+        assert (i1, j1) == (i, j) and i1 <= i2 and j1 <= j2 and (i1, j1) != (i2, j2)
+        assert tag in ("equal", "replace", "delete", "insert")
+        if tag == "equal":
+            assert gold[i1:i2] == pred[j1:j2]
+        assert tag != "delete" or j1 == j2
+        assert tag != "insert" or i1 == i2
+        out.append(pred[j1:j2])
+        i, j = i2, j2
+    assert (i, j) == (len(gold), len(pred))
+    return "".join(out)
+
+
+SMALL_TEXTS = st.text(alphabet="abc", max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(SMALL_TEXTS, SMALL_TEXTS)
+def test_diff_is_a_shortest_edit_script(gold, pred):
+    opcodes = diff(gold, pred)
+    assert opcodes is not None
+    assert applied(gold, pred, opcodes) == pred
+    edits = sum(i2 - i1 + j2 - j1 for tag, i1, i2, j1, j2 in opcodes if tag != "equal")
+    assert edits == len(gold) + len(pred) - 2 * lcs_length(gold, pred)
+    # edit runs are whole: no two operations other than equal follow each other
+    assert all("equal" in (a[0], b[0]) for a, b in pairwise(opcodes))
+
+
+@settings(max_examples=200, deadline=None)
+@given(SMALL_TEXTS, SMALL_TEXTS, st.integers(0, 4))
+def test_diff_gives_up_past_its_bound(gold, pred, bound):
+    opcodes = diff(gold, pred, max_edits=bound)
+    edits = len(gold) + len(pred) - 2 * lcs_length(gold, pred)
+    assert (opcodes is None) == (edits > bound)
+    assert opcodes is None or applied(gold, pred, opcodes) == pred
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab", min_size=0, max_size=40), st.text(alphabet="abx", max_size=40))
+def test_every_gap_by_diff_still_aligns_the_texts(gold, pred):
+    """With every gap between anchors given to diff (no SequenceMatcher), align_texts' operations still
+    turn gold into pred and its counts are theirs."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(textalign, "SHORT_SIDE", -1)
+        alignment = align_texts(gold, pred)
+    assert applied(gold, pred, alignment.opcodes) == pred
+    paired = [(min(i2 - i1, j2 - j1), i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in alignment.opcodes if tag != "equal"]
+    assert alignment.changed == sum(p for p, _, _ in paired)
+    assert alignment.deleted == sum(g - p for p, g, _ in paired)
+    assert alignment.inserted == sum(q - p for p, _, q in paired)
+
+
+def test_repetitive_text_never_gives_sequence_matcher_a_long_gap(monkeypatch):
+    """"ha" x 6,000 with one character changed has no chunk that occurs once on each side: the whole text is
+    one gap between anchors. SequenceMatcher's cost grows with gold x predicted characters (15 s here before);
+    it may see no two long sides (at most 256 items on one), and the diff finds the one change."""
+    seen = []
+
+    class Recording(SequenceMatcher):
+        def __init__(self, junk, a, b, autojunk):
+            seen.append(min(len(a), len(b)))
+            super().__init__(junk, a, b, autojunk=autojunk)
+
+    monkeypatch.setattr(textalign, "SequenceMatcher", Recording)
+    gold = "ha" * 6000
+    pred = gold[:7001] + "e" + gold[7002:]  # the a at offset 7001 written e
+    alignment = align_texts(gold, pred)
+    assert max(seen, default=0) <= 256
+    assert alignment.opcodes == (("equal", 0, 7001, 0, 7001), ("replace", 7001, 7002, 7001, 7002),
+                                 ("equal", 7002, 12000, 7002, 12000))
+    assert (alignment.changed, alignment.inserted, alignment.deleted) == (1, 0, 0)
+    # "xy" inserted at 6,000 and the h at 9,000 dropped: 2 inserted, 1 deleted (no pairing: equal text between)
+    edited = gold[:6000] + "xy" + gold[6000:9000] + gold[9001:]
+    alignment = align_texts(gold, edited)
+    assert (alignment.changed, alignment.inserted, alignment.deleted) == (0, 2, 1)
+    assert applied(gold, edited, alignment.opcodes) == edited and not alignment.missing and not alignment.extra
+
+
+def test_a_gap_past_the_edit_bound_is_one_replacement_and_an_error_saying_so(monkeypatch):
+    # "ha" x 300 against the same text with every 20th character written x (30 changes: 60 edits, more than a
+    # bound of 10): the search stops; the stretch from the first change to the last is one replacement, and the
+    # error says the texts differ too much, not that one side lacks text
+    monkeypatch.setattr(textalign, "MAX_EDITS", 10)
+    monkeypatch.setattr(aligned, "MAX_EDITS", 10)
+    gold = "ha" * 300
+    pred = "".join("x" if i % 20 == 5 else c for i, c in enumerate(gold))
+    alignment = align_texts(gold, pred)
+    assert alignment.unsearched == ((5, 586, 5, 586),)  # first change at 5, last at 585
+    assert applied(gold, pred, alignment.opcodes) == pred
+    assert alignment.opcodes == (("equal", 0, 5, 0, 5), ("replace", 5, 586, 5, 586), ("equal", 586, 600, 586, 600))
+    assert (alignment.changed, alignment.inserted, alignment.deleted) == (0, 581, 581)  # nothing paired in it
+    tree = "( Root (span 1 2) ( Nucleus (leaf 1) (rel2par span) (text _!{}_!) ) " \
+           "( Satellite (leaf 2) (rel2par elaboration) (text _!{}_!) ) )"
+    gold_tree = tree.format(gold[:300], gold[300:])
+    pred_tree = tree.format(pred[:300], pred[300:])
+    with pytest.raises(EDUMismatchError, match=r"differ in more than 10 characters \(deleted plus inserted\) over 581 "
+                                               r"gold characters from character 6 \(gold EDUs 1-2\) and 581 predicted"
+                                               ) as caught:
+        score(gold_tree, pred_tree)
+    assert "lacks" not in str(caught.value) and "more stretch" not in str(caught.value)
+    # lenient: the stretch is text each side lacks. Gold EDUs "ha" x 150 at 0-299 and 300-599; predicted EDU 1 is
+    # characters 0-4 (paired) and 5-299 (unpaired, before gold offset 586), EDU 2 is 300-585 (unpaired) and 586-599:
+    # neither covers a gold EDU's characters, so no RST-Parseval tuple matches (S 0 of 2 gold, 2 predicted); of the
+    # boundaries (gold 0 and 300, predicted 0 and an unpaired position) only 0 matches: P = R = F1 = 50
+    with (pytest.warns(RSTKitWarning, match="differ in more than 10 characters"),
+          pytest.warns(RSTKitWarning, match="0 changed, 581 inserted, 581 deleted")):
+        assert score(gold_tree, pred_tree, ALIGNED.replace(lenient=True)) == ((0, 2, 2), (2, 2, 1))
 
 
 # -- carried onto the gold ----------------------------------------------------------------------------------
