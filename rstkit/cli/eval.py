@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
@@ -11,7 +12,7 @@ from ..evaluation import default_names, evaluate
 from ..metrics import EvalConfig
 from ..metrics.config import DEFAULT_STATISTICS, Statistics
 from ..metrics.presets import PRESET_SETTINGS
-from ..metrics.registry import ALL_METRICS, METRICS
+from ..metrics.registry import ALL_METRICS, FAMILIES, METRICS
 from ..report import FORMATS
 from ..settings import (
     AVERAGES,
@@ -196,13 +197,19 @@ def _or(value: int | None, default: int) -> int:
 
 def _plain_configs(args: argparse.Namespace, given: dict[str, tuple[str, Any]]) -> list[EvalConfig]:
     settings = {name: value for name, (_, value) in given.items()}
-    if settings.pop("compat", None) == RST_EVAL:  # the reference keeps unknown labels unless told
-        make = EvalConfig.rst_eval
-    else:
+    rst_eval = settings.pop("compat", None) == RST_EVAL
+    if not rst_eval:  # EvalConfig.rst_eval keeps unknown labels unless told
         settings["unknown_labels"] = settings.get("unknown_labels", "error")
-        make = EvalConfig
-    return [make(metric=metric, average=average, **settings)
+    make: Callable[..., EvalConfig] = EvalConfig.rst_eval if rst_eval else EvalConfig
+    return [make(metric=metric, average=average, **_own(settings, metric))
             for metric in args.metric or ["parseval"] for average in args.average or ["micro"]]
+
+
+def _own(settings: dict[str, Any], metric: str) -> dict[str, Any]:
+    """``settings`` less the other metric families' own (``dep_encoding`` for a dependency configuration
+    only): each configuration holds what its signature pins, as :meth:`EvalConfig.from_signature` reads it."""
+    others = {name for family in FAMILIES.values() if family.name != metric for name in family.own_settings}
+    return {name: value for name, value in settings.items() if name not in others}
 
 
 def _preset_configs(args: argparse.Namespace, given: dict[str, tuple[str, Any]]) -> list[EvalConfig]:
@@ -217,7 +224,7 @@ def _preset_configs(args: argparse.Namespace, given: dict[str, tuple[str, Any]])
     configs = []
     for metric in args.metric or [own["metric"]]:
         for average in args.average or [own["average"]]:
-            chosen = {**overrides, "metric": metric, "average": average}
+            chosen = {**_own(overrides, metric), "metric": metric, "average": average}
             try:
                 configs.append(EvalConfig.preset(args.preset, **chosen))
             except RSTKitError as exc:
