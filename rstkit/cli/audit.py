@@ -33,6 +33,8 @@ from .common import (
     nonnegative_int,
     one_stdin,
     read_command_input,
+    refuse_unused,
+    remember_defaults,
     warn,
     write_result,
 )
@@ -80,11 +82,34 @@ def add_parser(sub) -> None:
     add_output_option(p, "the audit")
     p.add_argument("--digits", type=nonnegative_int, default=2, help="decimals of computed scores in text and Markdown")
     p.set_defaults(run=run)
+    remember_defaults(p)
+
+
+#: the options of reading and scoring GOLD and PRED
+_SCORING = ("labels", "keep_unknown_labels", "missing", "lenient", "skip_errors", "in_format", "gold_format",
+            "pred_format", "doc_map", "edus", "span_key", "presets", "digits", "top")
+
+
+def _refuse_unused(args: argparse.Namespace) -> None:
+    """Options that would change nothing in this audit are errors naming them."""
+    if args.paper and args.gold is None:
+        refuse_unused(args, _SCORING, "is for reading and scoring GOLD and PRED: --paper KEY alone prints the paper's "
+                                      "published tables, nothing is scored")
+    if args.paper:
+        refuse_unused(args, ("edus", "span_key", "presets"),
+                      "does not apply to --paper: the parser's row is recomputed under the paper's procedures, "
+                      "over gold EDUs")
+    if args.span_key and args.edus != "aligned":
+        raise RSTKitError("--span-key needs --edus aligned (with gold EDUs both keyings give the same scores)")
+    if args.format == "json":
+        refuse_unused(args, ("digits", "top"), "applies to text and Markdown: --format json lists every variant "
+                                               "with its scores unrounded")
 
 
 def run(args: argparse.Namespace) -> int:
     if (args.gold is None) != (args.pred is None):
         raise RSTKitError("give both GOLD and PRED, or neither (with --paper)")
+    _refuse_unused(args)
     notes: list[str] = []
     one_stdin([args.gold, args.pred])
     check_result_target(args.output, [args.gold, args.pred])
@@ -99,8 +124,6 @@ def run(args: argparse.Namespace) -> int:
             raise RSTKitError("--parser needs --paper")
         published = parse_published(args.published)
         gold, pred = _documents(args, args.pred_format or args.in_format, notes)
-        if args.span_key and args.edus != "aligned":
-            raise RSTKitError("--span-key needs --edus aligned (with gold EDUs both keyings give the same scores)")
         result = audit_published(gold, pred, published, label_maps=_label_maps(args.labels), missing=args.missing,
                        lenient=args.lenient, unknown_labels="keep" if args.keep_unknown_labels else None,
                        edus=args.edus, span_keys=tuple(dict.fromkeys(args.span_key or SPAN_KEYS)),

@@ -210,6 +210,25 @@ def add_alias(parser: argparse.ArgumentParser, other: str, dest: str, **kwargs: 
     parser.add_argument(other, dest=dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **kwargs)
 
 
+def remember_defaults(parser: argparse.ArgumentParser) -> None:
+    """Keep the default of each of ``parser``'s options (call it after the last ``add_argument``), so that
+    :func:`refuse_unused` tells an option given from one left alone."""
+    parser.set_defaults(option_defaults={action.dest: (max(action.option_strings, key=len), action.default)
+                                         for action in parser._actions
+                                         if action.option_strings and action.default is not argparse.SUPPRESS})
+
+
+def refuse_unused(args: argparse.Namespace, dests: Sequence[str], why: str) -> None:
+    """An error naming the first option of ``dests`` given a value other than its default: it would be
+    accepted and change nothing (``why`` says why), where a silently ignored option leaves a result that
+    is not what was asked for. Options given their default change nothing either way."""
+    defaults = args.option_defaults
+    for dest in dests:
+        option, default = defaults[dest]
+        if getattr(args, dest) != default:
+            raise RSTKitError(f"{option} {why}")
+
+
 def write_result(text: str, output: str | None) -> None:
     """A command's result: printed, or with ``-o FILE`` written to it (atomically; an existing file
     is replaced, an input never: checked by the caller's :func:`rstkit.output.check_target`)."""

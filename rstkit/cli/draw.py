@@ -29,6 +29,8 @@ from .common import (
     detected_format,
     nonnegative_int,
     one_stdin,
+    refuse_unused,
+    remember_defaults,
     stdin_as_file,
     stdin_format,
 )
@@ -77,6 +79,7 @@ def add_parser(sub) -> None:
     add_label_option(p, default="raw")
     add_input_options(p)
     p.set_defaults(run=run)
+    remember_defaults(p)
 
 
 def _documents(given: str, fmt: str | None, args: argparse.Namespace) -> dict[str, RSTTree]:
@@ -131,6 +134,10 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output and args.output != STREAM else None
     into_folder = out is not None and wants_directory(args.output)
     fmt = _format(args, None if into_folder else out)
+    if fmt != "text":
+        refuse_unused(args, ("width", "ascii"), f"applies to text drawings, not to {fmt}")
+    if args.compare is None:
+        refuse_unused(args, ("pred_format",), "is the format of --compare PRED, and no PRED is given")
     inputs = [Path(p) for p in (args.file, args.compare) if p and p != STREAM]
     if out is not None:
         check_target(out, directory=into_folder, inputs=inputs)

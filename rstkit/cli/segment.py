@@ -36,7 +36,17 @@ from ..formats.disrpt import DisrptFile, is_disrpt, read_disrpt, with_boundaries
 from ..output import check_existing, check_names, check_target, wants_directory, write_files
 from ..progress import Progress
 from ..segment.tokenize import read_plain_text
-from .common import STREAM, add_deprecated, add_jobs_option, add_output_option, info, output_path, stdin_as_file
+from .common import (
+    STREAM,
+    add_deprecated,
+    add_jobs_option,
+    add_output_option,
+    info,
+    output_path,
+    refuse_unused,
+    remember_defaults,
+    stdin_as_file,
+)
 
 EXTENSIONS = {"lines": ".edus", "jsonl": ".jsonl"}
 
@@ -60,6 +70,7 @@ def add_parser(sub) -> None:
     add_jobs_option(p, "CPU threads for torch (default: torch's)")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(run=run)
+    remember_defaults(p)
 
 
 def plan(input_path: Path, out: Path, extension: str, pattern: str, force: bool,
@@ -114,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _segment(source_path: Path, output: str, args: argparse.Namespace) -> int:
+    if not source_path.is_dir():
+        refuse_unused(args, ("glob",), "picks the files of a directory; INPUT is one file")
     to_stdout = output == STREAM
     out = Path(output)
     named = args.input if Path(args.input).is_file() else args.glob
