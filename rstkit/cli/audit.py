@@ -147,9 +147,9 @@ def _label_maps(text: str) -> list[str]:
 
 def _documents(args: argparse.Namespace, pred_format: str | None,
                notes: list[str]) -> tuple[dict[str, RSTTree], dict[str, RSTTree]]:
-    gold = read_command_input(args.gold, args.gold_format or args.in_format, args, notes)
+    gold = read_command_input(args.gold, args.gold_format or args.in_format, args, notes, "gold_format")
     options = {"doc_map": args.doc_map} if args.doc_map else {}
-    pred = read_command_input(args.pred, pred_format, args, notes, **options)
+    pred = read_command_input(args.pred, pred_format, args, notes, "pred_format", **options)
     if _is_file(args.gold) and len(gold) == 1 and _is_file(args.pred):
         pred = pair_single_files(pred, next(iter(gold)), args.pred)
     return gold, pred

@@ -79,7 +79,7 @@ def _convert(src: Path, output: str, in_format: str | None, args: argparse.Names
     into_folder = not to_stdout and (src.is_dir() or wants_directory(output))
     if not to_stdout:
         check_target(dst, directory=into_folder, inputs=inputs)
-    if in_format is None and is_disrpt_input(src):
+    if in_format in DISRPT_FORMATS or (in_format is None and is_disrpt_input(src)):
         if to_stdout:
             raise RSTKitError("DISRPT files are converted into files or a directory, not to standard output (-)",
                               args.src)

@@ -27,8 +27,10 @@ from .common import (
     add_input_options,
     add_label_option,
     detected_format,
+    format_fix,
     nonnegative_int,
     one_stdin,
+    refuse_disrpt,
     refuse_unused,
     remember_defaults,
     stdin_as_file,
@@ -82,12 +84,17 @@ def add_parser(sub) -> None:
     remember_defaults(p)
 
 
-def _documents(given: str, fmt: str | None, args: argparse.Namespace) -> dict[str, RSTTree]:
+def _documents(given: str, fmt: str | None, args: argparse.Namespace, side: str = "format") -> dict[str, RSTTree]:
+    """The trees of FILE (``side`` ``format``: ``--from``) or of --compare PRED (``pred_format``)."""
+    refuse_disrpt(given, fmt, "draw")
     fmt = stdin_format(given, fmt)
     with stdin_as_file(given, fmt) as path:
         check_input(path)
-        documents = read_documents(path, detected_format(path, fmt, given), lenient=args.lenient,
-                                   encoding=args.encoding)
+        try:
+            documents = read_documents(path, detected_format(path, fmt, given, side), lenient=args.lenient,
+                                       encoding=args.encoding)
+        except RSTKitError as exc:
+            raise format_fix(exc, side) from None
     if args.doc is not None:
         if args.doc not in documents:
             raise MissingDocumentError(f"no document {args.doc!r} here (documents: "
@@ -142,8 +149,10 @@ def run(args: argparse.Namespace) -> int:
     if out is not None:
         check_target(out, directory=into_folder, inputs=inputs)
     gold = _documents(args.file, args.in_format, args)
-    documents = (_pairs(gold, _documents(args.compare, args.pred_format, args), args.compare) if args.compare
-                 else {doc_id: (tree, None) for doc_id, tree in gold.items()})
+    if args.compare:
+        documents = _pairs(gold, _documents(args.compare, args.pred_format, args, "pred_format"), args.compare)
+    else:
+        documents = {doc_id: (tree, None) for doc_id, tree in gold.items()}
     several = len(documents) > 1 and fmt != "text"
     if several:
         if out is None:

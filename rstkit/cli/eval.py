@@ -5,9 +5,10 @@ import argparse
 import contextlib
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning
+from ..errors import ManyErrors, MissingDocumentError, RSTKitError, RSTKitWarning
 from ..evaluation import default_names, evaluate
 from ..metrics import EvalConfig
 from ..metrics.config import DEFAULT_STATISTICS, Statistics
@@ -35,6 +36,7 @@ from .common import (
     comma_list,
     dep_encoding,
     detected_format,
+    format_fix,
     nonnegative_int,
     one_stdin,
     open_unit_interval,
@@ -292,11 +294,11 @@ def _run(args: argparse.Namespace, names: list[str] | None, configs: list[EvalCo
         gold = files.enter_context(stdin_as_file(args.gold, gold_format))
         preds = [files.enter_context(stdin_as_file(p, stdin_format(p, args.pred_format or args.in_format)))
                  for p in args.preds]
-        pred_formats = {detected_format(read, stdin_format(p, args.pred_format or args.in_format), p)
+        pred_formats = {detected_format(read, stdin_format(p, args.pred_format or args.in_format), p, "pred_format")
                         for read, p in zip(preds, args.preds)}
         try:
             result = evaluate(gold, preds, configs, names or _names(args.preds),
-                              gold_format=detected_format(gold, gold_format, args.gold),
+                              gold_format=detected_format(gold, gold_format, args.gold, "gold_format"),
                               pred_format=pred_formats.pop() if len(pred_formats) == 1 else "auto",
                               doc_map=args.doc_map, skip_errors=args.skip_errors, jobs=args.jobs,
                               encoding=args.encoding)
@@ -306,12 +308,32 @@ def _run(args: argparse.Namespace, names: list[str] | None, configs: list[EvalCo
             raise MissingDocumentError(f"{exc} (standard input is one file: a document it holds is named by the "
                                        f"format, else {STDIN_NAME!r}; for one document give GOLD as one file)",
                                        fixes=exc.fixes) from None
+        except RSTKitError as exc:  # a format to name is the format of the side the file is on
+            raise _sided(exc, gold, preds) from None
         finally:
             for message in dict.fromkeys(str(w.message) for w in caught):
                 warn(message)
     digits = _or(args.digits, DEFAULT_DIGITS)
     write_result(result.render(args.format, digits, per_relation=args.per_relation), args.output)
     return 0
+
+
+def _sided(error: RSTKitError, gold: str, preds: list[str]) -> RSTKitError:
+    """``error`` with a fix of naming a format said as the option of the side its file is on (``--gold-format``
+    for a file of GOLD, ``--pred-format`` for one of a PRED), where its file tells."""
+    for each in error.errors if isinstance(error, ManyErrors) else [error]:
+        if each.path is not None and _within(each.path, gold):
+            format_fix(each, "gold_format")
+        elif each.path is not None and any(_within(each.path, pred) for pred in preds):
+            format_fix(each, "pred_format")
+    if isinstance(error, ManyErrors):
+        error.fixes = tuple(dict.fromkeys(fix for each in error.errors for fix in each.fixes))
+    return error
+
+
+def _within(path: str, source: str) -> bool:
+    """Whether ``path`` is the file ``source`` or in the directory ``source``."""
+    return Path(path) == Path(source) or Path(source) in Path(path).parents
 
 
 def _names(preds: list[str]) -> list[str] | None:

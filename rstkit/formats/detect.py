@@ -41,7 +41,7 @@ def detect_format(path: str | Path) -> str:
         raise FormatError("cannot detect the format: the content matches no known format (known: "
                           f"{', '.join(sorted(all_formats()))})", str(path))
     raise FormatError(f"ambiguous format: could be any of {', '.join(keys)}; name one", str(path),
-                      fixes=("pred_format",))
+                      fixes=("format",))
 
 
 def _detect_directory(directory: Path) -> str:
@@ -60,7 +60,7 @@ def _detect_directory(directory: Path) -> str:
         raise FormatError(f"cannot detect the format: files of different formats ({describe_groups(found)})",
                           str(directory))
     raise FormatError(f"ambiguous format: could be any of {', '.join(sorted(common))}; name one", str(directory),
-                      fixes=("pred_format",))
+                      fixes=("format",))
 
 
 def describe_groups(found: dict[Path, set[str]], examples: int = 3) -> str:
