@@ -5,11 +5,13 @@ import argparse
 import contextlib
 import warnings
 from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from ..errors import ManyErrors, MissingDocumentError, RSTKitError, RSTKitWarning
 from ..evaluation import default_names, evaluate
+from ..formats.disrpt import is_disrpt_input
 from ..metrics import EvalConfig
 from ..metrics.config import DEFAULT_STATISTICS, Statistics
 from ..metrics.presets import PRESET_SETTINGS
@@ -230,8 +232,8 @@ def _preset_configs(args: argparse.Namespace, given: dict[str, tuple[str, Any]])
             try:
                 configs.append(EvalConfig.preset(args.preset, **chosen))
             except RSTKitError as exc:
-                options = {**given, "metric": (f"--metric {metric}", metric),
-                           "average": (f"--average {average}", average)}
+                options = {**given, **({"metric": (f"--metric {metric}", metric)} if args.metric else {}),
+                           **({"average": (f"--average {average}", average)} if args.average else {})}
                 raise RSTKitError(f"--preset {args.preset} and {_conflicting(args.preset, options)} do not go "
                                   f"together: {exc.message}") from None
     return configs
@@ -247,10 +249,14 @@ def _conflicting(preset: str, options: dict[str, tuple[str, Any]]) -> str:
 
 
 def _is_given(name: str, value: Any) -> bool:
-    """Whether a setting differs from what the options give when none is typed."""
-    unset = {"missing": "error", "edus": "gold", "lenient": False, "exclude_single_edu": False,
-             "dep_encoding": "chain", "sentence_initial": "counted", "statistics": Statistics()}
-    return name not in unset or value != unset[name]
+    """Whether an option gave setting ``name``: the settings that a preset may set are in the options only
+    where typed; the others always, typed where they differ from EvalConfig's defaults."""
+    unset = {field.name: field.default for field in fields(EvalConfig)}
+    return name not in _ALWAYS_GIVEN or value != unset[name]
+
+
+#: the settings the options always give (no preset sets them), by :func:`_given_settings`
+_ALWAYS_GIVEN = ("missing", "edus", "lenient", "exclude_single_edu", "dep_encoding", "sentence_initial", "statistics")
 
 
 def _valid(preset: str, overrides: dict[str, Any]) -> bool:
@@ -265,6 +271,12 @@ def _check_used(args: argparse.Namespace, configs: list[EvalConfig]) -> None:
     """Refuse an option that changes nothing in this run (naming it and why), as an option silently
     ignored would leave a score that is not what was asked for."""
     metrics = {config.metric for config in configs}
+    if metrics == {"segmentation"}:
+        for option, given in (("--binarize", args.binarize), ("--labels", args.labels), ("--compat", args.compat),
+                              ("--keep-unknown-labels", args.keep_unknown_labels)):
+            if given:
+                raise RSTKitError(f"{option} does not apply to --metric segmentation, which compares EDU "
+                                  "boundaries (no tree shape, no relation)")
     if args.no_sentence_initial and "segmentation" not in metrics:
         raise RSTKitError(f"--no-sentence-initial applies to --metric segmentation only (boundaries of "
                           f"sentence-initial tokens), not to {', '.join(sorted(metrics))}")
@@ -296,6 +308,9 @@ def _run(args: argparse.Namespace, names: list[str] | None, configs: list[EvalCo
                  for p in args.preds]
         pred_formats = {detected_format(read, stdin_format(p, args.pred_format or args.in_format), p, "pred_format")
                         for read, p in zip(preds, args.preds)}
+        if args.doc_map and all(is_disrpt_input(pred) for pred in preds):
+            raise RSTKitError("--doc-map names the documents of tree files; DISRPT files name theirs "
+                              "(# newdoc id)")
         try:
             result = evaluate(gold, preds, configs, names or _names(args.preds),
                               gold_format=detected_format(gold, gold_format, args.gold, "gold_format"),

@@ -136,6 +136,11 @@ def test_conflicts_name_the_preset_and_the_option_as_typed(argv, named):
     (["--preset", "dmrst", "--span-key", "chars"], "--span-key chars needs --edus aligned"),
     (["--format", "json", "--digits", "3"], "--digits rounds the scores of --format text"),
     (["--format", "csv", "--digits", "0"], "--format csv prints them unrounded"),
+    (["--metric", "segmentation", "--binarize", "right"], "--binarize does not apply to --metric segmentation"),
+    (["--metric", "segmentation", "--binarize", "rst-eval"], "--binarize does not apply to --metric segmentation"),
+    (["--metric", "segmentation", "--labels", "gum"], "--labels does not apply to --metric segmentation"),
+    (["--metric", "segmentation", "--compat", "rst-eval"], "--compat does not apply to --metric segmentation"),
+    (["--metric", "segmentation", "--labels", "rstdt18", "--keep-unknown-labels"], "--labels does not apply"),
 ])
 def test_an_option_that_changes_nothing_is_an_error(argv, named):
     assert named in _outcome(argv)
@@ -181,3 +186,13 @@ def test_given_options_reach_a_preset_run(capsys):
     signature = out[0]["signature"]
     for item in ("1edu=excluded", "missing=zero", "ci=0.8", "boot=30", "trials=20", "seed=4", "preset=rstfinder"):
         assert f"|{item}|" in signature, signature
+
+
+def test_doc_map_with_disrpt_predictions(tmp_path: Path, capsys):
+    """DISRPT files name their documents (``# newdoc id``): a --doc-map, even one that does not exist, was
+    accepted and ignored."""
+    gold, pred = tmp_path / "g.conllu", tmp_path / "p.conllu"
+    gold.write_text(GOLD_CONLLU, encoding="utf-8")
+    pred.write_text(PRED_CONLLU, encoding="utf-8")
+    assert main(["eval", str(gold), str(pred), "--metric", "segmentation", "--doc-map", str(tmp_path / "x.tsv")]) == 2
+    assert "--doc-map names the documents of tree files; DISRPT files name theirs" in capsys.readouterr().err
