@@ -102,3 +102,16 @@ def test_segment_glob_on_one_file(capsys, tmp_path):
     text.write_text("Hello there. I went home.\n", encoding="utf-8")
     status, err = run(capsys, ["segment", str(text), "-", "--glob", "*.md"])
     assert status == 2 and "--glob picks the files of a directory; INPUT is one file" in err, err
+
+
+@pytest.mark.parametrize("argv, named", [
+    ([BREAD, "-", "--segmenter", "segmenter-base"],
+     "--segmenter segmenter-base segments plain .txt input, and INPUT has none"),
+    ([GOLD, "OUT", "--split", "test", "--from", "dis"], "--from does not apply to --split"),
+    ([GOLD, "OUT", "--split", "test", "--segmenter", "segmenter"], "--segmenter segmenter does not apply to --split"),
+])
+def test_parse_options_that_change_nothing(capsys, tmp_path, argv, named):
+    status, err = run(capsys, ["parse", *[str(tmp_path / "out") if a == "OUT" else a for a in argv],
+                               "--model", "scratch"])
+    assert status == 2 and named in err, err
+    assert not (tmp_path / "out").exists()
