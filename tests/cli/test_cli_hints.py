@@ -135,3 +135,16 @@ def test_commands_that_read_trees_say_so_for_disrpt(command, tmp_path, capsys, m
     tok.write_text(GOLD_CONLLU, encoding="utf-8")
     named = [str(tok) if a == "-" else a for a in command]
     assert f"g.tok: rstkit {command[0]} reads trees" in _last_error(named, capsys, monkeypatch)
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["eval", "-", "P", "--metric", "segmentation"], "--gold-format KEY"),
+    (["convert", "-", "OUT", "--to", "tok"], "--from KEY"),
+])
+def test_disrpt_on_standard_input_without_its_format_says_so(tmp_path, capsys, monkeypatch, argv, flag):
+    pred = tmp_path / "p.conllu"
+    pred.write_text(PRED_CONLLU, encoding="utf-8")
+    argv = [str(pred) if a == "P" else str(tmp_path / "out") if a == "OUT" else a for a in argv]
+    line = _last_error(argv, capsys, monkeypatch, GOLD_CONLLU.encode())
+    assert "<stdin>: cannot detect the format: this is a DISRPT segmentation (tok or conllu)" in line, line
+    assert line.endswith(f"(use {flag})"), line
