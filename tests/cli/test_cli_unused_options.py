@@ -115,3 +115,18 @@ def test_parse_options_that_change_nothing(capsys, tmp_path, argv, named):
                                "--model", "scratch"])
     assert status == 2 and named in err, err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("options, named", [
+    (["--encoder", "bow", "--batch-size", "8"], "--batch-size applies to the minilm encoder, not to bow"),
+    (["--encoder", "random", "--device", "cpu"], "--device applies to the minilm encoder, not to random"),
+    (["--encoder", "bow", "--cache-dir", "CACHE"], "--cache-dir concerns the encoding cache, and bow's encodings"),
+    (["--encoder", "majority", "--no-cache"], "--no-cache concerns the encoding cache"),
+    (["--encoder", "tests.support.probe_corpora:markers", "--no-cache", "--cache-dir", "CACHE"],
+     "--cache-dir is where encodings are cached, and --no-cache caches none"),
+])
+def test_discoeval_options_that_change_nothing(capsys, tmp_path, options, named):
+    options = [str(tmp_path / "cache") if o == "CACHE" else o for o in options]
+    status, err = run(capsys, ["discoeval", "--corpus", GOLD, *options])
+    assert status == 2 and named in err, err
+    assert not (tmp_path / "cache").exists()
