@@ -130,3 +130,14 @@ def test_discoeval_options_that_change_nothing(capsys, tmp_path, options, named)
     status, err = run(capsys, ["discoeval", "--corpus", GOLD, *options])
     assert status == 2 and named in err, err
     assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.parametrize("options, named", [
+    (["--encoder-lr", "1e-4"], "--encoder-lr sets how a fine-tuned encoder learns, and without --fine-tune"),
+    (["--layer-decay", "0.5"], "--layer-decay sets how a fine-tuned encoder learns"),
+    (["--seeds", "1,2", "--seed", "7"], "--seed seeds one model, and --seeds trains one per seed it lists"),
+])
+def test_train_options_that_change_nothing(capsys, tmp_path, options, named):
+    status, err = run(capsys, ["train", "--corpus", GOLD, "-o", str(tmp_path / "model"), *options])
+    assert status == 2 and named in err, err
+    assert not (tmp_path / "model").exists()
