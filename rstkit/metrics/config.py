@@ -282,7 +282,8 @@ class EvalConfig:
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> EvalConfig:
         """The settings of the peer procedure ``name`` (:data:`rstkit.metrics.presets.PRESET_SETTINGS`),
-        each of ``overrides`` replacing the preset's; the signature shows them and ``preset=NAME``."""
+        each of ``overrides`` replacing the preset's but for those that define it (its compatibility mode and
+        quirks, :data:`rstkit.metrics.presets.DEFINING`: refused); the signature shows them and ``preset=NAME``."""
         from .presets import preset_settings
 
         return cls(**preset_settings(name, **overrides))
