@@ -21,6 +21,7 @@ FIXES = {
     "labels": "choose another label map",
     "missing": "score gold documents without prediction anyway (missing='skip' or 'zero')",
     "pred_format": "name the prediction format explicitly",
+    "gold_format": "name the gold format explicitly",
     "format": "name the format of the input explicitly (format=KEY)",
     "force": "overwrite existing output files",
     "edus_aligned": "score predictions whose EDUs differ from the gold by aligning characters",

@@ -22,12 +22,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
 import sys
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from importlib import import_module
 from typing import cast
 
@@ -37,14 +38,16 @@ from ..gcpause import gc_pauses_allowed
 from ..progress import shown
 from .common import VERBOSITY, add_verbosity_options, detail, set_verbosity, standard_streams, warn
 
-#: how the command line spells the fix of an error (``RSTKitError.fixes``, library names)
+#: how the command line spells the fix of an error (``RSTKitError.fixes``, library names); a command shows
+#: those whose flag it has (``format``: the input's, ``gold_format`` and ``pred_format``: one side's)
 FIX_FLAGS = {
     "lenient": "--lenient",
     "keep_unknown_labels": "--keep-unknown-labels",
     "labels": "another --labels map",
     "missing": "--missing skip or --missing zero",
     "pred_format": "--pred-format KEY",
-    "format": "--from, --gold-format or --pred-format KEY",
+    "gold_format": "--gold-format KEY",
+    "format": "--from KEY",
     "force": "--force",
     "edus_aligned": "--edus aligned",
     "encoding": "--encoding NAME",
@@ -52,10 +55,12 @@ FIX_FLAGS = {
 }
 
 
-def error_line(error: RSTKitError) -> str:
-    """One line for an error, with the flags that would get past it (``error.fixes``);
-    unprintable characters (a newline, bytes of a binary file) are shown escaped."""
-    hint = " or ".join(FIX_FLAGS[f] for f in error.fixes if f in FIX_FLAGS)
+def error_line(error: RSTKitError, options: Collection[str] | None = None) -> str:
+    """One line for an error, with the flags that would get past it (``error.fixes``; given the command's
+    ``options``, only the flags it has); unprintable characters (a newline, bytes of a binary file) are
+    shown escaped."""
+    hint = " or ".join(FIX_FLAGS[f] for f in error.fixes if f in FIX_FLAGS
+                       and (options is None or re.findall(r"--[a-z-]+", FIX_FLAGS[f])[0] in options))
     return f"rstkit: error: {printable(str(error), limit=None)}" + (f" (use {hint})" if hint else "")
 
 #: subcommand modules of rstkit.cli, in the order ``rstkit --help`` lists them
@@ -76,6 +81,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     for name in [chosen] if chosen in SUBCOMMANDS else SUBCOMMANDS:
         import_module(f"{__name__}.{name.replace('-', '_')}").add_parser(sub)
         subparser = sub.choices[name]
+        subparser.set_defaults(command_options=frozenset(s for a in subparser._actions for s in a.option_strings))
         subparser.formatter_class = _with_defaults(cast(type[argparse.HelpFormatter], subparser.formatter_class))
         add_verbosity_options(subparser)
     return parser
@@ -166,10 +172,10 @@ def _run(args: argparse.Namespace) -> int:
         return status
     except ManyErrors as exc:
         for error in exc.errors:
-            print(error_line(error), file=sys.stderr)
+            print(error_line(error, getattr(args, "command_options", None)), file=sys.stderr)
         return 2
     except RSTKitError as exc:
-        print(error_line(exc), file=sys.stderr)
+        print(error_line(exc, getattr(args, "command_options", None)), file=sys.stderr)
         return 2
     except Terminated:
         print("rstkit: terminated", file=sys.stderr)

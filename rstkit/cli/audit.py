@@ -33,6 +33,8 @@ from .common import (
     nonnegative_int,
     one_stdin,
     read_command_input,
+    refuse_unused,
+    remember_defaults,
     report_name,
     warn,
     write_result,
@@ -81,11 +83,34 @@ def add_parser(sub) -> None:
     add_output_option(p, "the audit")
     p.add_argument("--digits", type=nonnegative_int, default=2, help="decimals of computed scores in text and Markdown")
     p.set_defaults(run=run)
+    remember_defaults(p)
+
+
+#: the options of reading and scoring GOLD and PRED
+_SCORING = ("labels", "keep_unknown_labels", "missing", "lenient", "skip_errors", "in_format", "gold_format",
+            "pred_format", "doc_map", "edus", "span_key", "presets", "digits", "top")
+
+
+def _refuse_unused(args: argparse.Namespace) -> None:
+    """Options that would change nothing in this audit are errors naming them."""
+    if args.paper and args.gold is None:
+        refuse_unused(args, _SCORING, "is for reading and scoring GOLD and PRED: --paper KEY alone prints the paper's "
+                                      "published tables, nothing is scored")
+    if args.paper:
+        refuse_unused(args, ("edus", "span_key", "presets"),
+                      "does not apply to --paper: the parser's row is recomputed under the paper's procedures, "
+                      "over gold EDUs")
+    if args.span_key and args.edus != "aligned":
+        raise RSTKitError("--span-key needs --edus aligned (with gold EDUs both keyings give the same scores)")
+    if args.format == "json":
+        refuse_unused(args, ("digits", "top"), "applies to text and Markdown: --format json lists every variant "
+                                               "with its scores unrounded")
 
 
 def run(args: argparse.Namespace) -> int:
     if (args.gold is None) != (args.pred is None):
         raise RSTKitError("give both GOLD and PRED, or neither (with --paper)")
+    _refuse_unused(args)
     notes: list[str] = []
     one_stdin([args.gold, args.pred])
     check_result_target(args.output, [args.gold, args.pred], report_name("audit", args.format))
@@ -100,8 +125,6 @@ def run(args: argparse.Namespace) -> int:
             raise RSTKitError("--parser needs --paper")
         published = parse_published(args.published)
         gold, pred = _documents(args, args.pred_format or args.in_format, notes)
-        if args.span_key and args.edus != "aligned":
-            raise RSTKitError("--span-key needs --edus aligned (with gold EDUs both keyings give the same scores)")
         result = audit_published(gold, pred, published, label_maps=_label_maps(args.labels), missing=args.missing,
                        lenient=args.lenient, unknown_labels="keep" if args.keep_unknown_labels else None,
                        edus=args.edus, span_keys=tuple(dict.fromkeys(args.span_key or SPAN_KEYS)),
@@ -125,9 +148,9 @@ def _label_maps(text: str) -> list[str]:
 
 def _documents(args: argparse.Namespace, pred_format: str | None,
                notes: list[str]) -> tuple[dict[str, RSTTree], dict[str, RSTTree]]:
-    gold = read_command_input(args.gold, args.gold_format or args.in_format, args, notes)
+    gold = read_command_input(args.gold, args.gold_format or args.in_format, args, notes, "gold_format")
     options = {"doc_map": args.doc_map} if args.doc_map else {}
-    pred = read_command_input(args.pred, pred_format, args, notes, **options)
+    pred = read_command_input(args.pred, pred_format, args, notes, "pred_format", **options)
     if _is_file(args.gold) and len(gold) == 1 and _is_file(args.pred):
         pred = pair_single_files(pred, next(iter(gold)), args.pred)
     return gold, pred

@@ -115,16 +115,35 @@ def add_label_option(parser: argparse.ArgumentParser, default: str | None) -> No
                         help="let labels the map does not know pass through (lowercased) instead of failing")
 
 
-def read_command_input(path: str, fmt: str | None, args: argparse.Namespace, notes: list[str], **options
-                       ) -> dict[str, RSTTree]:
+def read_command_input(path: str, fmt: str | None, args: argparse.Namespace, notes: list[str],
+                       side: str = "format", **options) -> dict[str, RSTTree]:
     """Documents of a file or directory (:func:`rstkit.corpus.read_input`) with the command's
     ``--lenient``, ``--skip-errors`` and, where it has one, ``--jobs``; ``-`` is one file on standard
-    input, and a detected format is said as a note (not a warning)."""
+    input, and a detected format is said as a note (not a warning). An error that naming the format
+    fixes names ``side``'s option (:func:`format_fix`)."""
+    refuse_disrpt(path, fmt, args.command)
     fmt = stdin_format(path, fmt)
     with stdin_as_file(path, fmt) as file:
-        return read_input(file, detected_format(file, fmt, path), lenient=args.lenient,
-                            skip_errors=args.skip_errors, notes=notes, jobs=getattr(args, "jobs", None),
-                            encoding=getattr(args, "encoding", None), **options)
+        try:
+            return read_input(file, detected_format(file, fmt, path, side), lenient=args.lenient,
+                              skip_errors=args.skip_errors, notes=notes, jobs=getattr(args, "jobs", None),
+                              encoding=getattr(args, "encoding", None), **options)
+        except RSTKitError as exc:
+            raise format_fix(exc, side) from None
+
+
+#: the fixes (:data:`rstkit.errors.FIXES`) that name a format: of an input (``--from``), or of one side
+FORMAT_FIXES = ("format", "gold_format", "pred_format")
+
+
+def format_fix(error: RSTKitError, side: str) -> RSTKitError:
+    """``error`` with its fix of naming a format said as ``side``'s (``gold_format``: ``--gold-format``,
+    ``pred_format``, or ``format``: ``--from``), the option of the input it is about."""
+    for each in error.errors if isinstance(error, ManyErrors) else [error]:
+        each.fixes = tuple(dict.fromkeys(side if fix in FORMAT_FIXES else fix for fix in each.fixes))
+    if isinstance(error, ManyErrors):
+        error.fixes = tuple(dict.fromkeys(fix for each in error.errors for fix in each.fixes))
+    return error
 
 
 # -- the vocabulary every subcommand shares ----------------------------------------------------------
@@ -239,6 +258,25 @@ def _result_file(output: str, name: str) -> Path:
     return Path(output) / name if wants_directory(output) else Path(output)
 
 
+def remember_defaults(parser: argparse.ArgumentParser) -> None:
+    """Keep the default of each of ``parser``'s options (call it after the last ``add_argument``), so that
+    :func:`refuse_unused` tells an option given from one left alone."""
+    parser.set_defaults(option_defaults={action.dest: (max(action.option_strings, key=len), action.default)
+                                         for action in parser._actions
+                                         if action.option_strings and action.default is not argparse.SUPPRESS})
+
+
+def refuse_unused(args: argparse.Namespace, dests: Sequence[str], why: str) -> None:
+    """An error naming the first option of ``dests`` given a value other than its default: it would be
+    accepted and change nothing (``why`` says why), where a silently ignored option leaves a result that
+    is not what was asked for. Options given their default change nothing either way."""
+    defaults = args.option_defaults
+    for dest in dests:
+        option, default = defaults[dest]
+        if getattr(args, dest) != default:
+            raise RSTKitError(f"{option} {why}")
+
+
 def write_result(text: str, output: str | None, name: str) -> None:
     """A command's result: printed, or with ``-o FILE`` written to it (atomically; an existing file
     is replaced, an input never: checked by the caller's :func:`rstkit.output.check_target`); with
@@ -271,8 +309,11 @@ def stdin_as_file(path: str, fmt: str | None, extension: str | None = None) -> I
         yield path
         return
     from ..formats import get_format
+    from ..formats.disrpt import FORMATS as DISRPT_FORMATS
 
-    if extension is None:
+    if extension is None and fmt in DISRPT_FORMATS:  # a DISRPT file is told by its name
+        extension = DISRPT_FORMATS[fmt]
+    elif extension is None:
         extension = get_format(fmt).extensions[0] if fmt and fmt != "auto" else ""
     with tempfile.TemporaryDirectory(prefix="rstkit-stdin-") as folder:
         file = Path(folder) / f"{STDIN_NAME}{extension}"
@@ -305,19 +346,36 @@ def _renamed(error: RSTKitError, path: str) -> RSTKitError:
     return renamed
 
 
+def refuse_disrpt(path: str, fmt: str | None, command: str) -> None:
+    """An error for a DISRPT file (``--from tok|conllu``, or a ``.tok``/``.conllu`` file) given to a command
+    that reads trees, saying which commands read such files."""
+    from ..formats.disrpt import FORMATS as DISRPT_FORMATS
+    from ..formats.disrpt import is_disrpt
+
+    if fmt in DISRPT_FORMATS or (fmt in (None, "auto") and path != STREAM and Path(path).is_file()
+                                 and is_disrpt(path)):
+        raise RSTKitError(f"rstkit {command} reads trees, and DISRPT .tok/.conllu files are EDU segmentations "
+                          "(rstkit eval --metric segmentation scores them, rstkit convert --to tok|conllu rewrites "
+                          "them)", "<stdin>" if path == STREAM else path)
+
+
 def stdin_format(path: str, fmt: str | None) -> str | None:
     """The format to read ``path`` in: standard input without ``--from`` is detected."""
     return "auto" if path == STREAM and fmt is None else fmt
 
 
-def detected_format(path: str, fmt: str | None, shown: str | None = None) -> str | None:
+def detected_format(path: str, fmt: str | None, shown: str | None = None, side: str = "format") -> str | None:
     """``fmt``, or for ``auto`` the format detected from ``path``, said as a note (``shown``: how the
-    note names the input, e.g. ``-`` for standard input read through a temporary file)."""
+    note names the input, e.g. ``-`` for standard input read through a temporary file; ``side``: the
+    fix an ambiguous format names, :func:`format_fix`)."""
     if fmt != "auto":
         return fmt
     from ..formats.detect import detect_format
 
-    key = detect_format(Path(path))
+    try:
+        key = detect_format(Path(path))
+    except RSTKitError as exc:
+        raise format_fix(exc, side) from None
     info(f"{shown or path}: detected format {key!r}")
     return key
 

@@ -33,6 +33,8 @@ from .common import (
     detected_format,
     output_name,
     output_path,
+    refuse_unused,
+    remember_defaults,
     stdin_as_file,
     stdin_format,
 )
@@ -56,6 +58,10 @@ def add_parser(sub) -> None:
                         "'native name<TAB>id' lines or one id per line in file order")
     p.add_argument("--force", action="store_true", help="overwrite existing files in DST (never SRC's own files)")
     p.set_defaults(run=run)
+    remember_defaults(p)
+
+#: the options that change trees (their shape, their relations) or how they are read
+_TREE_OPTIONS = ("binarize", "labels", "keep_unknown_labels")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,11 +81,16 @@ def _convert(src: Path, output: str, in_format: str | None, args: argparse.Names
     into_folder = not to_stdout and (src.is_dir() or wants_directory(output))
     if not to_stdout:
         check_target(dst, directory=into_folder, inputs=inputs)
-    if in_format is None and is_disrpt_input(src):
+    if in_format in DISRPT_FORMATS or (in_format is None and is_disrpt_input(src)):
         if to_stdout:
             raise RSTKitError("DISRPT files are converted into files or a directory, not to standard output (-)",
                               args.src)
+        refuse_unused(args, (*_TREE_OPTIONS, "lenient", "doc_map"),
+                      "applies to trees: DISRPT files are EDU segmentations, converted as they are")
         return _convert_segmentations(args, src, dst, inputs, into_folder)
+    if args.to in DISRPT_FORMATS:
+        refuse_unused(args, _TREE_OPTIONS, f"changes the trees' nodes or relations, which --to {args.to} does not "
+                                           "write (an EDU segmentation)")
     documents = read_documents(src, in_format, lenient=args.lenient, doc_map=args.doc_map,
                                encoding=args.encoding)
     if to_stdout and len(documents) != 1:

@@ -24,6 +24,8 @@ from .common import (
     check_result_target,
     positive_float,
     positive_int,
+    refuse_unused,
+    remember_defaults,
     report_name,
     seed,
     write_result,
@@ -61,11 +63,19 @@ def add_parser(sub) -> None:
     p.add_argument("--batch-size", type=positive_int, default=64, help="encoding batch size for minilm (default: 64)")
     p.add_argument("--device", default=None, help="torch device for minilm (default: cpu)")
     p.set_defaults(run=run)
+    remember_defaults(p)
 
 
 def run(args: argparse.Namespace) -> int:
     check_result_target(args.output_file, [args.corpus], report_name("discoeval", args.output))
+    if args.encoder != "minilm":
+        refuse_unused(args, ("batch_size", "device"), f"applies to the minilm encoder, not to {args.encoder}")
+    if args.no_cache:
+        refuse_unused(args, ("cache_dir",), "is where encodings are cached, and --no-cache caches none")
     encoder = get_encoder(args.encoder, batch_size=args.batch_size, device=args.device)
+    if encoder is None or not encoder.cacheable:
+        refuse_unused(args, ("cache_dir", "no_cache"), f"concerns the encoding cache, and {args.encoder}'s "
+                                                       "encodings are not cached")
     cache_dir = None if args.no_cache else (args.cache_dir or cache.cache_dir("encodings"))
     if cache_dir is not None and encoder is not None and encoder.cacheable:
         check_target(Path(cache_dir), directory=True)

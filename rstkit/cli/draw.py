@@ -27,9 +27,13 @@ from .common import (
     add_input_options,
     add_label_option,
     detected_format,
+    format_fix,
     nonnegative_int,
     one_stdin,
     output_name,
+    refuse_disrpt,
+    refuse_unused,
+    remember_defaults,
     stdin_as_file,
     stdin_format,
 )
@@ -78,14 +82,20 @@ def add_parser(sub) -> None:
     add_label_option(p, default="raw")
     add_input_options(p)
     p.set_defaults(run=run)
+    remember_defaults(p)
 
 
-def _documents(given: str, fmt: str | None, args: argparse.Namespace) -> dict[str, RSTTree]:
+def _documents(given: str, fmt: str | None, args: argparse.Namespace, side: str = "format") -> dict[str, RSTTree]:
+    """The trees of FILE (``side`` ``format``: ``--from``) or of --compare PRED (``pred_format``)."""
+    refuse_disrpt(given, fmt, "draw")
     fmt = stdin_format(given, fmt)
     with stdin_as_file(given, fmt) as path:
         check_input(path)
-        documents = read_documents(path, detected_format(path, fmt, given), lenient=args.lenient,
-                                   encoding=args.encoding)
+        try:
+            documents = read_documents(path, detected_format(path, fmt, given, side), lenient=args.lenient,
+                                       encoding=args.encoding)
+        except RSTKitError as exc:
+            raise format_fix(exc, side) from None
     if args.doc is not None:
         if args.doc not in documents:
             raise MissingDocumentError(f"no document {args.doc!r} here (documents: "
@@ -132,12 +142,18 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output and args.output != STREAM else None
     into_folder = out is not None and wants_directory(args.output)
     fmt = _format(args, None if into_folder else out)
+    if fmt != "text":
+        refuse_unused(args, ("width", "ascii"), f"applies to text drawings, not to {fmt}")
+    if args.compare is None:
+        refuse_unused(args, ("pred_format",), "is the format of --compare PRED, and no PRED is given")
     inputs = [Path(p) for p in (args.file, args.compare) if p and p != STREAM]
     if out is not None:
         check_target(out, directory=into_folder, inputs=inputs)
     gold = _documents(args.file, args.in_format, args)
-    documents = (_pairs(gold, _documents(args.compare, args.pred_format, args), args.compare) if args.compare
-                 else {doc_id: (tree, None) for doc_id, tree in gold.items()})
+    if args.compare:
+        documents = _pairs(gold, _documents(args.compare, args.pred_format, args, "pred_format"), args.compare)
+    else:
+        documents = {doc_id: (tree, None) for doc_id, tree in gold.items()}
     several = len(documents) > 1 and fmt != "text"
     if several:
         if out is None:

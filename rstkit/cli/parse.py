@@ -57,6 +57,8 @@ from .common import (
     output_name,
     output_path,
     positive_int,
+    refuse_unused,
+    remember_defaults,
     stdin_as_file,
 )
 
@@ -103,6 +105,7 @@ def add_parser(sub) -> None:
     p.add_argument("--force", action="store_true",
                    help="overwrite existing files in OUT_DIR and --gold-out (never INPUT's own files)")
     p.set_defaults(run=run)
+    remember_defaults(p)
 
 
 def _note(message: str) -> None:
@@ -143,6 +146,13 @@ def _parse(args: argparse.Namespace) -> int:
     timings = {"loading": 0.0}
     if args.gold_out and not args.split:
         raise RSTKitError("--gold-out needs --split (the gold files of a corpus split)")
+    segments = args.segmenter not in (None, NO_SEGMENTER)  # a segmenter named (none segments nothing either way)
+    if args.split:
+        refuse_unused(args, ("in_format",), "does not apply to --split, which parses the EDUs of the corpus's own "
+                                            "files")
+        if segments:
+            raise RSTKitError(f"--segmenter {args.segmenter} does not apply to --split, which parses the EDUs of the "
+                              "corpus's own files")
     output = output_path(args.out_dir, args.output, "OUT_DIR")
     to_stdout = output == STREAM
     out = Path(output)
@@ -174,6 +184,9 @@ def _parse(args: argparse.Namespace) -> int:
         threads = args.jobs or default_threads(len(files))
         torch.set_num_threads(threads)
         segmenter = None
+        if segments and not plain_text_files(files, args.in_format):
+            raise RSTKitError(f"--segmenter {args.segmenter} segments plain .txt input, and INPUT has none (its "
+                              "documents have their EDUs)")
         if args.segmenter != NO_SEGMENTER and plain_text_files(files, args.in_format):
             _check_texts(plain_text_files(files, args.in_format), args.to)
             from ..segment.segmenter import Segmenter, default_segmenter

@@ -44,6 +44,8 @@ from .common import (
     info,
     output_name,
     output_path,
+    refuse_unused,
+    remember_defaults,
     stdin_as_file,
 )
 
@@ -70,6 +72,7 @@ def add_parser(sub) -> None:
     add_jobs_option(p, "CPU threads for torch (default: torch's)")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(run=run)
+    remember_defaults(p)
 
 
 def plan(input_path: Path, out: Path, extension: str, pattern: str, force: bool,
@@ -124,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _segment(source_path: Path, output: str, args: argparse.Namespace) -> int:
+    if not source_path.is_dir():
+        refuse_unused(args, ("glob",), "picks the files of a directory; INPUT is one file")
     to_stdout = output == STREAM
     out = Path(output)
     named = args.input if Path(args.input).is_file() else args.glob

@@ -18,6 +18,7 @@ from .common import (
     add_output_option,
     check_result_target,
     detected_format,
+    refuse_disrpt,
     report_name,
     stdin_as_file,
     stdin_format,
@@ -37,6 +38,7 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_result_target(args.output_file, [args.path], report_name("stats", args.output))
+    refuse_disrpt(args.path, args.in_format, "stats")
     fmt = stdin_format(args.path, args.in_format)
     with stdin_as_file(args.path, fmt) as path:
         check_input(path)
@@ -48,5 +50,5 @@ def run(args: argparse.Namespace) -> int:
     write_result(json.dumps(stats, indent=2) if args.output == "json" else stats_text(stats), args.output_file,
                  report_name("stats", args.output))
     for e in errors:
-        print(error_line(e), file=sys.stderr)
+        print(error_line(e, getattr(args, "command_options", None)), file=sys.stderr)
     return 2 if errors else 0

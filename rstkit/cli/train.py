@@ -31,6 +31,8 @@ from .common import (
     output_name,
     positive_float,
     positive_int,
+    refuse_unused,
+    remember_defaults,
 )
 
 
@@ -84,6 +86,7 @@ def add_parser(sub) -> None:
                    help='network sizes, e.g. \'{"model": {"hidden": 128}, "encoder": {"embedding_dim": 100}}\'')
     add_input_options(p)
     p.set_defaults(run=run)
+    remember_defaults(p)
 
 
 def seed_list(text: str) -> list[int]:
@@ -111,6 +114,11 @@ def run(args: argparse.Namespace) -> int:
         raise RSTKitError(f"--options is not JSON: {exc.msg}") from None
     if not isinstance(options, dict) or set(options) - {"model", "encoder"}:
         raise RSTKitError('--options must be a JSON object with "model" and/or "encoder" members')
+    if not args.fine_tune:
+        refuse_unused(args, ("encoder_lr", "layer_decay"), "sets how a fine-tuned encoder learns, and without "
+                                                           "--fine-tune the encoder is not trained")
+    if args.seeds:
+        refuse_unused(args, ("seed",), "seeds one model, and --seeds trains one per seed it lists")
     if args.out is None:
         raise RSTKitError("name the model directory to write: -o DIR")
     check_output_dir(args.out)

@@ -38,10 +38,21 @@ def detect_format(path: str | Path) -> str:
     if len(keys) == 1:
         return keys[0]
     if not keys:
+        if _looks_like_disrpt(read_text(path, strict=False)[:_SNIFF_CHARS]):
+            raise FormatError("cannot detect the format: this is a DISRPT segmentation (tok or conllu), which is "
+                              "told by its .tok/.conllu name or by naming its format", str(path), fixes=("format",))
         raise FormatError("cannot detect the format: the content matches no known format (known: "
                           f"{', '.join(sorted(all_formats()))})", str(path))
     raise FormatError(f"ambiguous format: could be any of {', '.join(keys)}; name one", str(path),
-                      fixes=("pred_format",))
+                      fixes=("format",))
+
+
+def _looks_like_disrpt(text: str) -> bool:
+    """Whether ``text`` begins as a DISRPT ``.tok``/``.conllu`` file does (a ``# newdoc id`` line, or
+    comments and token lines of ten tab-separated columns): no tree format, outside the registry."""
+    lines = [line for line in text.split("\n")[:50] if line.strip()]
+    return bool(lines) and (any(line.startswith("# newdoc id") for line in lines)
+                            or all(line.startswith("#") or line.count("\t") == 9 for line in lines))
 
 
 def _detect_directory(directory: Path) -> str:
@@ -60,7 +71,7 @@ def _detect_directory(directory: Path) -> str:
         raise FormatError(f"cannot detect the format: files of different formats ({describe_groups(found)})",
                           str(directory))
     raise FormatError(f"ambiguous format: could be any of {', '.join(sorted(common))}; name one", str(directory),
-                      fixes=("pred_format",))
+                      fixes=("format",))
 
 
 def describe_groups(found: dict[Path, set[str]], examples: int = 3) -> str:

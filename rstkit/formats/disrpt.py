@@ -153,7 +153,11 @@ def read_disrpt(path: str | Path, *, encoding: str | None = None) -> DisrptFile:
     ``B-seg``/``O``, a token before the first ``# newdoc id``, a document id given twice)."""
     source = str(path)
     conllu = source.lower().endswith(".conllu")
-    lines = tuple(read_text(path, encoding=encoding).split("\n"))
+    try:
+        lines = tuple(read_text(path, encoding=encoding).split("\n"))
+    except FormatError as exc:  # a DISRPT file is read as it is: no lenient repair gets past its bytes
+        exc.fixes = tuple(fix for fix in exc.fixes if fix != "lenient")
+        raise
     bom = (encoding is None or codecs.lookup(encoding).name == "utf-8") and _starts_with_bom(path)
     documents: list[DisrptDocument] = []
     seen: set[str] = set()

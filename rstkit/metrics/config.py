@@ -7,7 +7,9 @@ The signature is one line, ``rstkit:key=value|key=value|...``, that pins the sco
 from __future__ import annotations
 
 import math
+import re
 import warnings
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -43,6 +45,7 @@ from ..settings import (
     SpanKey,
     UnknownLabels,
 )
+from .presets import DEFINING, defining_differences, preset_defining
 
 if TYPE_CHECKING:
     from .family import MetricFamily
@@ -250,6 +253,11 @@ class EvalConfig:
             raise RSTKitError(f"compat must be one of {', '.join(COMPAT_MODES)}, not {self.compat!r}")
         if self.preset_name is not None and self.preset_name not in PRESETS:
             raise RSTKitError(f"preset must be one of {', '.join(PRESETS)}, not {self.preset_name!r}")
+        if self.preset_name is not None:
+            changed = defining_differences(self.preset_name, {key: getattr(self, key) for key in DEFINING})
+            if changed:
+                raise RSTKitError(f"preset {self.preset_name!r} fixes {', '.join(preset_defining(self.preset_name))}; "
+                                  f"these settings have {', '.join(changed)}")
         if self.span_key != "chars" and self.edus != "aligned":
             raise RSTKitError(f"span_key={self.span_key!r} keys spans of aligned EDUs (edus='aligned'); with gold "
                               "EDUs both keyings give the same scores, so it is refused")
@@ -274,7 +282,8 @@ class EvalConfig:
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> EvalConfig:
         """The settings of the peer procedure ``name`` (:data:`rstkit.metrics.presets.PRESET_SETTINGS`),
-        each of ``overrides`` replacing the preset's; the signature shows them and ``preset=NAME``."""
+        each of ``overrides`` replacing the preset's but for those that define it (its compatibility mode and
+        quirks, :data:`rstkit.metrics.presets.DEFINING`: refused); the signature shows them and ``preset=NAME``."""
         from .presets import preset_settings
 
         return cls(**preset_settings(name, **overrides))
@@ -395,16 +404,23 @@ class EvalConfig:
         unknown_keys = [key for key in items if key not in SIGNATURE_KEYS + SEGMENTATION_SIGNATURE_KEYS]
         if unknown_keys:
             raise RSTKitError(f"signature has unknown key(s) {', '.join(unknown_keys)}: {text}")
-        try:
-            labels, _, unknown = items["labels"].partition("+unknown:")
-            compat = None if items["compat"] == "none" else items["compat"]
-            from .registry import FAMILIES
+        missing = [key for key in ("metric", "avg", "labels", "bin", "compat", "missing", "1edu", "lenient", "docs")
+                   if key not in items]
+        if missing:
+            raise RSTKitError(f"signature lacks {missing[0]}=: {text}")
+        labels, _, unknown = items["labels"].partition("+unknown:")
+        compat = None if items["compat"] == "none" else items["compat"]
+        from .registry import FAMILIES
 
-            own = {key: field for f in FAMILIES.values() for key, field in f.signature_settings.items()}
-            statistics = Statistics(
-                confidence=float(items["ci"]) if "ci" in items else None,
-                **{name: int(items[key]) for name, key in (("n_bootstrap", "boot"), ("n_trials", "trials"),
-                                                           ("seed", "seed")) if key in items})
+        own = {key: field for f in FAMILIES.values() for key, field in f.signature_settings.items()}
+        n_documents = _number(items, "docs", int, "an integer")
+        if n_documents < 0:
+            raise RSTKitError(f"signature item docs={items['docs']} is not a number of documents (>= 0): {text}")
+        numbers = {name: _number(items, key, int, "an integer") for name, key in _STATISTICS_KEYS.items()
+                   if key in items and name != "confidence"}
+        try:
+            statistics = Statistics(confidence=_number(items, "ci", float, "a number") if "ci" in items else None,
+                                    **numbers)
             settings: dict[str, Any] = {  # strings from the text: __post_init__ checks each choice
                 "metric": items["metric"], "average": items["avg"], "labels": labels,
                 "unknown_labels": unknown or ("keep" if compat else "error"),
@@ -414,11 +430,8 @@ class EvalConfig:
                 **{field: items[key] for key, field in own.items() if key in items},
                 **{name: items[key] for name, (key, _) in QUIET_DEFAULTS.items() if key in items}}
             config = cls(**settings)
-            n_documents = int(items["docs"])
-        except KeyError as exc:
-            raise RSTKitError(f"signature lacks {exc.args[0]}=: {text}") from None
-        except ValueError as exc:
-            raise RSTKitError(f"signature has a malformed number ({exc}): {text}") from None
+        except RSTKitError as exc:
+            raise RSTKitError(f"signature{_item_named(items, exc.message, own)}: {exc.message}: {text}") from None
         again = parse_signature(config.signature(n_documents))
         for key in dict.fromkeys([*items, *again]):
             if key != "version" and items.get(key) != again.get(key):
@@ -429,6 +442,8 @@ class EvalConfig:
 
 def parse_signature(text: str) -> dict[str, str]:
     """The ``key=value`` items of a signature, in order (duplicates and syntax checked)."""
+    if not isinstance(text, str):
+        raise RSTKitError(f"a signature is a string (rstkit:key=value|...), not {type(text).__name__}")
     text = text.strip()
     if not text.startswith(SIGNATURE_PREFIX):
         raise RSTKitError(f"not an rstkit signature (it starts with {SIGNATURE_PREFIX!r}): {text!r}")
@@ -441,6 +456,35 @@ def parse_signature(text: str) -> dict[str, str]:
             raise RSTKitError(f"signature gives {key} twice: {text}")
         items[key] = value
     return items
+
+
+#: the signature keys of the statistics' settings
+_STATISTICS_KEYS = {"confidence": "ci", "n_bootstrap": "boot", "n_trials": "trials", "seed": "seed"}
+#: the signature keys of the settings every family has (``unknown_labels`` is read from ``labels``)
+_SETTING_KEYS = {"metric": "metric", "average": "avg", "labels": "labels", "unknown_labels": "labels",
+                 "binarize": "bin", "compat": "compat", "missing": "missing", "edus": "edus", "lenient": "lenient",
+                 "exclude_single_edu": "1edu", **_STATISTICS_KEYS,
+                 **{name: key for name, (key, _) in QUIET_DEFAULTS.items()}, "preset": "preset"}
+
+
+def _item_named(items: dict[str, str], message: str, own: dict[str, str]) -> str:
+    """`` item KEY=VALUE`` of the first item of the signature whose setting ``message`` names (a setting's
+    error names the setting), or nothing."""
+    fields = {**_SETTING_KEYS, **{field: key for key, field in own.items()}}
+    for pattern in (r"^{}\b", r"\b{}\b"):  # the setting the message is about, else the first it names
+        for key, value in items.items():
+            if any(re.search(pattern.format(re.escape(field)), message) for field, k in fields.items() if k == key):
+                return f" item {key}={value}"
+    return ""
+
+
+def _number(items: dict[str, str], key: str, kind: Callable[[str], Any], what: str) -> Any:
+    """The number of signature item ``key`` (an RSTKitError naming the item where it is none)."""
+    try:
+        return kind(items[key])
+    except ValueError:
+        raise RSTKitError(f"signature item {key}={items[key]} is not {what}: {SIGNATURE_PREFIX}"
+                          + "|".join(f"{k}={v}" for k, v in items.items())) from None
 
 
 def _flag(items: dict[str, str], key: str, yes: str, no: str) -> bool:

@@ -2,13 +2,15 @@
 
 A preset is a name for what a published parser's own scorer does (docs/presets.md has the
 table: what each peer's code does, and in which of its files). ``EvalConfig.preset(name,
-**overrides)`` expands it, ``overrides`` replacing any setting; the signature then shows every
-expanded setting plus ``preset=NAME``. Presets that key spans as DMRST does (``first-edu-end``)
+**overrides)`` expands it, ``overrides`` replacing any setting but those that make the procedure the
+peer's (:data:`DEFINING`: its compatibility mode and quirks); the signature then shows every expanded
+setting plus ``preset=NAME``. Presets that key spans as DMRST does (``first-edu-end``)
 do so where spans are keyed by character, with ``edus="aligned"``; with gold EDUs both keyings
 give the same scores.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -39,6 +41,18 @@ _SETTINGS: dict[str, dict[str, Any]] = {
 }
 #: each preset's settings (EvalConfig fields), before overrides
 PRESET_SETTINGS = MappingProxyType({name: MappingProxyType(settings) for name, settings in _SETTINGS.items()})
+#: the settings that make a procedure the peer's (its compatibility mode and quirks, with their values when the
+#: preset does not set them): no override changes them, and a configuration named after a preset has them
+DEFINING: MappingProxyType[str, Any] = MappingProxyType(
+    {"compat": None, "nary_children": "all", "nn_relation": "left", "relation_fixer": "none"})
+
+
+def defining_differences(name: str, settings: Mapping[str, Any]) -> list[str]:
+    """The defining settings (:data:`DEFINING`) of preset ``name`` that ``settings`` give otherwise, each as
+    ``setting='given'`` (empty where they agree; a setting ``settings`` lack takes its default)."""
+    own = PRESET_SETTINGS[name]
+    return [f"{key}={settings.get(key, default)!r}" for key, default in DEFINING.items()
+            if settings.get(key, default) != own.get(key, default)]
 
 
 def preset_settings(name: str, **overrides: Any) -> dict[str, Any]:
@@ -52,9 +66,19 @@ def preset_settings(name: str, **overrides: Any) -> dict[str, Any]:
     """
     if name not in PRESET_SETTINGS:
         raise RSTKitError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+    changed = defining_differences(name, {**PRESET_SETTINGS[name], **overrides})
+    if changed:
+        raise RSTKitError(f"preset {name!r} fixes {', '.join(preset_defining(name))}; an override cannot change "
+                          f"them (given: {', '.join(changed)})")
     settings = dict(PRESET_SETTINGS[name])
     if overrides.get("edus", "gold") != "aligned":
         settings.pop("span_key", None)
     settings.update(overrides)
     settings["preset_name"] = name
     return settings
+
+
+def preset_defining(name: str) -> list[str]:
+    """The defining settings of preset ``name``, each as ``setting='value'``."""
+    own = PRESET_SETTINGS[name]
+    return [f"{key}={own.get(key, default)!r}" for key, default in DEFINING.items()]

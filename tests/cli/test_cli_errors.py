@@ -258,7 +258,7 @@ def test_a_directory_of_two_formats_suggests_pred_format(tmp_path, capsys):
     assert main(["convert", str(PRED / "sample_note.dis"), str(pred / "sample_note.rs3"), "--to", "rs3"]) == 0
     status, err = run(capsys, "eval", GOLD, pred)
     assert_input_error(status, err, "pred")
-    assert "dis" in err and "rs3" in err and err.rstrip().endswith("(use --from, --gold-format or --pred-format KEY)")
+    assert "dis" in err and "rs3" in err and err.rstrip().endswith("(use --pred-format KEY)")  # the side of pred
 
 
 # -- rstkit's own exceptions on user-input paths ------------------------------------------------------

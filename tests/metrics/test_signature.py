@@ -14,7 +14,7 @@ from rstkit.labels import label_map_names
 from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics.config import Statistics, parse_signature
 from rstkit.metrics.registry import METRICS
-from rstkit.settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, MISSING_POLICIES
+from rstkit.settings import AVERAGES, COMPAT_MODES, EDU_MODES, EVAL_BINARIZATIONS, MISSING_POLICIES, PRESETS
 
 SAMPLE = "corpora/sample"
 
@@ -91,7 +91,7 @@ def test_only_what_can_differ_is_printed():
      "inconsistent: tuples"),
     (EvalConfig.rst_eval().signature(2).replace("|bin.att=right_mixed", ""), "inconsistent: bin.att"),
     (EvalConfig().signature(2).replace("lenient=no", "lenient=maybe"), "lenient must be yes or no"),
-    (EvalConfig().signature(2).replace("docs=2", "docs=two"), "malformed number"),
+    (EvalConfig().signature(2).replace("docs=2", "docs=two"), "item docs=two is not an integer"),
     (EvalConfig().signature(2).replace("|lenient=no", "|lenient=no|boot=100"), "resampling needs a seed"),
     (EvalConfig().signature(2).replace("|lenient=no", "|lenient=no|ci=1.5|boot=100|seed=1"), "confidence"),
     (EvalConfig().signature(2).replace("avg=micro", "avg=median"), "average must be one of"),
@@ -169,3 +169,98 @@ def test_cli_ci_alone_has_no_trials(capsys):
     assert main(["eval", f"{SAMPLE}/gold", f"{SAMPLE}/pred", "--ci", "0.95", "--format", "json"]) == 0
     items = parse_signature(json.loads(capsys.readouterr().out)["signature"])
     assert (items["ci"], items["boot"], items["seed"]) == ("0.95", "1000", "12345") and "trials" not in items
+
+
+# -- signatures no run could print; every run's signature reads back ------------------------------------
+NTT = EvalConfig.preset("ntt").signature(3)
+
+
+@pytest.mark.parametrize("text, named", [
+    (NTT.replace("docs=3", "docs=-5"), "item docs=-5 is not a number of documents"),
+    (NTT.replace("docs=3", "docs=abc"), "item docs=abc is not an integer"),
+    (NTT.replace("docs=3", "docs=1.5"), "item docs=1.5 is not an integer"),
+    (NTT.replace("|nary=first-three", ""), "item preset=ntt: preset 'ntt' fixes"),  # ntt's binarization left out
+    (NTT.replace("preset=ntt", "preset=dmrst"), "item preset=dmrst: preset 'dmrst' fixes"),  # dmrst: nn=right
+    (EvalConfig.preset("rst-eval").signature(3).replace("compat=rst-eval", "compat=none").replace(
+        "bin=rst-eval", "bin=right"), "item preset=rst-eval"),
+    (EvalConfig.preset("isanlp", edus="aligned").signature(3).replace("|fixer=isanlp-gum", ""),
+     "item preset=isanlp"),
+    (NTT.replace("|lenient=no", "|lenient=no|colour=red"), "unknown key(s) colour"),
+    (NTT.replace("|docs=3", "|docs=3|docs=3"), "gives docs twice"),
+    (NTT.replace("|avg=micro", "|avg=micro|avg=macro"), "gives avg twice"),
+    (NTT.replace("|lenient=no", "|lenient=no|boot=-4|seed=1"), "item boot=-4: n_bootstrap must be"),
+    (NTT.replace("|lenient=no", "|lenient=no|ci=0.9|boot=10|seed=x"), "item seed=x is not an integer"),
+    (NTT.replace("|lenient=no", "|lenient=no|ci=nan|boot=10|seed=1"), "item ci=nan: confidence must be"),
+    (NTT.replace("avg=micro", "avg=median"), "item avg=median: average must be one of"),
+    (EvalConfig(metric="dependency").signature(2).replace("dep=chain", "dep=star"), "item dep=star"),
+    (EvalConfig(edus="aligned").signature(2).replace("edus=aligned", "edus=gold|span=first-edu-end"),
+     "item span=first-edu-end"),
+])
+def test_signatures_no_run_could_print_are_refused_naming_the_item(text, named):
+    with pytest.raises(RSTKitError) as caught:
+        EvalConfig.from_signature(text)
+    assert named in str(caught.value)
+
+
+@pytest.mark.parametrize("value", [5, None, b"rstkit:metric=parseval", ["rstkit:metric=parseval"]])
+def test_a_signature_is_a_string(value):
+    with pytest.raises(RSTKitError, match=f"a signature is a string .*not {type(value).__name__}"):
+        EvalConfig.from_signature(value)
+
+
+def test_a_preset_config_keeps_what_defines_the_preset():
+    """The preset's compatibility mode and quirks are what make it the peer's procedure: an override that
+    changes them, or a configuration named after the preset without them, is refused."""
+    with pytest.raises(RSTKitError, match="preset 'ntt' fixes .*nary_children='first-three'"):
+        EvalConfig.preset("ntt", nary_children="all")
+    with pytest.raises(RSTKitError, match="preset 'rst-eval' fixes compat='rst-eval'"):
+        EvalConfig(preset_name="rst-eval")
+    assert EvalConfig.preset("dmrst", labels="rstdt18", average="macro").labels == "rstdt18"  # choices stay free
+
+
+@st.composite
+def eval_command_lines(draw) -> list[str]:
+    """``rstkit eval`` arguments a user may type: any preset, metric, average and the other settings,
+    each option drawn where it applies (an option that changes nothing is an error, tested elsewhere)."""
+    metric = draw(st.sampled_from([None, "parseval", "rst-parseval", "dependency", "segmentation", "all",
+                                   "parseval,dependency"]))
+    argv = ["eval", "G", *(["P"] * draw(st.integers(1, 3)))]
+    options = {
+        "--metric": metric, "--average": draw(st.sampled_from([None, "micro", "macro", "dplp", "all"])),
+        "--preset": draw(st.sampled_from([None, *PRESETS])),
+        "--labels": draw(st.sampled_from([None, *label_map_names()])),
+        "--binarize": draw(st.sampled_from([None, *EVAL_BINARIZATIONS, "rst-eval"])),
+        "--compat": draw(st.sampled_from([None, *COMPAT_MODES])),
+        "--missing": draw(st.sampled_from([None, *MISSING_POLICIES])),
+        "--edus": draw(st.sampled_from([None, *EDU_MODES])),
+        "--ci": draw(st.sampled_from([None, "0.9", "0.95", "0.5"])),
+        "--n-bootstrap": draw(st.sampled_from([None, "1", "250"])),
+        "--n-trials": draw(st.sampled_from([None, "7"])) if len(argv) > 3 else None,
+        "--seed": draw(st.sampled_from([None, "0", "4294967295"])),
+    }
+    if options["--edus"] == "aligned":
+        options["--span-key"] = draw(st.sampled_from([None, "chars", "first-edu-end"]))
+    if metric and "dependency" in metric or metric == "all":
+        options["--dep-encoding"] = draw(st.sampled_from([None, "chain", "tree", "tree,chain"]))
+    for value in options.values():
+        assert value is None or isinstance(value, str)
+    argv += [part for option, value in options.items() if value is not None for part in (option, value)]
+    flags = ["--lenient", "--exclude-single-edu", "--keep-unknown-labels"]
+    if metric == "segmentation":
+        flags.append("--no-sentence-initial")
+    return argv + [flag for flag in flags if draw(st.booleans())]
+
+
+@settings(max_examples=400, deadline=None)
+@given(argv=eval_command_lines(), n_documents=st.integers(0, 10**6))
+def test_every_configuration_a_run_makes_reads_back_from_its_signature(argv, n_documents):
+    from rstkit.cli import build_parser
+    from rstkit.cli.eval import eval_configs
+
+    try:
+        configs = eval_configs(build_parser(argv).parse_args(argv))
+    except RSTKitError:  # options that do not go together: no run, no signature
+        return
+    for config in configs:
+        text = config.signature(n_documents)
+        assert EvalConfig.from_signature(text) == pinned(config), text
