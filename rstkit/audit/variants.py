@@ -192,7 +192,8 @@ def score_variants(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], can
 
     Variants that differ only in averaging or in the one-EDU exclusion share one
     evaluation (those settings only change how per-document counts are averaged).
-    Warnings of the evaluations are appended to ``notes``.
+    Warnings of the evaluations are appended to ``notes``, less those on label sets that do not meet
+    (:attr:`~rstkit.metrics.EvalResult.label_warnings`): the label map is one of the axes an audit varies.
     """
     groups: dict[tuple, list[Variant]] = {}
     for variant in candidates:
@@ -211,7 +212,7 @@ def score_variants(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], can
             failed.extend(NotApplicable(v, str(exc)) for v in group)
             continue
         if notes is not None:
-            notes.extend(w for w in result.warnings if w not in notes)
+            notes.extend(w for w in result.warnings if w not in notes and w not in result.label_warnings)
         counts = result.systems[0].counts
         for variant, config in zip(group, configs):
             included = result.n_edus > 1 if variant.exclude_single_edu else np.ones(len(result.doc_ids), bool)
