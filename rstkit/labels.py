@@ -18,7 +18,7 @@ label is kept).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -232,3 +232,21 @@ def get_label_map(name: str) -> LabelMap:
 
 def label_map_names() -> list[str]:
     return sorted(_MAPS)
+
+
+def label_maps_for(labels: Iterable[str]) -> list[str]:
+    """The built-in label maps, ``raw`` aside, that fit ``labels`` (the relation labels of some data;
+    ``span`` is no relation): each map that knows a label that no other of them knows (GUM's
+    ``causal-cause``: ``gum``; RST-DT's ``List``: ``rstdt18``). Where no label tells them apart, ``rstdt18``:
+    the labels both maps know (``elaboration-additional``, ``purpose``...) fall into the same classes under
+    each, and the labels neither knows are kept alike, so either map gives the same scores.
+
+    >>> label_maps_for(["joint-list", "elaboration-additional"]), label_maps_for(["List", "attribution"])
+    (['gum'], ['rstdt18'])
+    """
+    maps = [label_map for name in label_map_names() if (label_map := _MAPS[name]).table is not None]
+    relations = set(labels) - {SPAN}
+    known = {m.name: {label for label in relations if m.lookup(label) is not None} for m in maps}
+    fitting = [m.name for m in maps
+               if known[m.name].difference(*(known[other.name] for other in maps if other is not m))]
+    return fitting or ["rstdt18"]

@@ -215,7 +215,7 @@ class PaperAudit:
 
 
 def audit_paper(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], paper: Paper, parser: str, *,
-                label_maps: Sequence[str] = ("rstdt18",), missing: Missing = "error", lenient: bool = False,
+                label_maps: Sequence[str] | None = None, missing: Missing = "error", lenient: bool = False,
                 unknown_labels: UnknownLabels | None = None) -> PaperAudit:
     """``parser``'s row (a key) of every table of ``paper`` recomputed on ``gold`` and ``pred``, and
     its Table 1 row audited against every variant (options as in :func:`~rstkit.audit.audit_published`;

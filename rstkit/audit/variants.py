@@ -11,6 +11,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..errors import RSTKitError, RSTKitWarning
+from ..labels import label_maps_for
 from ..metrics import EvalConfig, score_documents
 from ..metrics.average import aggregate
 from ..metrics.presets import PRESET_SETTINGS
@@ -168,6 +169,13 @@ def preset_variants(edus: EduMode = "gold") -> list[Variant]:
     return out
 
 
+def data_label_maps(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree]) -> list[str]:
+    """The label maps an audit tries besides ``raw`` where none are named: those that fit the relation
+    labels of gold and predictions (:func:`rstkit.labels.label_maps_for`)."""
+    return label_maps_for({node.relation for tree in (*gold.values(), *pred.values())
+                           for node in tree.root.nodes() if node.relation is not None})
+
+
 # -- scoring the variants -----------------------------------------------------------------------
 @dataclass
 class Scored:
@@ -192,7 +200,8 @@ def score_variants(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], can
 
     Variants that differ only in averaging or in the one-EDU exclusion share one
     evaluation (those settings only change how per-document counts are averaged).
-    Warnings of the evaluations are appended to ``notes``.
+    Warnings of the evaluations are appended to ``notes``, less those on label sets that do not meet
+    (:attr:`~rstkit.metrics.EvalResult.label_warnings`): the label map is one of the axes an audit varies.
     """
     groups: dict[tuple, list[Variant]] = {}
     for variant in candidates:
@@ -211,7 +220,7 @@ def score_variants(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], can
             failed.extend(NotApplicable(v, str(exc)) for v in group)
             continue
         if notes is not None:
-            notes.extend(w for w in result.warnings if w not in notes)
+            notes.extend(w for w in result.warnings if w not in notes and w not in result.label_warnings)
         counts = result.systems[0].counts
         for variant, config in zip(group, configs):
             included = result.n_edus > 1 if variant.exclude_single_edu else np.ones(len(result.doc_ids), bool)
@@ -314,14 +323,16 @@ class Audit:
 
 
 def audit_published(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], published: Published,
-                    *, label_maps: Sequence[str] = ("rstdt18",), missing: Missing = "error", lenient: bool = False,
+                    *, label_maps: Sequence[str] | None = None, missing: Missing = "error", lenient: bool = False,
                     unknown_labels: UnknownLabels | None = None, candidates: Sequence[Variant] | None = None,
                     edus: EduMode = "gold", span_keys: Sequence[SpanKey] = SPAN_KEYS, presets: bool = False,
                     config: EvalConfig | None = None) -> Audit:
     """Rank every variant (or ``candidates``) by its distance to ``published``.
 
-    ``config`` (an :class:`~rstkit.EvalConfig`) gives the settings an audit does not vary at once: its
-    label map, missing-document and unknown-label policies, ``lenient``, ``edus`` and (aligned) span key.
+    ``label_maps``: the label maps tried besides ``raw``; by default those of the data
+    (:func:`data_label_maps`: ``gum`` for GUM's labels, ``rstdt18`` for RST-DT's). ``config`` (an
+    :class:`~rstkit.EvalConfig`) gives the settings an audit does not vary at once: its label map,
+    missing-document and unknown-label policies, ``lenient``, ``edus`` and (aligned) span key.
 
     With ``edus="aligned"`` (an end-to-end number: predictions with their own EDUs) the variants
     are scored under each of ``span_keys``; with ``presets``, the peers' procedures by name
@@ -343,7 +354,8 @@ def audit_published(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], pu
         span_keys = (config.span_key,) if config.edus == "aligned" else span_keys
     if candidates is None:
         single_edu = any(t.n_edus == 1 for t in gold.values())
-        candidates = variants(label_maps, single_edu_axis=single_edu, dependency=published.dependency, edus=edus,
+        maps = data_label_maps(gold, pred) if label_maps is None else label_maps
+        candidates = variants(maps, single_edu_axis=single_edu, dependency=published.dependency, edus=edus,
                               span_keys=span_keys)
         if presets and not published.dependency:
             candidates += preset_variants(edus)

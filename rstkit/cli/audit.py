@@ -50,8 +50,10 @@ def add_parser(sub) -> None:
                    help='published scores, e.g. "S=85.0 N=71.6 F=61.9" (R/F=... for a column that is R or F)')
     p.add_argument("--paper", choices=paper_keys(), help="print this paper's published tables")
     p.add_argument("--parser", metavar="NAME", help="with --paper, GOLD and PRED: the parser whose row to recompute")
-    p.add_argument("--labels", metavar="MAP[,MAP]", default="rstdt18",
-                   help=f"label maps to try besides raw (from {', '.join(label_map_names())}; default rstdt18)")
+    p.add_argument("--labels", metavar="MAP[,MAP]", default=None,
+                   help=f"label maps to try besides raw (from {', '.join(label_map_names())}; default: those of "
+                        "the data's labels, gum for GUM's, rstdt18 for RST-DT's and where no label tells them "
+                        "apart)")
     p.add_argument("--keep-unknown-labels", action="store_true",
                    help="let unknown labels pass through in every variant (by default only the educe "
                         "binarization variants do, as the reference does)")
@@ -137,7 +139,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _label_maps(text: str) -> list[str]:
+def _label_maps(text: str | None) -> list[str] | None:
+    """The label maps ``--labels`` names; None (those of the data) when it is not given."""
+    if text is None:
+        return None
     maps = [m.strip() for m in text.split(",") if m.strip()]
     unknown = [m for m in maps if m not in label_map_names()]
     if unknown or not maps:

@@ -46,7 +46,7 @@ def document_scores(gold: RSTTree, pred: RSTTree) -> DocumentScores:
     try:
         with warnings.catch_warnings(record=True):  # kept in the results, shown on the page
             warnings.simplefilter("always")
-            results = evaluate_all({doc_id: gold}, {doc_id: pred}, configs)
+            results = evaluate_all({doc_id: gold}, {doc_id: pred}, configs, ["prediction"])  # as the page names it
     except RSTKitError as error:
         return DocumentScores((), problem=str(error))
     shown = tuple(MetricScores(SHOWN[r.config.metric], r.precision, r.recall, r.scores, r.signature)

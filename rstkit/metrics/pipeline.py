@@ -37,7 +37,7 @@ from .prepared import (
     first_of_each_metric,
     prepare_document,
 )
-from .relations import Confusion, RelationReport, confusion, relation_report
+from .relations import Confusion, LabelSets, RelationReport, confusion, label_sets, relation_report
 from .segmentation import check_tokens
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 
@@ -54,6 +54,7 @@ class SystemResult:
     scores: Scores
     arrays: TupleArrays
     segmentation: aligned.BoundaryCounts | None = None  # EDU boundaries, with edus="aligned" only
+    label_sets: LabelSets | None = None  # its relation labels and the gold's, for families that score relations
 
 
 @dataclass
@@ -104,6 +105,15 @@ class EvalResult:
     @property
     def recall(self) -> dict[str, float]:
         return self.systems[0].scores.recall
+
+    @property
+    def label_warnings(self) -> list[str]:
+        """What the warnings say of systems whose relation labels do not meet the gold's
+        (:class:`~rstkit.metrics.relations.LabelSets`); they are among :attr:`warnings`."""
+        config = self.config
+        return [note for system in self.systems if system.label_sets is not None
+                and (note := system.label_sets.warning(system.name, config.metric, config.labels,
+                                                       config.unknown_labels)) is not None]
 
     def document_counts(self, system: int = 0) -> list[dict[str, Any]]:
         """Per document: id, EDUs, and (matched, gold, pred) for each measure, plus F1 (percent);
@@ -312,15 +322,19 @@ def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | N
         gold_arrays, pred_arrays, segmentations = aligned.align(placements, gold_arrays, pred_arrays,
                                                                 family.edu_columns, family.span_key(config))
     codec = codec_for([gold_arrays, *pred_arrays])
+    relation = family.relation_column
+    relation_labels = vocabularies[relation].labels() if relation else []
     results = []
     for name, arrays, segmentation in zip(names, pred_arrays, segmentations):
         counts = count_matches(gold_arrays, arrays, codec, family.measures)
+        sets = label_sets(gold_arrays, arrays, codec, relation_labels, relation=relation) if relation else None
         results.append(SystemResult(name, counts, aggregate(counts.select(included), config.average), arrays,
-                                    segmentation))
-    relation_labels = vocabularies[family.relation_column].labels() if family.relation_column else []
+                                    segmentation, sets))
     n_tokens = np.array([len(d.tokens) for d in gold], dtype=np.int64) if family.token_level else None
-    return EvalResult(config, doc_ids, n_edus, results, gold_arrays, codec, relation_labels, included, notes,
-                      n_tokens)
+    result = EvalResult(config, doc_ids, n_edus, results, gold_arrays, codec, relation_labels, included, notes,
+                        n_tokens)
+    notes.extend(result.label_warnings)
+    return result
 
 
 def _paired_ids(gold: Mapping[str, Document], systems: list[Mapping[str, Document]], names: list[str],

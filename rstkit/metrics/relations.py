@@ -1,17 +1,33 @@
-"""Per-relation precision / recall / F1 and a relation confusion table over matched spans.
+"""Per-relation precision / recall / F1, a relation confusion table over matched spans, and
+whether the relation labels of gold and prediction meet at all.
 
-Both work on any metric family's rows: ``relation`` names the column holding the relation label
+All work on any metric family's rows: ``relation`` names the column holding the relation label
 (``rel`` for the constituency families, ``label`` for dependencies), ``match`` the columns that must
-be equal for a row to count as matched under the family's relation measure (R)."""
+be equal for a row to count as matched under the family's relation measure (R).
+
+Label sets that do not meet (:class:`LabelSets`): a relation label token is a row's relation label
+as scored (after the label map); ``span`` (Marcu's nucleus marker) and the dependency root's ``ROOT``
+are structure, not relations, and do not count. The label sets *meet* when at least half
+(:data:`MEETING_SHARE`) of the prediction's tokens on spans the gold also has (the rows R can match)
+have a label that occurs among the gold's tokens; otherwise R and F compare inventories, not relations
+(GUM's fine labels against its classes score R = 0 with S = 100), and the pipeline warns, naming each
+side's most frequent labels and the built-in label maps under which they would meet. Measured where
+the prediction has tokens on the gold's spans and the gold has tokens.
+"""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..settings import ZERO_DIVISION, ZeroDivision
+from ..dependency import ROOT_LABEL
+from ..errors import printable
+from ..labels import LabelMap, get_label_map, label_map_names
+from ..settings import ZERO_DIVISION, UnknownLabels, ZeroDivision
+from ..tree import SPAN
 from .average import f1_score, percent
 from .counts import KeyCodec, TupleArrays, align_spans
 
@@ -80,3 +96,106 @@ def confusion(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: lis
     gi, pi = align_spans(gold, pred, codec)
     flat = np.bincount(gold.columns[relation][gi] * n + pred.columns[relation][pi], minlength=n * n)
     return Confusion(labels, flat.reshape(n, n))
+
+
+#: relation labels that mark structure, not a relation: not counted by :class:`LabelSets`
+STRUCTURAL_LABELS = frozenset({SPAN, ROOT_LABEL})
+#: the share of the prediction's relation label tokens that must occur among the gold's for the sets to meet
+MEETING_SHARE = 0.5
+#: how many of each side's most frequent labels the warning names
+NAMED_LABELS = 5
+
+
+@dataclass(frozen=True)
+class LabelSets:
+    """The relation labels of gold and of one prediction set as scored, each with its number of rows
+    (:data:`STRUCTURAL_LABELS` aside): ``gold`` and ``pred`` over all rows, ``matched`` over the
+    prediction's rows on spans the gold also has; see the module docstring."""
+
+    gold: Mapping[str, int]
+    pred: Mapping[str, int]
+    matched: Mapping[str, int]
+
+    @property
+    def tokens(self) -> int:
+        """The prediction's label tokens on the gold's spans."""
+        return sum(self.matched.values())
+
+    @property
+    def shared(self) -> int:
+        """Those of :attr:`tokens` whose label occurs among the gold's."""
+        return sum(n for label, n in self.matched.items() if label in self.gold)
+
+    @property
+    def share(self) -> float | None:
+        """:attr:`shared` over :attr:`tokens`; None when there is nothing to compare."""
+        return self.shared / self.tokens if self.tokens and self.gold else None
+
+    @property
+    def meet(self) -> bool:
+        """Whether the sets meet (a share of at least :data:`MEETING_SHARE`, or nothing to compare)."""
+        share = self.share
+        return share is None or share >= MEETING_SHARE
+
+    def mapped(self, label_map: LabelMap) -> LabelSets:
+        """Every count's labels through ``label_map``, labels it does not know kept (lowercased)."""
+        return LabelSets(*(_through(counts, label_map) for counts in (self.gold, self.pred, self.matched)))
+
+    def unknown_to(self, label_map: LabelMap) -> list[str]:
+        """The labels of either side that ``label_map`` does not know."""
+        return sorted(label for label in {**self.gold, **self.pred} if label_map.lookup(label) is None)
+
+    def warning(self, system: str, metric: str, labels: str, unknown_labels: UnknownLabels) -> str | None:
+        """What the warnings say when the sets do not meet (None when they do), for ``system`` scored
+        under ``metric`` with the label map ``labels``: the share, each side's most frequent labels,
+        and the other built-in label maps under which they would meet, each applied to the labels as
+        scored (under ``raw``, the labels as written: what a run under that map scores), with the
+        labels it does not know kept where ``unknown_labels`` is ``error``. A label map never
+        makes labels meet less (a pair of equal labels stays equal), so the identity ``raw`` is no remedy."""
+        share = self.share
+        if share is None or share >= MEETING_SHARE:
+            return None
+        maps = [label_map for name in label_map_names() if name != labels
+                and (label_map := get_label_map(name)).table is not None]
+        meeting = [m for m in maps if self.mapped(m).meet]
+        if meeting:
+            remedy = "they meet under " + " and under ".join(
+                f"the label map {m.name} (--labels {m.name}"
+                f"{' --keep-unknown-labels' if unknown_labels == 'error' and self.unknown_to(m) else ''})"
+                for m in meeting)
+        else:
+            remedy = f"no built-in label map ({', '.join(m.name for m in maps)}) makes them meet"
+        return (f"{metric}: the relation labels of gold and {system} do not meet: {self.shared} of {self.tokens} "
+                f"predicted relation labels on the gold's spans ({100 * share:.1f}%, under "
+                f"{100 * MEETING_SHARE:.0f}%) occur among the gold's (span and ROOT aside; label map {labels}), "
+                f"so the relation measures compare label inventories; gold: {_most_frequent(self.gold)}; "
+                f"{system}: {_most_frequent(self.pred)}; {remedy}")
+
+
+def label_sets(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str], *,
+               relation: str = "rel") -> LabelSets:
+    """The relation labels of ``gold`` and ``pred`` rows (codes into ``labels``) with their counts, and
+    those of the ``pred`` rows whose span a gold row has."""
+    n = len(labels)
+
+    def counted(codes: np.ndarray) -> dict[str, int]:
+        counts = np.bincount(codes, minlength=n)[:n]
+        return {labels[i]: int(counts[i]) for i in np.flatnonzero(counts) if labels[i] not in STRUCTURAL_LABELS}
+
+    _, on_gold_spans = align_spans(gold, pred, codec)
+    predicted = pred.columns[relation]
+    return LabelSets(counted(gold.columns[relation]), counted(predicted), counted(predicted[on_gold_spans]))
+
+
+def _through(counts: Mapping[str, int], label_map: LabelMap) -> dict[str, int]:
+    mapped: Counter[str] = Counter()
+    for label, n in counts.items():
+        mapped[label_map.map(label, passthrough=True)] += n
+    return dict(mapped)
+
+
+def _most_frequent(counts: Mapping[str, int]) -> str:
+    """The :data:`NAMED_LABELS` most frequent labels with their counts (ties by label), and how many more."""
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    shown = ", ".join(f"{printable(label)} {n}" for label, n in ranked[:NAMED_LABELS])
+    return shown + (f" (+{len(ranked) - NAMED_LABELS} more labels)" if len(ranked) > NAMED_LABELS else "")

@@ -24,7 +24,7 @@ from rstkit.corpus import read_documents
 from rstkit.errors import RSTKitError, RSTKitWarning
 from rstkit.metrics import EvalConfig, score_documents
 from tests.support import oracle
-from tests.support.expected_warnings import ONE_EDU, warns_exactly
+from tests.support.expected_warnings import LABEL_SETS, ONE_EDU, warns_exactly
 from tests.support.generated_corpus import gum_like_corpus, perturbed, write_dis_folder
 from tests.support.oracle import Setting, T
 from tests.support.oracle_trees import Chooser, corpora, random_tree, to_rstkit, to_rstkit_corpus, to_rstkit_nodes
@@ -48,7 +48,8 @@ def config_for(setting: Setting) -> EvalConfig:
 #: what scoring generated corpora may warn of, in any number (and nothing else)
 GENERATED_CORPUS_NOTES: dict[str, int | None] = {
     ONE_EDU: None, r"^bug B1 of the reference binarization left \d+ gold node\(s\) n-ary": None,
-    r"document\(s\) without prediction (skipped|scored as empty)": None, r"predicted document\(s\) not in gold": None}
+    r"document\(s\) without prediction (skipped|scored as empty)": None, r"predicted document\(s\) not in gold": None,
+    LABEL_SETS: None}
 
 
 def rstkit_result(gold, pred, config):

@@ -42,3 +42,6 @@ GUM_EXTENT_QUIRK = (r"GENTLE_syllabus_techtonica\.dis:60: declares \(span 49 266
                     r"repaired from the leaves \(lenient\)")
 #: a corpus with one-EDU documents (the sample has sample_note), scored or excluded
 ONE_EDU = r"one-EDU document\(s\) (scored with 0 tuples|excluded from the averages)"
+#: relation labels of gold and prediction that do not meet (rstkit.metrics.relations.LabelSets): generated pairs
+#: with labels drawn at random may have such labels, on a handful of tuples
+LABEL_SETS = r"^(rst-parseval|parseval|dependency): the relation labels of gold and .+ do not meet: "
