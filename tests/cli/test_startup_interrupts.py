@@ -69,9 +69,16 @@ sys.exit(status)
 """
 
 
+def sigint_default() -> None:
+    """In the child before it starts: SIGINT's default action, as a terminal gives it. A test run started in
+    the background of a non-interactive shell (``pytest &``) has SIGINT ignored, which every child inherits
+    and Python then leaves ignored: no interrupt would ever arrive."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def launch(kind: str, target: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", LAUNCHER, ENTRY, kind, target, *ARGV], env=ENV,
-                          capture_output=True, text=True, timeout=120, check=False)
+                          capture_output=True, text=True, timeout=120, check=False, preexec_fn=sigint_default)
 
 
 def test_an_interrupt_anywhere_in_start_up_is_one_line_and_130():
@@ -112,7 +119,7 @@ def test_ctrl_c_after_any_delay_is_one_line_and_130_or_a_normal_end():
     argv = [sys.executable, "-c", f"import re, sys\nfrom {module} import {function}\nsys.exit({function}())", *ARGV]
     for delay in (0.0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.4):
         process = subprocess.Popen(argv, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   start_new_session=True)
+                                   start_new_session=True, preexec_fn=sigint_default)
         time.sleep(delay)
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGINT)
