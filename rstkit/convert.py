@@ -87,8 +87,8 @@ def warn_erst_loss(trees: Iterable[RSTTree], to: str) -> None:
             signals += len(layer.signals)
             documents += 1
     if documents:
-        warnings.warn(f"--to {to} cannot hold eRST secondary edges and signals: {edges:,} secondary edge(s) and "
-                      f"{signals:,} signal(s) of {documents:,} document(s) are not written (rs4 keeps them)",
+        warnings.warn(f"--to {to} drops the eRST layer: {edges:,} secondary edge(s) and {signals:,} signal(s) of "
+                      f"{documents:,} document(s) are not written (rs3 and rs4 keep them)",
                       RSTKitWarning, stacklevel=2)
 
 

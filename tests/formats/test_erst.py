@@ -142,9 +142,8 @@ def test_convert_to_rs4_keeps_the_layer_and_other_formats_warn_once_with_counts(
         (tmp_path / "in" / f"{name}.rs4").write_text(read_text(SMALL))
     for to in ("dis", "tok"):
         assert main(["convert", str(tmp_path / "in"), str(tmp_path / to), "--to", to]) == 0
-        assert capsys.readouterr().err == (f"rstkit: warning: --to {to} cannot hold eRST secondary edges and signals: "
-                                           "4 secondary edge(s) and 10 signal(s) of 2 document(s) are not written "
-                                           "(rs4 keeps them)\n")
+        assert capsys.readouterr().err == (f"rstkit: warning: --to {to} drops the eRST layer: 4 secondary edge(s) and "
+                                           "10 signal(s) of 2 document(s) are not written (rs3 and rs4 keep them)\n")
     assert main(["convert", "-q", str(tmp_path / "in"), str(tmp_path / "quiet"), "--to", "dis"]) == 0
     assert capsys.readouterr().err == ""
 
