@@ -273,7 +273,13 @@ class ERST:
     """A document's eRST layer beside its tree (Zeldes et al. 2025): secondary edges and signals,
     in file order, and the signal types its header declares (``(type, subtypes)`` in order).
     Immutable, hashable and picklable, like the tree; empty for formats that have none.
-    :func:`validate` checks that every extent it names is a node of the tree."""
+    :func:`validate` checks that every extent it names is a node of the tree.
+
+    Nodes are named by extent so that transformations keep the layer: binarization
+    (:func:`rstkit.transform.binarize`, every mode) only adds nodes, each original node keeping
+    its extent, so every edge and signal stays on the node it was on and the new nodes have
+    none; a label map (:meth:`~rstkit.labels.LabelMap.apply`) maps the edges' relations as the
+    tree's (:meth:`relabelled`)."""
 
     secondary_edges: tuple[SecondaryEdge, ...] = ()
     signals: tuple[Signal, ...] = ()
@@ -521,7 +527,8 @@ def validate(tree: RSTTree) -> None:
     Checks: leaves numbered 1..n in order and matching the EDU list, every span equal to
     the union of its children's (contiguous), internal nodes with >= 2 children and at
     least one nucleus, nuclearity ``Root`` on the root only, non-root nodes labelled, and
-    every extent the eRST layer names (:class:`ERST`) a node of the tree.
+    every extent the eRST layer names (:class:`ERST`) a node of the tree, every signal token one
+    of the document's (the EDU texts split at whitespace, numbered from 1).
 
     >>> from rstkit import read_tree
     >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
@@ -573,6 +580,12 @@ def validate(tree: RSTTree) -> None:
             if (start, end) not in spans:
                 raise TreeStructureError(f"the eRST layer names EDUs {start}-{end}, which no node of the tree spans",
                                          path)
+        n_tokens = sum(len(edu.text.split()) for edu in tree.edus)
+        for signal in tree.erst.signals:
+            if signal.tokens and not 1 <= min(signal.tokens) <= max(signal.tokens) <= n_tokens:
+                raise TreeStructureError(f"a {signal.type}/{signal.subtype} signal names tokens "
+                                         f"{min(signal.tokens)}-{max(signal.tokens)}, outside the document's "
+                                         f"1-{n_tokens}", path)
 
 
 # -- nltk interop ---------------------------------------------------------------------

@@ -374,8 +374,8 @@ _TOKENS = re.compile(r"(?:[1-9][0-9]*(?:,[1-9][0-9]*)*)?")
 def _rs4_layer(markup: Markup, builder: _TreeBuilder, text: str) -> ERST:
     """The eRST layer of an rs4 file (empty for plain rs3): each secondary edge and signal with the EDU
     extents of the nodes it names. A name that is no segment or group (nor, for a signal, a secondary
-    edge), an edge id used twice, or tokens that are not 1-based numbers separated by commas are
-    errors naming the element's line."""
+    edge), an edge id used twice, or tokens that are not 1-based numbers separated by commas, or that
+    are past the document's last token, are errors naming the element's line."""
     if not (markup.secedges or markup.signals or markup.sigtypes):
         return NO_ERST
     source = builder.source
@@ -397,6 +397,7 @@ def _rs4_layer(markup: Markup, builder: _TreeBuilder, text: str) -> ERST:
         by_id[attributes.get("id")] = edge
         edges.append(edge)
     signals: list[Signal] = []
+    n_tokens = sum(len(text.split()) for text in builder.body.segment_texts) if markup.signals else 0
     for k, attributes in enumerate(markup.signals):
         name = attributes.get("source")
         on: Span | SecondaryEdge | None = extent.get(name)
@@ -407,8 +408,12 @@ def _rs4_layer(markup: Markup, builder: _TreeBuilder, text: str) -> ERST:
         tokens = attributes.get("tokens") or ""
         if not _TOKENS.fullmatch(tokens):
             fail("signal", k, f"tokens={_shown(tokens)}: expected token numbers from 1, separated by commas")
-        signals.append(Signal(on, attributes.get("type") or "", attributes.get("subtype") or "",
-                              tuple(map(int, tokens.split(","))) if tokens else (), attributes.get("status")))
+        numbers = tuple(map(int, tokens.split(","))) if tokens else ()
+        if numbers and max(numbers) > n_tokens:
+            fail("signal", k, f"token {max(numbers)} is past the document's last ({n_tokens} tokens: the EDU "
+                              "texts split at whitespace)")
+        signals.append(Signal(on, attributes.get("type") or "", attributes.get("subtype") or "", numbers,
+                              attributes.get("status")))
     sigtypes = tuple((kind, tuple(subtypes.split(";"))) for kind, subtypes in markup.sigtypes)
     return ERST(tuple(edges), tuple(signals), sigtypes)
 

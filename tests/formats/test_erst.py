@@ -104,6 +104,8 @@ def test_relabelling_maps_secondary_edges_as_the_tree_and_signals_follow():
     (('source="2-3"', 'source="3-2"'), 32, "<signal> source='3-2' is no segment, group or secondary edge"),
     (('tokens="15"', 'tokens="0"'), 28, "<signal> tokens='0': expected token numbers from 1"),
     (('tokens="20"', 'tokens="20,"'), 29, "<signal> tokens='20,': expected token numbers from 1"),
+    # the five EDUs hold 5 + 3 + 6 + 6 + 5 = 25 tokens
+    (('tokens="1,22"', 'tokens="1,26"'), 31, "<signal> token 26 is past the document's last (25 tokens"),
 ])
 @pytest.mark.parametrize("front", ["scanner", "xml"])
 def test_names_that_name_nothing_are_errors_at_their_line(edit, line, words, front):
@@ -123,6 +125,14 @@ def test_validate_and_the_writer_refuse_an_extent_that_is_no_node():
         validate(wrong)
     with pytest.raises(TreeStructureError, match="cannot write document 'doc' as rs3: .* EDUs 2-3"):
         dumps_rs3(wrong)
+
+
+def test_validate_refuses_a_token_outside_the_document():
+    tree = read_tree(SMALL)
+    wrong = RSTTree(tree.root, tree.edus, "doc", erst=ERST(signals=(Signal((1, 1), "dm", "dm", (25, 26)),)))
+    with pytest.raises(TreeStructureError, match="a dm/dm signal names tokens 25-26, outside the document's 1-25"):
+        validate(wrong)
+    validate(RSTTree(tree.root, tree.edus, "doc", erst=ERST(signals=(Signal((1, 1), "dm", "dm", (25,)),))))
 
 
 def test_the_writer_refuses_layer_text_xml_cannot_hold():
