@@ -546,15 +546,17 @@ def _layer_lines(tree: RSTTree, element: dict[Span, int], quoteattr: Callable[[s
         return found
 
     out: list[str] = []
-    edge_ids: dict[SecondaryEdge, str] = {}
+    edge_ids: dict[SecondaryEdge, str] = {}  # an edge's signals name the first of its equals
+    used: set[str] = set()
     if layer.secondary_edges:
         out.append("\t\t<secedges>")
         for edge in layer.secondary_edges:
             base = f"{node_id(edge.source)}-{node_id(edge.target)}"
             edge_id, k = base, 1
-            while edge_id in edge_ids.values():
+            while edge_id in used:
                 k += 1
                 edge_id = f"{base}-{k}"
+            used.add(edge_id)
             edge_ids.setdefault(edge, edge_id)
             out.append(f"\t\t\t<secedge id=\"{edge_id}\" source=\"{node_id(edge.source)}\" "
                        f"target=\"{node_id(edge.target)}\" relname={quoteattr(edge.relation)}/>")

@@ -127,6 +127,17 @@ def test_validate_and_the_writer_refuse_an_extent_that_is_no_node():
         dumps_rs3(wrong)
 
 
+def test_edges_between_the_same_nodes_get_ids_of_their_own():
+    tree = read_tree(SMALL)
+    edge, other = SecondaryEdge((5, 5), (1, 1), "cause"), SecondaryEdge((5, 5), (1, 1), "result")
+    layer = ERST((edge, edge, edge, other), (Signal(edge, "dm", "dm", (15,)), Signal(other, "dm", "dm", (20,))))
+    written = dumps_rs3(RSTTree(tree.root, tree.edus, "doc", erst=layer))
+    # GUM's form source-target, then -2, -3 for the next edges between the same two elements
+    assert [e.get("id") for e in ET.fromstring(written).iterfind("body/secedges/secedge")] == \
+        ["5-1", "5-1-2", "5-1-3", "5-1-4"]
+    assert loads_rs3(written).erst == layer
+
+
 def test_validate_refuses_a_token_outside_the_document():
     tree = read_tree(SMALL)
     wrong = RSTTree(tree.root, tree.edus, "doc", erst=ERST(signals=(Signal((1, 1), "dm", "dm", (25, 26)),)))
