@@ -2,15 +2,20 @@
 
 :func:`convert_tree` is what ``rstkit convert`` and ``rstkit draw`` do to each tree before writing
 or drawing it; :func:`convert_documents` writes documents in a format, one text per document;
-:func:`unwritable` finds, before any work, text that a format's writer would refuse.
+:func:`unwritable` finds, before any work, text that a format's writer would refuse. A tree's eRST layer
+(GUM's secondary edges and signals) is kept through binarization and relabelling (a secondary edge's
+relation is mapped as the tree's are; nodes are named by EDU extents, which binarization keeps, as
+it only adds nodes) and written by the formats that hold it (rs3, rs4); writing it in another warns
+once with what is dropped (:func:`warn_erst_loss`).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import warnings
+from collections.abc import Iterable, Mapping
 from typing import Protocol
 
 from .deprecation import callable_module, deprecated_alias
-from .errors import RSTKitError
+from .errors import RSTKitError, RSTKitWarning
 from .formats import get_format
 from .labels import get_label_map
 from .settings import Binarization, UnknownLabels
@@ -59,9 +64,32 @@ def convert_documents(documents: Mapping[str, RSTTree], to: str, *, binarize: Bi
     if fmt.write is None:
         raise RSTKitError(f"format {fmt.key!r} can be read but not written")
     get_label_map(labels)
+    warn_erst_loss(documents.values(), fmt.key)
     return {f"{doc_id}{fmt.extensions[0]}":
             fmt.write(convert_tree(tree, binarize=binarize, labels=labels, unknown_labels=unknown_labels))
             for doc_id, tree in documents.items()}
+
+
+#: the formats whose writer writes a tree's eRST layer (secondary edges, signals, signal types)
+ERST_FORMATS = frozenset({"rs3", "rs4"})
+
+
+def warn_erst_loss(trees: Iterable[RSTTree], to: str) -> None:
+    """One RSTKitWarning with the secondary edges and signals that writing ``trees`` in format ``to``
+    drops (a format other than :data:`ERST_FORMATS`), when there are any: nothing is lost unsaid."""
+    if to in ERST_FORMATS:
+        return
+    edges = signals = documents = 0
+    for tree in trees:
+        layer = tree.erst
+        if layer.secondary_edges or layer.signals:
+            edges += len(layer.secondary_edges)
+            signals += len(layer.signals)
+            documents += 1
+    if documents:
+        warnings.warn(f"--to {to} drops the eRST layer: {edges:,} secondary edge(s) and {signals:,} signal(s) of "
+                      f"{documents:,} document(s) are not written (rs3 and rs4 keep them)",
+                      RSTKitWarning, stacklevel=2)
 
 
 def _probe(text: str) -> RSTTree:

@@ -19,7 +19,7 @@ label is kept).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 
@@ -109,7 +109,7 @@ class LabelMap:
         return _RELABELLERS[key][1]
 
     def apply(self, tree: RSTTree, passthrough: bool = False) -> RSTTree:
-        """A copy of ``tree`` with every relation label mapped."""
+        """A copy of ``tree`` with every relation label mapped, its secondary edges' (eRST) included."""
         if self.table is None:
             return tree
 
@@ -122,7 +122,8 @@ class LabelMap:
         for node in tree.root.postorder():
             children = tuple(rebuilt[id(c)] for c in node.children)
             rebuilt[id(node)] = Node(node.start, node.end, node.nuclearity, relations[id(node)], children, node.line)
-        return tree.with_root(rebuilt[id(tree.root)])
+        erst = tree.erst.relabelled(lambda relation: self.map(relation, passthrough, tree.source))
+        return replace(tree, root=rebuilt[id(tree.root)], erst=erst)
 
 
 class _Relabel(dict):

@@ -234,13 +234,96 @@ def _node_from_records(cls: type[Node], records: list[_Record]) -> Node:
     return built[0]
 
 
+#: an inclusive span of EDU numbers, ``(first, last)``
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SecondaryEdge:
+    """An eRST secondary edge (GUM's ``.rs4`` ``<secedge>``): a relation between two nodes that the
+    tree does not hold. ``source`` and ``target`` are the EDU extents of the nodes it joins (a
+    node of a tree is its extent: node ids are a file's, extents are the document's).
+
+    >>> SecondaryEdge((3, 3), (1, 2), "elaboration-additional")
+    SecondaryEdge(source=(3, 3), target=(1, 2), relation='elaboration-additional')
+    """
+
+    source: Span
+    target: Span
+    relation: str
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """An eRST signal (``<signal>``): what in the text signals a relation. ``source`` is the
+    relation signalled: the extent of the node whose relation to its parent it is, or a
+    :class:`SecondaryEdge`; ``tokens`` are 1-based indices of the document's tokens (the EDU
+    texts split at whitespace, in order), possibly none; ``status`` is kept as the file has it
+    (GUM: ``gold`` or none)."""
+
+    source: Span | SecondaryEdge
+    type: str
+    subtype: str
+    tokens: tuple[int, ...] = ()
+    status: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ERST:
+    """A document's eRST layer beside its tree (Zeldes et al. 2025): secondary edges and signals,
+    in file order, and the signal types its header declares (``(type, subtypes)`` in order).
+    Immutable, hashable and picklable, like the tree; empty for formats that have none.
+    :func:`validate` checks that every extent it names is a node of the tree.
+
+    Nodes are named by extent so that transformations keep the layer: binarization
+    (:func:`rstkit.transform.binarize`, every mode) only adds nodes, each original node keeping
+    its extent, so every edge and signal stays on the node it was on and the new nodes have
+    none; a label map (:meth:`~rstkit.labels.LabelMap.apply`) maps the edges' relations as the
+    tree's (:meth:`relabelled`)."""
+
+    secondary_edges: tuple[SecondaryEdge, ...] = ()
+    signals: tuple[Signal, ...] = ()
+    signal_types: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def is_empty(self) -> bool:
+        """Whether there is nothing here: no secondary edge, signal or signal type."""
+        return not (self.secondary_edges or self.signals or self.signal_types)
+
+    def extents(self) -> Iterator[Span]:
+        """Every node extent named: each edge's source and target, each node signal's source."""
+        for edge in self.secondary_edges:
+            yield edge.source
+            yield edge.target
+        for signal in self.signals:
+            if isinstance(signal.source, SecondaryEdge):
+                yield signal.source.source
+                yield signal.source.target
+            else:
+                yield signal.source
+
+    def relabelled(self, relation: Callable[[str], str]) -> ERST:
+        """The layer with every secondary edge's relation mapped by ``relation`` (signals of an
+        edge follow it)."""
+        if not self.secondary_edges:
+            return self
+        edges = {edge: replace(edge, relation=relation(edge.relation)) for edge in self.secondary_edges}
+        signals = tuple(replace(s, source=edges[s.source]) if isinstance(s.source, SecondaryEdge) else s
+                        for s in self.signals)
+        return replace(self, secondary_edges=tuple(edges[e] for e in self.secondary_edges), signals=signals)
+
+
+#: the eRST layer of a tree without one
+NO_ERST = ERST()
+
+
 @dataclass(frozen=True)
 class RSTTree:
     """An RST document: its EDUs, its tree, its id.
 
     ``source`` is the file the tree came from (for error messages); ``extra`` holds
-    format-specific data that is not part of the primary tree (e.g. rs4 secondary edges
-    and signals). Neither takes part in equality.
+    format-specific data that is not part of the tree (e.g. an .rsd file's other columns);
+    ``erst`` is the document's eRST layer (:class:`ERST`: GUM's secondary edges and signals).
+    None of the three takes part in equality.
 
     >>> from rstkit import read_tree
     >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
@@ -257,6 +340,7 @@ class RSTTree:
     doc_id: str = ""
     source: str | None = field(default=None, compare=False)
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    erst: ERST = field(default=NO_ERST, compare=False, repr=False)
 
     @property
     def n_edus(self) -> int:
@@ -442,7 +526,9 @@ def validate(tree: RSTTree) -> None:
 
     Checks: leaves numbered 1..n in order and matching the EDU list, every span equal to
     the union of its children's (contiguous), internal nodes with >= 2 children and at
-    least one nucleus, nuclearity ``Root`` on the root only, non-root nodes labelled.
+    least one nucleus, nuclearity ``Root`` on the root only, non-root nodes labelled, and
+    every extent the eRST layer names (:class:`ERST`) a node of the tree, every signal token one
+    of the document's (the EDU texts split at whitespace, numbered from 1).
 
     >>> from rstkit import read_tree
     >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
@@ -488,6 +574,18 @@ def validate(tree: RSTTree) -> None:
                 raise TreeStructureError(
                     f"children of {node.start}-{node.end} are not contiguous ({left.end} then {right.start})",
                     path, right.line)
+    if not tree.erst.is_empty():
+        spans = {node.span for node in root.nodes()}
+        for start, end in tree.erst.extents():
+            if (start, end) not in spans:
+                raise TreeStructureError(f"the eRST layer names EDUs {start}-{end}, which no node of the tree spans",
+                                         path)
+        n_tokens = sum(len(edu.text.split()) for edu in tree.edus)
+        for signal in tree.erst.signals:
+            if signal.tokens and not 1 <= min(signal.tokens) <= max(signal.tokens) <= n_tokens:
+                raise TreeStructureError(f"a {signal.type}/{signal.subtype} signal names tokens "
+                                         f"{min(signal.tokens)}-{max(signal.tokens)}, outside the document's "
+                                         f"1-{n_tokens}", path)
 
 
 # -- nltk interop ---------------------------------------------------------------------

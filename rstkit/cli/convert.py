@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..convert import convert_documents
+from ..convert import convert_documents, warn_erst_loss
 from ..corpus import check_input, read_documents
 from ..errors import RSTKitError
 from ..formats import all_formats, get_format
@@ -102,6 +102,7 @@ def _convert(src: Path, output: str, in_format: str | None, args: argparse.Names
         extension = _extension(args.to)
         check_names(((f"{doc_id}{extension}", f"document {doc_id!r} of {src}") for doc_id in documents), str(dst))
     if args.to in DISRPT_FORMATS:
+        warn_erst_loss(documents.values(), args.to)
         converted = write_trees(documents, args.to)
     else:
         converted = convert_documents(documents, args.to, binarize=args.binarize, labels=args.labels,

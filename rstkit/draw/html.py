@@ -69,8 +69,10 @@ table.scores th:first-child, table.scores td:first-child { text-align: left; }
 .rst-view g.edu.hit rect { fill: #ffc94d; stroke: #a06a00; }
 .rst-view g.node:hover line, .rst-view g.nucleus:hover line, .rst-view g.multinuc:hover line { stroke-width: 3.5; }
 .rst-view g.arc:hover path { stroke-width: 3; }
+.rst-view tspan.sig { fill: #a06a00; font-weight: bold; text-decoration: underline; }
+.rst-view g.secedge:hover path { stroke-width: 3; }
 #info { flex: none; padding: 6px 16px; background: #fffbe6; border-top: 1px solid #e0d9b0; font-size: 13px;
-        height: 3.2em; overflow-y: auto; }
+        height: 3.2em; overflow-y: auto; white-space: pre-line; }
 """
 
 #: the viewer: zoom (the columns narrow or widen, texts keep their size), pan, fold, search, hover
@@ -283,13 +285,18 @@ _SCRIPT = """
   document.addEventListener("mouseover", function (event) {
     var g = event.target.closest && event.target.closest("g[data-span], polygon.fold");
     if (!g) return;
-    lit.forEach(function (c) { c.classList.remove("lit"); });
+    lit.forEach(function (c) { c.classList.remove("lit", "sig"); });
     lit = [];
     var span = g.getAttribute("data-span").split("-").map(Number);
     for (var i = span[0]; i <= span[1]; i++) {
       (cells[i] || []).forEach(function (c) { c.classList.add("lit"); lit.push(c); });
     }
     info.textContent = g.querySelector("title").textContent;
+    (g.getAttribute("data-tokens") || "").split(" ").forEach(function (t) {
+      if (t) document.querySelectorAll('tspan[data-t="' + t + '"]').forEach(function (w) {
+        w.classList.add("sig"); lit.push(w);
+      });
+    });
   });
 
   window.rstView = {fit: fit, zoomTo: zoomTo, toggle: toggle, expandAll: expandAll, find: find, next: next,

@@ -10,7 +10,12 @@ The visual grammar is that of RSTTool/rstWeb diagrams and the RST literature:
 * a satellite sends an *arc* up from its top, across, and into the line of its nucleus
   (an arrowhead), labelled with the relation;
 * the nuclei of a multinuclear relation are joined by a *multinuclear bar* labelled with
-  the relation.
+  the relation;
+* an eRST *secondary edge* (``tree.erst``) is a dashed curve from the top of its source node
+  up into a band above the tree and down into the top of its target node (an arrowhead),
+  labelled with its relation at its highest point (a label the renderer places, outside the
+  no-overlap guarantee: edges may cross); each edge has a lane of the band of its own (cycling
+  through :data:`SECONDARY_LANES`). A tree without secondary edges has no band.
 
 Nothing overlaps by construction: nodes of one row have disjoint spans, every label
 stays inside the horizontal range of its own arc or bar, and arcs of one node that
@@ -21,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..tree import NUCLEUS, SATELLITE, SPAN, Node, RSTTree
+from ..tree import NUCLEUS, SATELLITE, SPAN, Node, RSTTree, SecondaryEdge
 from .fonts import text_width, truncate, wrap
 
 Span = tuple[int, int]
@@ -117,6 +122,23 @@ class Arc:
 
 
 @dataclass(slots=True)
+class Curve:
+    """A secondary edge: from the top of ``source`` (x0, y0) up to ``y`` (its lane of the band above
+    the tree) and down into the top of ``target`` (x1, y1); ``edge`` is what it draws."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    y: float
+    edge: SecondaryEdge
+
+
+#: the lanes of the band above the tree where secondary edges turn (edges beyond share them, in turn)
+SECONDARY_LANES = 6
+
+
+@dataclass(slots=True)
 class Place:
     """A constituent's place: horizontal extent, anchor ``x`` and ``top`` (where lines and
     arcs from its parent end)."""
@@ -151,6 +173,7 @@ class Layout:
     segments: tuple[Segment, ...]
     arcs: tuple[Arc, ...]
     texts: tuple[Text, ...]
+    curves: tuple[Curve, ...] = ()
 
     def all_texts(self) -> list[Text]:
         """Every text of the drawing (labels, EDU numbers, EDU lines)."""
@@ -270,6 +293,12 @@ class _Builder:
             self.texts.append(Text(self.title, s.margin, y + ASCENT * s.title_size, s.title_size, "title",
                                    anchor="start", bold=True))
             y += (ASCENT + DESCENT) * s.title_size + 8
+        edges = [edge for edge in self.tree.erst.secondary_edges
+                 if self.top.start <= min(edge.source[0], edge.target[0])
+                 and max(edge.source[1], edge.target[1]) <= self.top.end]
+        band = y
+        if edges:
+            y += min(len(edges), SECONDARY_LANES) * s.lane + (ASCENT + DESCENT) * s.label_size
         row_top, bar_y = {}, {}
         for row in range(n_rows, 0, -1):
             row_top[row] = y
@@ -285,13 +314,25 @@ class _Builder:
         for plan in plans.values():
             row = heights[plan.node.span]
             self._draw_node(plan, row_top[row], bar_y[row], bar_y[row] + lanes[row] * s.lane)
+        curves = self._curves(edges, band + (ASCENT + DESCENT) * s.label_size)
         cells = self._cells(edu_top)
         height = max(c.box.y1 for c in cells) + s.margin
         width = self.left(self.top.end) + self.column + s.margin
         if self.title:
             width = max(width, s.margin * 2 + text_width(self.title, s.title_size, bold=True))
         return Layout(self.tree, self.top, s, width, height, self.column, self.places, cells,
-                      tuple(self.segments), tuple(self.arcs), tuple(self.texts))
+                      tuple(self.segments), tuple(self.arcs), tuple(self.texts), curves)
+
+    def _curves(self, edges: list[SecondaryEdge], band: float) -> tuple[Curve, ...]:
+        """The secondary edges whose ends are nodes of the drawing, each turning in its lane of the band
+        (from ``band`` down, the first edge highest)."""
+        s, places = self.style, self.places
+        curves = []
+        for k, edge in enumerate(e for e in edges if e.source in places and e.target in places):
+            source, target = places[edge.source], places[edge.target]
+            y = band + (k % SECONDARY_LANES) * s.lane
+            curves.append(Curve(source.x, source.top, target.x, target.top, y, edge))
+        return tuple(curves)
 
     def _draw_node(self, plan: _NodePlan, top: float, bar: float, lane0: float) -> None:
         s = self.style

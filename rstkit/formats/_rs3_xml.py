@@ -65,3 +65,27 @@ def _body_item_lines(text: str) -> list[int | None]:
     parser.EndElementHandler = lambda _tag: path.pop()
     parser.Parse(text, True)
     return lines
+
+
+def rs4_element_line(text: str, tag: str, k: int) -> int | None:
+    """The line of the ``k``-th (from 0) ``<secedge>`` or ``<signal>`` (``tag``) of the first ``<rst><body>``,
+    as :func:`_body_item_lines` counts lines; for messages about one, so only read when there is one."""
+    parser = expat.ParserCreate()
+    newlines = [m.start() for m in re.finditer(b"\n", text.encode("utf-8"))]
+    path: list[str] = []
+    bodies = 0
+    found: list[int] = []
+    section = {"secedge": "secedges", "signal": "signals"}[tag]
+
+    def start(name: str, _attributes: dict[str, str]) -> None:
+        nonlocal bodies
+        if path == ["rst"] and name == "body":
+            bodies += 1
+        elif name == tag and path == ["rst", "body", section] and bodies == 1:
+            found.append(bisect.bisect_left(newlines, parser.CurrentByteIndex) + 1)
+        path.append(name)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = lambda _name: path.pop()
+    parser.Parse(text, True)
+    return found[k] if k < len(found) else None

@@ -17,9 +17,11 @@ the multinuclear node (rs3 cannot express a flat ``S N N`` node). On GUM this eq
 is GUM's only satellite of a multinuc group that is not itself a ``span`` child, where
 GUM's dis export flattens the two nodes into one ``S N...N`` node (see tests/formats/test_gum_forms.py).
 
-rs4 secondary edges, signals and signal types are not part of the tree; they are kept in
-``tree.extra`` (``secedges``, ``signals``, ``sigtypes``), each edge and signal with the
-EDU spans (``source_span``, ``target_span``) of the nodes it names. rs3 carries no
+rs4 secondary edges, signals and signal types (eRST) are not part of the tree; they are
+``tree.erst`` (:class:`~rstkit.tree.ERST`), each edge and signal naming the nodes it joins by
+their EDU extents (the extent of a segment or group is the one of the constituent it builds,
+which bears its relname), a signal of a secondary edge by the edge; rs3 files that have
+them are read alike, and the writer writes them back (see :func:`dumps_rs3`). rs3 carries no
 sentence or paragraph information.
 
 A segment's text is its element's text content, markup stripped: ``<segment>Making <i>bread</i> at
@@ -38,22 +40,36 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from itertools import compress, pairwise, repeat
 from operator import attrgetter, is_not, itemgetter
 from pathlib import Path
-from typing import Any, NoReturn, TypeGuard
+from typing import NoReturn, TypeGuard
 
-from ..errors import FormatError, RSTKitWarning, TreeStructureError, printable
-from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal
+from ..errors import FormatError, RSTKitWarning, TreeStructureError, WriteError, printable
+from ..tree import (
+    EDU,
+    ERST,
+    NO_ERST,
+    NUCLEUS,
+    ROOT,
+    SATELLITE,
+    SPAN,
+    Node,
+    RSTTree,
+    SecondaryEdge,
+    Signal,
+    Span,
+    internal,
+)
 from . import Format, doc_id_from_path, read_text, register, source_name
 from ._fastnodes import new_edu, new_node
 from ._rs3_scan import Markup, scan
-from ._rs3_xml import parse_xml
+from ._rs3_xml import parse_xml, rs4_element_line
 from .rebuild import bottom_up
-from .writable import NOT_XML, writer
+from .writable import NOT_XML, SURROGATE, shown, writer
 
 RST = "rst"
 MULTINUC = "multinuc"
@@ -81,10 +97,10 @@ def loads_rs3(text: str, path: str | Path | None = None, *, doc_id: str | None =
         doc_id = doc_id_from_path(path) if path is not None else ""
     texts = builder.body.segment_texts
     edus = tuple(map(new_edu, range(1, len(texts) + 1), texts, repeat(None), repeat(None)))
-    extra = _rs4_extra(markup, builder)
+    layer = _rs4_layer(markup, builder, text)
     # no validate(): every element is used once and children are checked contiguous, which implies
     # every property it checks (tests/formats/test_readers_equivalence.py runs it on every tree read)
-    return RSTTree(tree_root, edus, doc_id, source, extra)
+    return RSTTree(tree_root, edus, doc_id, source, {}, layer)
 
 
 def read_rs3(path: str | Path, *, lenient: bool = False, encoding: str | None = None) -> list[RSTTree]:
@@ -352,24 +368,54 @@ class _TreeBuilder:
 _start = attrgetter("start")
 
 
-def _rs4_extra(markup: Markup, builder: _TreeBuilder) -> dict[str, Any]:
-    """Secondary edges, signals and signal types of an rs4 file (empty for plain rs3)."""
-    extra: dict[str, Any] = {}
-    if markup.secedges or markup.signals:
-        # the EDU span of each segment and group, by position, then None where an unknown id points (-1)
-        spans: list[tuple[int, int] | None] = list(map(_EXTENT, builder.built))
-        spans.append(None)
-        at = builder.body.position.get
-        for edge in markup.secedges:
-            edge["source_span"] = spans[at(edge.get("source"), -1)]
-            edge["target_span"] = spans[at(edge.get("target"), -1)]
-        for signal in markup.signals:
-            signal["source_span"] = spans[at(signal.get("source"), -1)]
-    sigtypes = {kind: subtypes.split(";") for kind, subtypes in markup.sigtypes}
-    for key, value in (("secedges", markup.secedges), ("signals", markup.signals), ("sigtypes", sigtypes)):
-        if value:
-            extra[key] = value
-    return extra
+_TOKENS = re.compile(r"(?:[1-9][0-9]*(?:,[1-9][0-9]*)*)?")
+
+
+def _rs4_layer(markup: Markup, builder: _TreeBuilder, text: str) -> ERST:
+    """The eRST layer of an rs4 file (empty for plain rs3): each secondary edge and signal with the EDU
+    extents of the nodes it names. A name that is no segment or group (nor, for a signal, a secondary
+    edge), an edge id used twice, or tokens that are not 1-based numbers separated by commas, or that
+    are past the document's last token, are errors naming the element's line."""
+    if not (markup.secedges or markup.signals or markup.sigtypes):
+        return NO_ERST
+    source = builder.source
+    extent: dict[str | None, Span] = dict(zip(builder.body.ids, map(_EXTENT, builder.built)))
+
+    def fail(tag: str, k: int, problem: str) -> NoReturn:
+        raise FormatError(f"<{tag}> {problem}", source, rs4_element_line(text, tag, k))
+
+    edges: list[SecondaryEdge] = []
+    by_id: dict[str | None, SecondaryEdge] = {}
+    for k, attributes in enumerate(markup.secedges):
+        ends = [extent.get(attributes.get(end)) for end in ("source", "target")]
+        for end, span in zip(("source", "target"), ends):
+            if span is None:
+                fail("secedge", k, f"{end}={_shown(attributes.get(end))} is no segment or group")
+        edge = SecondaryEdge(ends[0], ends[1], attributes.get("relname") or "")  # type: ignore[arg-type]
+        if attributes.get("id") in by_id:
+            fail("secedge", k, f"id={_shown(attributes.get('id'))} is used twice")
+        by_id[attributes.get("id")] = edge
+        edges.append(edge)
+    signals: list[Signal] = []
+    n_tokens = sum(len(text.split()) for text in builder.body.segment_texts) if markup.signals else 0
+    for k, attributes in enumerate(markup.signals):
+        name = attributes.get("source")
+        on: Span | SecondaryEdge | None = extent.get(name)
+        if on is None:
+            on = by_id.get(name)
+        if on is None:
+            fail("signal", k, f"source={_shown(name)} is no segment, group or secondary edge")
+        tokens = attributes.get("tokens") or ""
+        if not _TOKENS.fullmatch(tokens):
+            fail("signal", k, f"tokens={_shown(tokens)}: expected token numbers from 1, separated by commas")
+        numbers = tuple(map(int, tokens.split(","))) if tokens else ()
+        if numbers and max(numbers) > n_tokens:
+            fail("signal", k, f"token {max(numbers)} is past the document's last ({n_tokens} tokens: the EDU "
+                              "texts split at whitespace)")
+        signals.append(Signal(on, attributes.get("type") or "", attributes.get("subtype") or "", numbers,
+                              attributes.get("status")))
+    sigtypes = tuple((kind, tuple(subtypes.split(";"))) for kind, subtypes in markup.sigtypes)
+    return ERST(tuple(edges), tuple(signals), sigtypes)
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -405,7 +451,11 @@ def dumps_rs3(tree: RSTTree) -> str:
     """Write a tree as rstWeb XML (tab-indented, like GUM's files).
 
     Segments come first (ids 1..n), then groups (ids n+1.. in pre-order; the top group
-    first). Satellites point to their span group. ``tree.extra`` is not written.
+    first). Satellites point to their span group. ``tree.extra`` is not written; the eRST layer
+    (``tree.erst``) is: the header's ``<sigtypes>``, then ``<secedges>`` and ``<signals>`` after the
+    groups, each naming a node by the element written for its extent (an extent that no node of the
+    tree spans is an error), a secondary edge's relation declared as ``rst`` where the tree does not
+    declare it.
 
     Text and relation names are escaped (``&lt;``, ``&amp;``; a carriage return as ``&#13;``, which
     XML would otherwise read as a line break) and read back as written, but for leading and trailing
@@ -425,11 +475,13 @@ def dumps_rs3(tree: RSTTree) -> str:
     links: dict[int, tuple[int, str]] = {}  # element id -> (parent id, relname)
     groups: list[tuple[int, str]] = []  # (id, type)
 
+    element: dict[Span, int] = {}  # a node's extent -> its element's id (for the eRST layer)
     stack: list[tuple[Node, Node | None, int, int | None]] = [(tree.root, None, 0, None)]
     while stack:  # depth-first; an element's link is checked once its subtree is numbered
         node, parent, gid, own = stack.pop()
         if own is None and not node.is_leaf:  # entering a group: number it, then its children
             own = n + len(groups) + 1
+            element[node.span] = own
             groups.append((own, MULTINUC if node.is_multinuclear else SPAN))
             stack.append((node, parent, gid, own))
             stack.extend((child, node, own, None) for child in reversed(node.children))
@@ -449,10 +501,20 @@ def dumps_rs3(tree: RSTTree) -> str:
             links[cid] = (gid, relation)
 
     _check_unambiguous(tree, links, declared)
+    layer = tree.erst
+    _check_layer(tree)
+    for edge in layer.secondary_edges:  # rstWeb shows an edge whose name is declared; as rst where it is not
+        declared.setdefault(edge.relation, {RST})
     out = ["<rst>", "\t<header>", "\t\t<relations>"]
     for name in sorted(declared):
         out.extend(f"\t\t\t<rel name={quoteattr(name)} type=\"{kind}\"/>" for kind in sorted(declared[name]))
-    out += ["\t\t</relations>", "\t</header>", "\t<body>"]
+    out.append("\t\t</relations>")
+    if layer.signal_types:
+        out.append("\t\t<sigtypes>")
+        out.extend(f"\t\t\t<sig type={quoteattr(kind)} subtypes={quoteattr(';'.join(subtypes))}/>"
+                   for kind, subtypes in layer.signal_types)
+        out.append("\t\t</sigtypes>")
+    out += ["\t</header>", "\t<body>"]
 
     def attrs(eid: int) -> str:
         if eid not in links:
@@ -464,8 +526,65 @@ def dumps_rs3(tree: RSTTree) -> str:
                for edu in tree.edus)
     for gid, kind in groups:
         out.append(f"\t\t<group id=\"{gid}\" type=\"{kind}\"{attrs(gid)}/>")
+    element.update(((edu.index, edu.index), edu.index) for edu in tree.edus)
+    out += _layer_lines(tree, element, quoteattr)
     out += ["\t</body>", "</rst>"]
     return "\n".join(out) + "\n"
+
+
+def _layer_lines(tree: RSTTree, element: dict[Span, int], quoteattr: Callable[[str], str]) -> list[str]:
+    """The ``<secedges>`` and ``<signals>`` sections of ``tree``'s eRST layer, naming each node by the id of
+    the element written for its extent (an EDU's segment, another node's group). An edge's id is
+    ``source-target``, GUM's form, with ``-2``, ``-3``... after a second edge between the same elements."""
+    layer = tree.erst
+
+    def node_id(span: Span) -> int:
+        found = element.get(span)
+        if found is None:
+            raise TreeStructureError(f"its eRST layer names EDUs {span[0]}-{span[1]}, which no node of the tree "
+                                     "spans", tree.source)
+        return found
+
+    out: list[str] = []
+    edge_ids: dict[SecondaryEdge, str] = {}  # an edge's signals name the first of its equals
+    used: set[str] = set()
+    if layer.secondary_edges:
+        out.append("\t\t<secedges>")
+        for edge in layer.secondary_edges:
+            base = f"{node_id(edge.source)}-{node_id(edge.target)}"
+            edge_id, k = base, 1
+            while edge_id in used:
+                k += 1
+                edge_id = f"{base}-{k}"
+            used.add(edge_id)
+            edge_ids.setdefault(edge, edge_id)
+            out.append(f"\t\t\t<secedge id=\"{edge_id}\" source=\"{node_id(edge.source)}\" "
+                       f"target=\"{node_id(edge.target)}\" relname={quoteattr(edge.relation)}/>")
+        out.append("\t\t</secedges>")
+    if layer.signals:
+        out.append("\t\t<signals>")
+        for signal in layer.signals:
+            on = signal.source
+            source = edge_ids[on] if isinstance(on, SecondaryEdge) else str(node_id(on))
+            status = "" if signal.status is None else f" status={quoteattr(signal.status)}"
+            out.append(f"\t\t\t<signal source=\"{source}\" type={quoteattr(signal.type)} "
+                       f"subtype={quoteattr(signal.subtype)} tokens=\"{','.join(map(str, signal.tokens))}\"{status}/>")
+        out.append("\t\t</signals>")
+    return out
+
+
+def _check_layer(tree: RSTTree) -> None:
+    """A WriteError for a name, type or status of the eRST layer that XML cannot hold."""
+    layer = tree.erst
+    words = [edge.relation for edge in layer.secondary_edges]
+    words += [word for signal in layer.signals for word in (signal.type, signal.subtype, signal.status or "")]
+    words += [word for kind, subtypes in layer.signal_types for word in (kind, *subtypes)]
+    for word in words:
+        for rule in (SURROGATE, NOT_XML):
+            found = rule.pattern.search(word)
+            if found:
+                raise WriteError(f"cannot write document '{printable(tree.doc_id)}' as rs3: '{printable(word)}' "
+                                 f"in its eRST layer holds {shown(found.group())}, {rule.why}", tree.source)
 
 
 def xml_text(text: str) -> str:
@@ -516,5 +635,5 @@ def _sniff_rs4(text: str) -> bool:
 
 register(Format("rs3", "rstWeb XML (.rs3, and GUM's .rs4): segments, span/multinuc groups, parent links",
                 read_rs3, dumps_rs3, (".rs3", ".rs4"), _sniff_rs3))
-register(Format("rs4", "GUM rstWeb XML with secondary edges and signals (read as rs3, kept in tree.extra)",
+register(Format("rs4", "GUM rstWeb XML with secondary edges and signals (read as rs3, kept in tree.erst)",
                 read_rs3, dumps_rs3, (".rs4",), _sniff_rs4))

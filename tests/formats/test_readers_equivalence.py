@@ -24,7 +24,7 @@ from rstkit.formats import _rs3_scan, _rs3_xml, read_text, rsd
 from rstkit.formats.rebuild import bottom_up
 from rstkit.formats.rs3 import dumps_rs3, loads_rs3
 from rstkit.formats.rsd import dumps_rsd, loads_rsd
-from rstkit.tree import EDU, RSTTree, validate
+from rstkit.tree import EDU, RSTTree, SecondaryEdge, validate
 from tests.formats.test_dis_fast import chain
 from tests.formats.test_gum_forms import QUIRK, TEXT_DIFFERENCES
 from tests.support import oracle as dis_oracle
@@ -46,7 +46,18 @@ def outcome(read, text: str, **options) -> tuple:
     assert tree.doc_id == "doc" and tree.source == "doc.x"
     nodes = [(n.start, n.end, n.nuclearity, n.relation, n.line) for n in tree.nodes()]
     edus = [(e.index, e.text, e.sentence, e.paragraph) for e in tree.edus]
-    return ("tree", nodes, edus, dict(tree.extra), [str(w.message) for w in caught])
+    return ("tree", nodes, edus, {**tree.extra, **erst_tuples(tree)}, [str(w.message) for w in caught])
+
+
+def erst_tuples(tree) -> dict:
+    """The tree's eRST layer as the oracle gives it (plain tuples; a signal of an edge ``("edge", *edge)``)."""
+    layer = tree.erst
+    if layer.is_empty():
+        return {}
+    edges = [(e.source, e.target, e.relation) for e in layer.secondary_edges]
+    signals = [(("edge", s.source.source, s.source.target, s.source.relation) if isinstance(s.source, SecondaryEdge)
+                else s.source, s.type, s.subtype, s.tokens, s.status) for s in layer.signals]
+    return {"edges": edges, "signals": signals, "sigtypes": list(layer.signal_types)}
 
 
 _GUESSED = re.compile(r"doc\.x:(\d+): relname '(.*)' is not declared in <header><relations>; its type is guessed "
@@ -165,7 +176,7 @@ def test_gum_secondary_edges_of_rs4_are_the_rsd_ones(gum_dir):
         rs4 = loads_rs3(read_text(path))
         columns = loads_rsd(read_text(gum_dir / "dependencies" / f"{path.stem}.rsd")).extra["rsd_columns"]
         head = head_edus([(n.start, n.end, n.nuclearity) for n in rs4.nodes()])
-        edges = {(head[e["source_span"]], head[e["target_span"]], e["relname"]) for e in rs4.extra.get("secedges", [])}
+        edges = {(head[e.source], head[e.target], e.relation) for e in rs4.erst.secondary_edges}
         items = {(row, int(item.split(":")[0]), item.split(":")[1])
                  for row, kept in enumerate(columns, 1) if kept[3] != "_" for item in kept[3].split("|")}
         assert len(items) == sum(kept[3].count("|") + 1 for kept in columns if kept[3] != "_")
@@ -182,11 +193,13 @@ SNIPPETS = ["", "&", "&amp;", "&#65;", "<", ">", "]]>", "\r", '"', " x=\"1\"", "
             "<group id=\"99\" type=\"span\"/>", "<segment id=\"1\">", "</body>", "<?xml version=\"1.0\"?>",
             " parent=\"1\"", "relname", "signal", "\ufeff",
             # what the scanner's one-element-per-line and whole-coverage checks must catch
-            "\n\n", " ", "\t\n", "x", "]", "]]", "/>", "\n\t\t", "\ufffe"]
+            "\n\n", " ", "\t\n", "x", "]", "]]", "/>", "\n\t\t", "\ufffe",
+            # eRST names and tokens that are wrong
+            "source=\"77\" ", "tokens=\"0\" ", ","]
 RS4_TAIL = ('\t\t<secedges>\n\t\t\t<secedge id="2-1" source="2" target="1" relname="r"/>\n\t\t\t<secedge id="x" '
-            'source="9" target="" relname="elab"/>\n\t\t</secedges>\n\t\t<signals>\n\t\t\t<signal source="1" type="dm" '
-            'subtype="dm" tokens="1,2"/>\n\t\t\t<signal source="2" type="x" subtype="y" tokens="" status="gold"/>'
-            '\n\t\t\t<signal source="99" type="x" subtype="y" tokens=""/>\n\t\t</signals>\n\t</body>')
+            'source="1" target="2" relname="elab"/>\n\t\t</secedges>\n\t\t<signals>\n\t\t\t<signal source="1" '
+            'type="dm" subtype="dm" tokens="1,2"/>\n\t\t\t<signal source="2" type="x" subtype="y" tokens="" '
+            'status="gold"/>\n\t\t\t<signal source="x" type="x" subtype="y" tokens=""/>\n\t\t</signals>\n\t</body>')
 
 
 @st.composite

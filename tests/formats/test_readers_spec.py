@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from rstkit.errors import FormatError, RSTKitWarning, TreeStructureError
 from rstkit.formats import _rs3_scan, read_text, rsd
 from rstkit.formats.rs3 import loads_rs3
 from rstkit.formats.rsd import loads_rsd
-from rstkit.tree import validate
+from rstkit.tree import ERST, SecondaryEdge, Signal, validate
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
 
@@ -88,17 +89,13 @@ def test_rs3_fallback_reads_the_same_tree():
 
 EXTRAS_TREE = [(1, 3, "Root", None, 16), (1, 1, "N", "span", 13), (2, 3, "S", "elab", 17),
                (2, 2, "N", "joint", 14), (3, 3, "N", "joint", 15)]
-EXTRAS = {
-    "secedges": [{"id": "3-1", "source": "3", "target": "1", "relname": "elab",
-                  "source_span": (3, 3), "target_span": (1, 1)},
-                 {"id": "5-9", "source": "5", "target": "9", "relname": "elab",
-                  "source_span": (2, 3), "target_span": None}],
-    "signals": [{"source": "5", "type": "graphical", "subtype": "colon", "tokens": "3", "source_span": (2, 3)},
-                {"source": "2", "type": "dm", "subtype": "dm", "tokens": "", "status": "gold", "source_span": (2, 2)},
-                {"source": "3-1", "type": "dm", "subtype": "dm", "tokens": "4", "source_span": None}],
-    "sigtypes": {"dm": ["dm"], "graphical": ["colon", "layout"]},
-}
-
+#: by hand from spec_extras.rs4: segment 3 is EDU 3, segment 1 EDU 1, group 5 (joint of 2 and 3) spans 2-3,
+#: group 4 (span 1 with satellite 5) 1-3, segment 2 EDU 2; the signal of "3-1" is the first edge's
+EDGE_3_1 = SecondaryEdge((3, 3), (1, 1), "elab")
+EXTRAS = ERST((EDGE_3_1, SecondaryEdge((2, 3), (1, 3), "elab")),
+              (Signal((2, 3), "graphical", "colon", (3,)), Signal((2, 2), "dm", "dm", (), "gold"),
+               Signal(EDGE_3_1, "dm", "dm", (4,))),
+              (("dm", ("dm",)), ("graphical", ("colon", "layout"))))
 
 @pytest.mark.parametrize("front", ["scanner", "xml"])
 def test_rs4_extras_name_the_spans_of_their_nodes(front):
@@ -109,7 +106,7 @@ def test_rs4_extras_name_the_spans_of_their_nodes(front):
     tree = loads_rs3(text)
     assert nodes(tree) == EXTRAS_TREE
     assert edus(tree) == [(1, "Pack light :", None, None), (2, "a coat", None, None), (3, "and boots .", None, None)]
-    assert tree.extra == EXTRAS
+    assert tree.erst == EXTRAS and tree.extra == {}
 
 
 INTERLEAVED = """<rst>
@@ -125,14 +122,9 @@ INTERLEAVED = """<rst>
 </body></rst>"""
 #: worked out by hand: group 3 (line 5) spans EDUs 1-2
 INTERLEAVED_TREE = [(1, 2, "Root", None, 5), (1, 1, "N", "span", 4), (2, 2, "S", "elab", 6)]
-INTERLEAVED_EXTRAS = {
-    "secedges": [{"id": "a", "source": "2", "target": "1", "relname": "elab", "source_span": (2, 2),
-                  "target_span": (1, 1)},
-                 {"id": "b", "source": "1", "target": "2", "relname": "elab", "source_span": (1, 1),
-                  "target_span": (2, 2)}],
-    "signals": [{"source": "2", "type": "dm", "subtype": "dm", "tokens": "1", "source_span": (2, 2)},
-                {"source": "3", "type": "x", "subtype": "y", "tokens": "", "status": "gold", "source_span": (1, 2)}],
-}
+#: by hand: edge "a" joins EDU 2 to EDU 1 and "b" EDU 1 to EDU 2; group 3 spans EDUs 1-2; no <sigtypes>
+INTERLEAVED_EXTRAS = ERST((SecondaryEdge((2, 2), (1, 1), "elab"), SecondaryEdge((1, 1), (2, 2), "elab")),
+                          (Signal((2, 2), "dm", "dm", (1,)), Signal((1, 2), "x", "y", (), "gold")))
 
 
 def test_scanner_takes_interleaved_elements_and_free_spacing_between_rs4_elements():
@@ -142,15 +134,14 @@ def test_scanner_takes_interleaved_elements_and_free_spacing_between_rs4_element
     tree = loads_rs3(INTERLEAVED)
     assert nodes(tree) == INTERLEAVED_TREE
     assert [e.text for e in tree.edus] == ["A", "B & ]]"]
-    assert tree.extra == INTERLEAVED_EXTRAS
+    assert tree.erst == INTERLEAVED_EXTRAS
 
 
-def _tab_in_type(extras: dict) -> dict:
+def _tab_in_type(extras: ERST) -> ERST:
     """XML reads a tab in an attribute value as a space (the edit put one in the first signal's type and
     subtype)."""
-    signals = [dict(s) for s in extras["signals"]]
-    signals[0]["type"] = signals[0]["subtype"] = "d m"
-    return {**extras, "signals": signals}
+    first = replace(extras.signals[0], type="d m", subtype="d m")
+    return replace(extras, signals=(first, *extras.signals[1:]))
 
 
 @pytest.mark.parametrize("edit, tree, extras", [
@@ -173,7 +164,7 @@ def test_scanner_leaves_other_layouts_to_the_xml_parser(edit, tree, extras):
         assert (info.value.path, info.value.line) == ("doc.rs3", tree[1])
         return
     read = loads_rs3(text)
-    assert nodes(read) == tree and read.extra == extras
+    assert nodes(read) == tree and read.erst == extras
 
 
 def rs3(body: str, relations: str = '<rel name="elab" type="rst"/><rel name="list" type="multinuc"/>') -> str:

@@ -20,7 +20,7 @@ from rstkit.formats.rs3 import (
     read_rs3,
     rs3_normal_form,
 )
-from rstkit.tree import EDU, Node, RSTTree
+from rstkit.tree import EDU, Node, RSTTree, SecondaryEdge, Signal
 from tests.support.strategies import rst_trees
 
 RUNNING_DIS = """( Root (span 1 4)
@@ -157,12 +157,12 @@ RS4 = """<rst><header><relations><rel name="elab" type="rst"/><rel name="list" t
 def test_rs4_secondary_edges_and_signals_are_kept_outside_the_tree():
     tree = loads_rs3(RS4)
     assert tree.root.pattern() == "NS"
-    assert tree.extra["secedges"] == [{"id": "3-1", "source": "3", "target": "1", "relname": "elab",
-                                       "source_span": (3, 3), "target_span": (1, 1)}]
-    assert tree.extra["signals"][0]["source_span"] == (2, 3)
-    assert tree.extra["signals"][1]["source_span"] is None  # a signal of a secondary edge
-    assert tree.extra["sigtypes"] == {"dm": ["dm"], "graphical": ["colon", "layout"]}
-    assert loads_rs3(RUNNING_RS3).extra == {}
+    # by hand: segment 3 is EDU 3, segment 1 EDU 1, group 5 (the list of 2 and 3) spans 2-3
+    edge = SecondaryEdge((3, 3), (1, 1), "elab")
+    assert tree.erst.secondary_edges == (edge,)
+    assert tree.erst.signals == (Signal((2, 3), "dm", "dm", (2,)), Signal(edge, "graphical", "colon", ()))
+    assert tree.erst.signal_types == (("dm", ("dm",)), ("graphical", ("colon", "layout")))
+    assert tree.extra == {} and loads_rs3(RUNNING_RS3).erst.is_empty()
 
 
 # -- errors --------------------------------------------------------------------------------

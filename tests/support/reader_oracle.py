@@ -95,9 +95,9 @@ def _parse_xml(text: str) -> tuple:
         elif in_body and len(path) == 2 and tag in ("segment", "group"):
             items.append([tag, attrs, bisect_left(newlines, parser.CurrentByteIndex) + 1, []])
         elif in_body and where == "body/secedges/secedge":
-            secedges.append(dict(attrs))
+            secedges.append((dict(attrs), bisect_left(newlines, parser.CurrentByteIndex) + 1))
         elif in_body and where == "body/signals/signal":
-            signals.append(dict(attrs))
+            signals.append((dict(attrs), bisect_left(newlines, parser.CurrentByteIndex) + 1))
         path.append(tag)
 
     def end(tag):
@@ -196,17 +196,45 @@ def read_rs3(text: str, lenient: bool = False) -> Reading:
             core = _node([(built[j], "N", relname[j]) for j, r in zip(kids, role) if r == "multinuc"], line[i])
         satellites = [(built[j], "S", relname[j]) for j, r in zip(kids, role) if r == "satellite"]
         built[i] = _node([(core, "N", "span"), *satellites], line[i]) if satellites else core
-    spans = {i: node[:2] for i, node in built.items()}
-    for edge in secedges:
-        edge["source_span"], edge["target_span"] = spans.get(edge.get("source")), spans.get(edge.get("target"))
-    for signal in signals:
-        signal["source_span"] = spans.get(signal.get("source"))
-    sigtypes = {kind: subtypes.split(";") for kind, subtypes in sigs}
-    extra = {key: value for key, value in (("secedges", secedges), ("signals", signals), ("sigtypes", sigtypes))
-             if value}
     texts = ["".join(chars).strip() for tag, _, _, chars in items if tag == "segment"]
+    extra = _erst({i: node[:2] for i, node in built.items()}, secedges, signals, sigs,
+                  sum(len(text.split()) for text in texts))
     return Reading(_preorder(built[tops[0]], ("Root", None)), [(k, t, None, None) for k, t in enumerate(texts, 1)],
                    extra, undeclared)
+
+
+def _erst(spans: dict[str, tuple[int, int]], secedges: list, signals: list, sigs: list, n_tokens: int) -> dict:
+    """The eRST layer as plain tuples: ``edges`` (source extent, target extent, relname), ``signals``
+    (the extent of the source node, or ``("edge", *edge)``; type, subtype, tokens as numbers, status)
+    and ``sigtypes`` (type, subtypes split at ``;``), each in file order (empty when the file has none of
+    them). A node or edge id that names nothing, an edge id used twice, or tokens that are not numbers
+    from 1 separated by commas or are past the last of the document (its EDU texts split at whitespace,
+    ``n_tokens``) are FormatErrors at the element's line."""
+    problems: set[tuple[str, int | None]] = set()
+    edges, by_id = [], {}
+    for attrs, line in secedges:
+        ends = (spans.get(attrs.get("source")), spans.get(attrs.get("target")))
+        if None in ends or attrs.get("id") in by_id:
+            problems.add((FORMAT, line))
+            continue
+        by_id[attrs.get("id")] = (*ends, attrs.get("relname") or "")
+        edges.append(by_id[attrs.get("id")])
+    kept = []
+    for attrs, line in signals:
+        name, tokens = attrs.get("source"), attrs.get("tokens") or ""
+        on = spans[name] if name in spans else ("edge", *by_id[name]) if name in by_id else None
+        numbers = tokens.split(",") if tokens else []
+        if on is None or not all(n.isascii() and n.isdigit() and n[0] != "0" and int(n) <= n_tokens
+                                 for n in numbers):
+            problems.add((FORMAT, line))
+            continue
+        kept.append((on, attrs.get("type") or "", attrs.get("subtype") or "", tuple(int(n) for n in numbers),
+                     attrs.get("status")))
+    _check(problems)
+    if not (edges or kept or sigs):
+        return {}
+    sigtypes = [(kind, tuple(subtypes.split(";"))) for kind, subtypes in sigs]
+    return {"edges": edges, "signals": kept, "sigtypes": sigtypes}
 
 
 def _roles(of_segment: bool, names: list[str], types: dict[str, set[str]]) -> list[str]:
