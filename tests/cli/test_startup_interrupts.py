@@ -27,6 +27,8 @@ import time
 import tomllib
 from pathlib import Path
 
+import pytest
+
 PROJECT = Path(__file__).resolve().parents[1].parent
 ENV = {**os.environ, "PYTHONPATH": str(PROJECT)}
 ENTRY = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]["rstkit"]
@@ -69,16 +71,20 @@ sys.exit(status)
 """
 
 
-def sigint_default() -> None:
-    """In the child before it starts: SIGINT's default action, as a terminal gives it. A test run started in
-    the background of a non-interactive shell (``pytest &``) has SIGINT ignored, which every child inherits
-    and Python then leaves ignored: no interrupt would ever arrive."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+@pytest.fixture(autouse=True)
+def children_take_sigint():
+    """The children start with SIGINT's default action, as from a terminal. A test run started in the
+    background of a non-interactive shell (``pytest &``) has SIGINT ignored, which every child would inherit
+    and Python would leave ignored: no interrupt would ever arrive. A handler of this process (unlike an
+    ignored signal) is reset to the default in a child when it starts a program."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 def launch(kind: str, target: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", LAUNCHER, ENTRY, kind, target, *ARGV], env=ENV,
-                          capture_output=True, text=True, timeout=120, check=False, preexec_fn=sigint_default)
+                          capture_output=True, text=True, timeout=120, check=False)
 
 
 def test_an_interrupt_anywhere_in_start_up_is_one_line_and_130():
@@ -119,7 +125,7 @@ def test_ctrl_c_after_any_delay_is_one_line_and_130_or_a_normal_end():
     argv = [sys.executable, "-c", f"import re, sys\nfrom {module} import {function}\nsys.exit({function}())", *ARGV]
     for delay in (0.0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.4):
         process = subprocess.Popen(argv, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   start_new_session=True, preexec_fn=sigint_default)
+                                   start_new_session=True)
         time.sleep(delay)
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGINT)
