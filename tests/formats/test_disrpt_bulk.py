@@ -269,3 +269,44 @@ def test_files_in_other_encodings_are_read_in_bulk_too(tmp_path, encoding) -> No
     path.write_bytes(text.encode(encoding))
     (document,) = read_disrpt(path, encoding=encoding).documents
     assert document.tokens == ("Zürich", "ist") and document.boundaries == (True, False)
+
+
+# -- gold and predictions read side by side (issue 37) -------------------------------------------------------
+def _tok(doc_ids: list[str], marks: str) -> str:
+    lines = "".join(f"{i}\tw{i}\t_\t_\t_\t_\t_\t_\t_\t{'Seg=B-seg' if m == 'B' else 'Seg=O'}\n"
+                    for i, m in enumerate(marks, start=1))
+    return "".join(f"# newdoc id = {d}\n{lines}\n" for d in doc_ids)
+
+
+@pytest.mark.parametrize("case", ["good", "gold error", "both errors", "id in two files", "unlabelled"])
+def test_reading_in_processes_changes_nothing(tmp_path, case) -> None:
+    """``jobs=2`` reads the files of gold and predictions in two processes: the scores, or the error (the one
+    reading the files one after the other gives: gold's before the prediction's), are those of ``jobs=1``."""
+    from rstkit.errors import RSTKitError
+    from rstkit.evaluation import evaluate
+
+    (tmp_path / "gold").mkdir()
+    (tmp_path / "pred").mkdir()
+    write = {"good": (_tok(["a", "b"], "BOOB"), _tok(["c"], "BO"), _tok(["a", "b"], "BBOO"), _tok(["c"], "OB")),
+             "gold error": (_tok(["a", "b"], "BOOB"), _tok(["c"], "BO").replace("w1\t", "w1\tx\t"),
+                            _tok(["a", "b"], "BBOO"), _tok(["c"], "OB")),
+             "both errors": (_tok(["a", "b"], "BOOB"), _tok(["c"], "BO").replace("Seg=O", "Seg=X"),
+                             _tok(["a", "b"], "BBOO").replace("w2\t", "w2\tx\t"), _tok(["c"], "OB")),
+             "id in two files": (_tok(["a", "b"], "BOOB"), _tok(["c", "a"], "BO"), _tok(["a", "b"], "BBOO"),
+                                 _tok(["c"], "OB")),
+             "unlabelled": (_tok(["a", "b"], "BOOB"), _tok(["c"], "BO"), _tok(["a", "b"], "BBOO"),
+                            _tok(["c"], "OB").replace("Seg=B-seg", "_").replace("Seg=O", "_"))}[case]
+    for name, text in zip(("gold/1.tok", "gold/2.tok", "pred/1.tok", "pred/2.tok"), write):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    outcomes = []
+    for jobs in (1, 2):
+        try:
+            outcomes.append(evaluate(tmp_path / "gold", tmp_path / "pred", EvalConfig(metric="segmentation"),
+                                     jobs=jobs).render("json"))
+        except RSTKitError as error:
+            outcomes.append((type(error), str(error)))
+    assert outcomes[0] == outcomes[1]
+    if case == "good":  # by hand: gold a BOOB, b BOOB, c BO (5 boundaries); pred BBOO, BBOO, OB (5); matched 2
+        assert '"matched": 2' in outcomes[0] and '"gold": 5' in outcomes[0]
+    else:
+        assert isinstance(outcomes[0], tuple) and str(tmp_path / "gold") in outcomes[0][1] or case == "unlabelled"
