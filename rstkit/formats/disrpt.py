@@ -356,9 +356,16 @@ def _scan_part(chunk: bytes, line_base: int, newdocs: list[tuple[int, str]]) -> 
     padded = np.frombuffer(chunk + bytes(_PADDING), dtype=np.uint8)
     array = padded[:size]
     words = _Words(padded, size)
-    breaks = np.flatnonzero(array == 10)
+    tabs = np.flatnonzero(array <= 10)  # the tabs and line breaks (a byte below 9: line by line)
+    kinds_of = array[tabs]
+    if np.any(kinds_of < 9):
+        raise _Irregular
+    break_index = np.flatnonzero(kinds_of == 10)
+    breaks = tabs[break_index]
     starts = np.concatenate([[0], breaks + 1])
     ends = np.concatenate([breaks, [size]])
+    first_tab = np.concatenate([[0], break_index + 1])  # where each line's tabs begin in ``tabs``
+    n_tabs = np.concatenate([break_index, [len(tabs)]]) - first_tab
     if b"\r" in chunk:
         ends -= (ends > starts) & (padded[ends - 1] == 13)  # the line's \r, where it has one
         if np.count_nonzero(array == 13) != np.count_nonzero(padded[ends] == 13):
@@ -369,9 +376,6 @@ def _scan_part(chunk: bytes, line_base: int, newdocs: list[tuple[int, str]]) -> 
         match = _NEWDOC.match(chunk[starts[line]:ends[line]].decode("utf-8", "surrogatepass"))
         if match:
             newdocs.append((line_base + line, match.group(1)))
-    tabs = np.flatnonzero(array == 9)
-    first_tab = np.searchsorted(tabs, starts)
-    n_tabs = np.diff(first_tab, append=len(tabs))  # a line's tabs are those before the next line's start
     candidates = np.flatnonzero(nonempty & ~comments & (n_tabs == 9))
     odd = nonempty & ~comments
     odd[candidates] = False
@@ -477,27 +481,31 @@ def _labels(words: _Words, misc_start: np.ndarray, ends: np.ndarray) -> tuple[np
     one that starts with a key of :data:`_LABEL_KEYS` the label, :data:`LABELS`); :class:`_Irregular`
     where a line has two such items or one that is no label."""
     n = len(misc_start)
-    kinds = np.zeros(n, dtype=np.int8)
-    begins = np.zeros(n, dtype=bool)
     pipes = np.flatnonzero(words.padded[:words.size] == ord("|")) if n else np.zeros(0, dtype=np.int64)
     owner = np.searchsorted(misc_start, pipes, side="right") - 1  # the token line whose last column may hold it
     inside = (owner >= 0) & (pipes < ends[np.maximum(owner, 0)])
     pipes, owner = pipes[inside], owner[inside]
+    kinds, begins, label = _label_items(words, misc_start, ends)  # each column taken as one item
     several = np.zeros(n, dtype=bool)
-    several[owner] = True
-    one = np.flatnonzero(~several)  # a column of one item: the item is the column
-    _label_items(words, misc_start[one], ends[one], one, kinds, begins)
-    if len(pipes):
-        lines = np.flatnonzero(several)
-        item_start = np.concatenate([misc_start[lines], pipes + 1])
-        item_line = np.concatenate([lines, owner])
-        following = np.searchsorted(pipes, item_start)  # the first | after the item's start, if on its line
-        following_at = pipes[np.minimum(following, len(pipes) - 1)]
-        item_end = np.where((following < len(pipes)) & (following_at < ends[item_line]), following_at,
-                            ends[item_line])
-        if np.bincount(item_line[_keyed(words, item_start)], minlength=n).max() > 1:
-            raise _Irregular  # two labels in one column
-        _label_items(words, item_start, item_end, item_line, kinds, begins)
+    several[owner] = True  # (a column of several items, holding a |, is no label)
+    if _keyed(words, misc_start[~label & ~several]).any():
+        raise _Irregular  # a key without a label's value
+    if not len(pipes):
+        return kinds, begins
+    lines = np.flatnonzero(several)
+    item_start = np.concatenate([misc_start[lines], pipes + 1])
+    item_line = np.concatenate([lines, owner])
+    following = np.searchsorted(pipes, item_start)  # the first | after the item's start, if on its line
+    following_at = pipes[np.minimum(following, len(pipes) - 1)]
+    item_end = np.where((following < len(pipes)) & (following_at < ends[item_line]), following_at, ends[item_line])
+    if np.bincount(item_line[_keyed(words, item_start)], minlength=n).max() > 1:
+        raise _Irregular  # two labels in one column
+    item_kinds, item_begins, item_label = _label_items(words, item_start, item_end)
+    if _keyed(words, item_start[~item_label]).any():
+        raise _Irregular
+    labelled = np.flatnonzero(item_label)
+    kinds[item_line[labelled]] = item_kinds[labelled]
+    begins[item_line[labelled]] = item_begins[labelled]
     return kinds, begins
 
 
@@ -523,11 +531,9 @@ def _keyed(words: _Words, starts: np.ndarray) -> np.ndarray:
     return keyed
 
 
-def _label_items(words: _Words, starts: np.ndarray, ends: np.ndarray, lines: np.ndarray, kinds: np.ndarray,
-                 begins: np.ndarray) -> None:
-    """Set ``kinds`` and ``begins`` of ``lines`` from the items between ``starts`` and ``ends`` (one per
-    line, or none that labels segmentation), each the whole item compared with :data:`LABELS`;
-    :class:`_Irregular` for an item with a key of :data:`_LABEL_KEYS` that is no label."""
+def _label_items(words: _Words, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Of each item between ``starts`` and ``ends``, the whole item compared with :data:`LABELS`: its
+    labelling (its number in :data:`_KINDS`, 0 for none), whether it begins an EDU, whether it is a label."""
     size = ends - starts
     head = words.at(starts) & _LOW[np.minimum(size, 8)]
     index = np.minimum(np.searchsorted(_LABEL_HEADS, head), len(_LABEL_HEADS) - 1)
@@ -537,11 +543,8 @@ def _label_items(words: _Words, starts: np.ndarray, ends: np.ndarray, lines: np.
         if len(item) > 8:
             these = longer[_LABEL_HEADS[index[longer]] == _word(item[:8])]
             label[these] = (words.at(starts[these] + 8) & _LOW[len(item) - 8]) == _word(item[8:])
-    if _keyed(words, starts[~label]).any():
-        raise _Irregular  # a key without a label's value
-    hits = np.flatnonzero(label)
-    kinds[lines[hits]] = _LABEL_KIND[index[hits]]
-    begins[lines[hits]] = _LABEL_BEGINS[index[hits]]
+    kinds: np.ndarray = np.where(label, _LABEL_KIND[index], 0).astype(np.int8)
+    return kinds, label & _LABEL_BEGINS[index], label
 
 
 def _starts_with_bom(path: str | Path) -> bool:
