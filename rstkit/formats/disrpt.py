@@ -204,9 +204,9 @@ def read_disrpt(path: str | Path, *, encoding: str | None = None) -> DisrptFile:
     ``B-seg``/``O``, a token before the first ``# newdoc id``, a document id given twice).
 
     The file is read in bulk (:func:`_scan`: its lines classified, the token and label columns found
-    with numpy); a file it finds anything unusual in (an error, a line of whitespace, a label among
-    other items that it cannot place) is read line by line (:func:`_read_lines`), which gives the
-    error, or the same documents."""
+    with numpy); a file it finds anything unusual in (an error, a line of whitespace, a ``\\r`` inside
+    a line, a control byte below the tab, an id of over 16 bytes) is read line by line
+    (:func:`_read_lines`), which gives the error, or the same documents."""
     source = str(path)
     conllu = source.lower().endswith(".conllu")
     text, data = read_text_utf8(path, encoding=encoding)
@@ -302,12 +302,12 @@ class _Tokens:
 
 
 def _scan(data: bytes, source: str, conllu: bool) -> list[DisrptDocument] | None:
-    """The documents of a file's text (``data``: as UTF-8) read in bulk, or None where the text has anything the
-    line-by-line reading must judge (an error; a line that is only whitespace; a ``\\r`` inside a
-    line). The rules are :func:`_read_lines`'s; the file is cut into parts of whole lines, each
-    part's lines classified with numpy: empty lines, comments (a ``# newdoc id`` line among them is
-    matched with :data:`_NEWDOC`, as a line), token lines (ten columns, a numeric id) and the
-    multi-word-token and empty-node lines (an id with ``-`` or ``.``) skipped."""
+    """The documents of a file's text (``data``: as UTF-8) read in bulk, or None where the text has
+    anything the line-by-line reading must judge (:func:`read_disrpt`). The rules are
+    :func:`_read_lines`'s; the file is cut into parts of whole lines, each part's lines classified with
+    numpy: empty lines, comments (a ``# newdoc id`` line among them is matched with :data:`_NEWDOC`, as
+    a line), token lines (ten columns, a numeric id) and the multi-word-token and empty-node lines (an id
+    with ``-`` or ``.``) skipped."""
     parts: list[_Tokens] = []
     newdocs: list[tuple[int, str]] = []
     position = line_base = 0
