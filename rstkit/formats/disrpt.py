@@ -338,8 +338,8 @@ def _scan(data: bytes, source: str, conllu: bool) -> list[DisrptDocument] | None
     bounds = np.searchsorted(lines, [line for line, _ in newdocs] + [line_base]).tolist()
     documents = []
     for (_, doc_id), start, end in zip(newdocs, bounds, bounds[1:]):
-        present = np.unique(kinds[start:end]).tolist()
-        labelled = [kind for kind in present if kind]
+        present = np.bincount(kinds[start:end], minlength=len(_KINDS))
+        labelled = [kind for kind in range(1, len(_KINDS)) if present[kind]]
         if len(labelled) > 1:
             return None  # two labellings in one document
         words = token_bytes[offsets[start]:offsets[end] - 1].decode("utf-8", "surrogatepass") if end > start else ""
