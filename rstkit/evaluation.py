@@ -30,7 +30,7 @@ from .gcpause import bulk_work
 from .metrics import EvalConfig, EvalResult, evaluate_all
 from .metrics.config import Statistics
 from .metrics.prepared import PreparationSpec, PreparedDocument, first_of_each_metric, prepare_document
-from .metrics.segmentation import read_segmentations
+from .metrics.segmentation import SegmentationSet, read_segmentation_sets
 from .report import Report, render
 from .tree import RSTTree
 
@@ -168,14 +168,13 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
     notes: list[str] = []
     lenient = configs[0].lenient
     reading = {"encoding": encoding} if encoding else {}
-    segmentations = _segmentations(gold, configs, True, encoding)
-    gold_docs = segmentations if segmentations is not None else _documents(
+    segmentations = _segmentations([gold, *sources], configs, encoding, jobs)  # DISRPT files, read at once
+    gold_docs = _read(segmentations[0]) if segmentations[0] is not None else _documents(
         gold, gold_format, lenient, skip_errors, jobs, notes, reading, _worker_result(configs, gold=True))
     options = {"doc_map": doc_map, **reading} if doc_map else reading
     pred_worker_result = _worker_result(configs, gold=False)
     preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options, pred_worker_result)
-             if (segmentations := _segmentations(p, configs, False, encoding)) is None else segmentations
-             for p in sources]
+             if segmentation is None else _read(segmentation) for p, segmentation in zip(sources, segmentations[1:])]
     if _is_path(gold) and Path(gold).is_file() and len(gold_docs) == 1:
         (gold_id,) = gold_docs
         preds = [pair_single_files(docs, gold_id, str(p)) if _is_path(p) and Path(p).is_file() else docs
@@ -226,14 +225,19 @@ def _worker_result(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTr
     return partial(prepare_document, spec=spec)
 
 
-def _segmentations(source: Source, configs: Sequence[EvalConfig], gold: bool, encoding: str | None
-                   ) -> dict[str, PreparedDocument] | None:
-    """The documents of DISRPT files (a ``.tok``/``.conllu`` file, or a directory of them), prepared
-    under ``configs``; None when ``source`` is something else."""
-    if not (_is_path(source) and is_disrpt_input(source)):
-        return None
-    spec = PreparationSpec(tuple(first_of_each_metric(configs)), gold)
-    return read_segmentations(source, spec, encoding=encoding)
+def _segmentations(sources: Sequence[Source], configs: Sequence[EvalConfig], encoding: str | None,
+                   jobs: int | None) -> list[SegmentationSet]:
+    """The documents of the sources that are DISRPT files (a ``.tok``/``.conllu`` file, or a directory of
+    them), prepared under ``configs``, gold first, or the error reading one gave; None for the others."""
+    specs = [PreparationSpec(tuple(first_of_each_metric(configs)), i == 0) for i in range(len(sources))]
+    return read_segmentation_sets([(source, spec) if _is_path(source) and is_disrpt_input(source) else None
+                                   for source, spec in zip(sources, specs)], encoding=encoding, jobs=jobs)
+
+
+def _read(segmentation: dict[str, PreparedDocument] | RSTKitError) -> dict[str, PreparedDocument]:
+    if isinstance(segmentation, RSTKitError):
+        raise segmentation
+    return segmentation
 
 
 def _documents(source: Source, fmt: str | None, lenient: bool, skip_errors: bool, jobs: int | None,

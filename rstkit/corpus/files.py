@@ -11,7 +11,7 @@ import signal
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..cores import usable_cores
 from ..deprecation import renamed_keywords
@@ -179,6 +179,8 @@ def resolve_jobs(jobs: int | None, n_files: int, *, small_results: bool = False)
 
 
 Outcome = tuple[list[Any] | RSTKitError, list[tuple[str, type[Warning]]]]
+Task = TypeVar("Task")
+Result = TypeVar("Result")
 
 
 @renamed_keywords(send_back="worker_result")
@@ -199,23 +201,31 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
             with Progress(len(tasks), "read", "file") as bar:
                 return [_replayed(_counted(_read_one(task), bar)) for task in tasks]
         chunk = max(1, len(tasks) // (16 * workers))
-        pool = None
-        try:
-            with _interrupts_blocked():  # until each worker has set its own handlers
-                pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
-            # an interrupt held back meanwhile arrives here, with the pool made: it is ended below
-            with Progress(len(tasks), "read", "file") as bar:  # in file order, as the workers finish them
-                outcomes = [_counted(outcome, bar) for outcome in pool.imap(_read_one, tasks, chunksize=chunk)]
-        except BaseException:  # an interrupt (or a worker's crash): the workers are ended, not waited for
-            if pool is not None:
-                pool.terminate()
-            raise
-        else:
-            pool.close()
-        finally:
-            if pool is not None:
-                pool.join()
+        with Progress(len(tasks), "read", "file") as bar:  # in file order, as the workers finish them
+            outcomes = [_counted(outcome, bar) for outcome in in_processes(_read_one, tasks, workers, chunk)]
         return [_replayed(outcome) for outcome in outcomes]
+
+
+def in_processes(function: Callable[[Task], Result], tasks: Sequence[Task], workers: int, chunksize: int = 1
+                 ) -> Iterator[Result]:
+    """``function`` of each task, in task order as they are done, computed by a pool of ``workers``
+    processes (``function`` and the tasks picklable), which ignore SIGINT and are ended, not waited
+    for, when the parent is interrupted or a worker crashes."""
+    pool = None
+    try:
+        with _interrupts_blocked():  # until each worker has set its own handlers
+            pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
+        # an interrupt held back meanwhile arrives here, with the pool made: it is ended below
+        yield from pool.imap(function, tasks, chunksize=chunksize)
+    except BaseException:  # an interrupt (or a worker's crash): the workers are ended, not waited for
+        if pool is not None:
+            pool.terminate()
+        raise
+    else:
+        pool.close()
+    finally:
+        if pool is not None:
+            pool.join()
 
 
 def _counted(outcome: Outcome, bar: Progress) -> Outcome:

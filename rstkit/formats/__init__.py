@@ -141,7 +141,19 @@ def read_text(path: str | Path, fallback: str = "latin-1", *, encoding: str | No
     ``lenient``, such bytes are replaced by U+FFFD with a warning. ``strict=False`` replaces them
     without a word (format detection only looks at the text).
     """
-    path = Path(path)
+    return _read(Path(path), fallback, encoding, lenient, strict)[0]
+
+
+def read_text_utf8(path: str | Path, *, encoding: str | None = None) -> tuple[str, bytes]:
+    """:func:`read_text`'s text, and the same text as UTF-8 bytes (for readers that work on bytes): the
+    file's own bytes, its byte-order mark left out, where it was decoded as UTF-8; else the text encoded."""
+    text, utf8 = _read(Path(path), "latin-1", encoding, False, True)
+    return text, utf8 if utf8 is not None else text.encode("utf-8", "surrogatepass")
+
+
+def _read(path: Path, fallback: str, encoding: str | None, lenient: bool, strict: bool) -> tuple[str, bytes | None]:
+    """:func:`read_text`'s text, and the file's bytes without a byte-order mark where they are that text's
+    UTF-8 (None otherwise)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -151,20 +163,34 @@ def read_text(path: str | Path, fallback: str = "latin-1", *, encoding: str | No
             codec = codecs.lookup(encoding).name
         except LookupError:
             raise FormatError(f"unknown encoding {encoding!r}", str(path)) from None
-        return _decode(data, "utf-8-sig" if codec == "utf-8" else codec, path, lenient, strict)
+        if codec == "utf-8":
+            return _utf8(data, path, lenient, strict)
+        return _decode(data, codec, path, lenient, strict), None
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
-            return data.decode("utf-16")
+            return data.decode("utf-16"), None
         except UnicodeDecodeError:
             raise FormatError("file starts with a UTF-16 byte-order mark but is not valid UTF-16",
                               str(path)) from None
     try:
-        return data.decode("utf-8-sig")
+        return _without_bom(data).decode("utf-8"), _without_bom(data)
     except UnicodeDecodeError:
         pass
     if _UTF8_SEQUENCE.search(data) is None:
-        return _decode(data, fallback, path, lenient, strict)
-    return _decode(data, "utf-8-sig", path, lenient, strict)
+        return _decode(data, fallback, path, lenient, strict), None
+    return _utf8(data, path, lenient, strict)
+
+
+def _without_bom(data: bytes) -> bytes:
+    return data.removeprefix(codecs.BOM_UTF8)
+
+
+def _utf8(data: bytes, path: Path, lenient: bool, strict: bool) -> tuple[str, bytes | None]:
+    """``data`` decoded as UTF-8 (a byte-order mark dropped), and its bytes where nothing was replaced."""
+    try:
+        return _without_bom(data).decode("utf-8"), _without_bom(data)
+    except UnicodeDecodeError:
+        return _decode(data, "utf-8-sig", path, lenient, strict), None
 
 
 #: a well-formed UTF-8 multi-byte sequence (text that holds one was written as UTF-8)

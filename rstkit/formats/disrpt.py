@@ -29,15 +29,19 @@ from __future__ import annotations
 import codecs
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
+
+import numpy as np
 
 from ..errors import CorpusError, FormatError, WriteError, printable
 from ..folders import walk_files
 from ..tree import EDU, RSTTree
-from . import known_suffixes, read_text
+from . import known_suffixes, read_text_utf8
 from .writable import HEADER_ID, check_doc_id
 
 #: the MISC items of a token that begins an EDU, and of one that does not (what rstkit writes)
@@ -59,63 +63,110 @@ _NEWDOC = re.compile(r"#\s*newdoc[ _]id\s*=\s*(.*?)\s*$")
 _TOKEN_ID = re.compile(r"[1-9][0-9]*")
 
 
-@dataclass(frozen=True)
 class DisrptDocument:
     """One document of a DISRPT file: its tokens, which of them begin an EDU, which begin a
     sentence (None in ``.tok`` files, which have no sentences), the 0-based line of each
     token in the file's lines (what :func:`with_boundaries` rewrites), and its labelling
-    (:data:`SEG_LABELS` or :data:`BEGINSEG_LABELS`; None where no token has a segmentation label)."""
+    (:data:`SEG_LABELS` or :data:`BEGINSEG_LABELS`; None where no token has a segmentation label).
 
-    doc_id: str
-    source: str
-    tokens: tuple[str, ...]
-    boundaries: tuple[bool, ...]
-    sentence_starts: tuple[bool, ...] | None
-    token_lines: tuple[int, ...]
-    labelling: str | None = None
+    It is held compactly (what scoring reads: ``token_text``, the tokens joined by tabs, which no
+    token holds; ``boundary_mask``, ``sentence_mask`` and ``line_numbers``, numpy arrays); the
+    tuples ``tokens``, ``boundaries``, ``sentence_starts`` and ``token_lines`` are made on first use."""
+
+    __slots__ = (
+        "_tuples",
+        "boundary_mask",
+        "doc_id",
+        "labelling",
+        "line_numbers",
+        "n_tokens",
+        "sentence_mask",
+        "source",
+        "token_text",
+    )
+
+    def __init__(self, doc_id: str, source: str, token_text: str, n_tokens: int, boundary_mask: np.ndarray,
+                 sentence_mask: np.ndarray | None, line_numbers: np.ndarray, labelling: str | None = None) -> None:
+        self.doc_id, self.source, self.labelling = doc_id, source, labelling
+        self.token_text, self.n_tokens = token_text, n_tokens
+        self.boundary_mask, self.sentence_mask, self.line_numbers = boundary_mask, sentence_mask, line_numbers
+        self._tuples: dict[str, tuple[Any, ...]] = {}
+
+    def _tuple(self, name: str, make: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
+        made = self._tuples.get(name)
+        if made is None:
+            made = self._tuples[name] = make()
+        return made
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        return self._tuple("tokens", lambda: tuple(self.token_text.split("\t")) if self.n_tokens else ())
+
+    @property
+    def boundaries(self) -> tuple[bool, ...]:
+        return self._tuple("boundaries", lambda: tuple(self.boundary_mask.tolist()))
+
+    @property
+    def sentence_starts(self) -> tuple[bool, ...] | None:
+        if self.sentence_mask is None:
+            return None
+        mask = self.sentence_mask
+        return self._tuple("sentence_starts", lambda: tuple(mask.tolist()))
+
+    @property
+    def token_lines(self) -> tuple[int, ...]:
+        return self._tuple("token_lines", lambda: tuple(self.line_numbers.tolist()))
+
+    def __repr__(self) -> str:
+        return (f"DisrptDocument(doc_id={self.doc_id!r}, source={self.source!r}, tokens={self.n_tokens}, "
+                f"labelling={self.labelling!r})")
 
     def labelled(self) -> DisrptDocument:
         """The document, whose boundaries may be used; a FormatError naming its file and first token's line
         when it has tokens but no segmentation label (read as no boundary, it would score 0, or 100 against
         itself by accident)."""
-        if self.labelling is None and self.tokens:
-            raise FormatError(f"document {self.doc_id!r} has no segmentation label on any of its {len(self.tokens)} "
+        if self.labelling is None and self.n_tokens:
+            raise FormatError(f"document {self.doc_id!r} has no segmentation label on any of its {self.n_tokens} "
                               f"tokens: the last column labels EDU boundaries {SEG_LABELS} or {BEGINSEG_LABELS}",
-                              self.source, self.token_lines[0] + 1)
+                              self.source, int(self.line_numbers[0]) + 1)
         return self
+
+    def edu_starts(self) -> np.ndarray:
+        """The index of each EDU's first token: the first token, each token that begins an EDU, and (where
+        the file has sentences) each token that begins a sentence."""
+        starts = self.boundary_mask.copy()
+        if self.sentence_mask is not None:
+            starts |= self.sentence_mask
+        starts[:1] = True
+        return np.flatnonzero(starts)
 
     def edus(self) -> tuple[EDU, ...]:
         """The document's EDUs (tokens joined by spaces; tokens before the first boundary make one
         too), with sentence numbers where the file has sentences."""
-        edus: list[EDU] = []
-        words: list[str] = []
-        sentence = 0
-        sentence_of_edu: int | None = None
-        for i, token in enumerate(self.tokens):
-            starts_sentence = self.sentence_starts is not None and self.sentence_starts[i]
-            sentence += starts_sentence
-            if words and (self.boundaries[i] or starts_sentence):
-                edus.append(EDU(len(edus) + 1, " ".join(words), sentence_of_edu))
-                words = []
-            if not words:
-                sentence_of_edu = sentence if self.sentence_starts is not None else None
-            words.append(token)
-        if words:
-            edus.append(EDU(len(edus) + 1, " ".join(words), sentence_of_edu))
-        return tuple(edus)
+        tokens = self.tokens
+        firsts = self.edu_starts().tolist()
+        sentences: list[int | None] = ([None] * len(firsts) if self.sentence_mask is None
+                                       else np.cumsum(self.sentence_mask)[firsts].tolist())
+        return tuple(EDU(i, " ".join(tokens[first:end]), sentence)
+                     for i, (first, end, sentence) in enumerate(zip(firsts, [*firsts[1:], len(tokens)], sentences),
+                                                                start=1))
 
 
 @dataclass(frozen=True)
 class DisrptFile:
-    """A DISRPT file as read: its lines (split at ``\\n``, line endings otherwise kept), documents,
-    and whether it began with a UTF-8 byte-order mark (which :func:`read_text` leaves out of the text
-    and :func:`with_boundaries` puts back)."""
+    """A DISRPT file as read: its text (the file's lines, split at ``\\n`` with line endings otherwise
+    kept, are ``lines``), documents, and whether it began with a UTF-8 byte-order mark (which
+    :func:`read_text` leaves out of the text and :func:`with_boundaries` puts back)."""
 
     path: str
     conllu: bool
-    lines: tuple[str, ...]
+    text: str
     documents: tuple[DisrptDocument, ...]
     bom: bool = False
+
+    @cached_property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(self.text.split("\n"))
 
 
 def is_disrpt(path: str | Path) -> bool:
@@ -150,15 +201,28 @@ def list_disrpt(path: str | os.PathLike[str]) -> list[Path]:
 def read_disrpt(path: str | Path, *, encoding: str | None = None) -> DisrptFile:
     """The documents of a ``.tok`` or ``.conllu`` file; a FormatError names the file and line of
     anything else (a token line without ten columns, a bad id, a ``Seg`` value other than
-    ``B-seg``/``O``, a token before the first ``# newdoc id``, a document id given twice)."""
+    ``B-seg``/``O``, a token before the first ``# newdoc id``, a document id given twice).
+
+    The file is read in bulk (:func:`_scan`: its lines classified, the token and label columns found
+    with numpy); a file it finds anything unusual in (an error, a line of whitespace, a ``\\r`` inside
+    a line, a control byte below the tab, an id of over 16 bytes) is read line by line
+    (:func:`_read_lines`), which gives the error, or the same documents."""
     source = str(path)
     conllu = source.lower().endswith(".conllu")
     try:
-        lines = tuple(read_text(path, encoding=encoding).split("\n"))
+        text, data = read_text_utf8(path, encoding=encoding)
     except FormatError as exc:  # a DISRPT file is read as it is: no lenient repair gets past its bytes
         exc.fixes = tuple(fix for fix in exc.fixes if fix != "lenient")
         raise
     bom = (encoding is None or codecs.lookup(encoding).name == "utf-8") and _starts_with_bom(path)
+    documents = _scan(data, source, conllu)
+    if documents is None:
+        documents = _read_lines(text.split("\n"), source, conllu)
+    return DisrptFile(source, conllu, text, tuple(documents), bom)
+
+
+def _read_lines(lines: list[str], source: str, conllu: bool) -> list[DisrptDocument]:
+    """The documents of a file's lines, read one by one: every rule and every error of the format."""
     documents: list[DisrptDocument] = []
     seen: set[str] = set()
     current: tuple[str, list[str], list[bool], list[bool], list[int]] | None = None
@@ -167,9 +231,10 @@ def read_disrpt(path: str | Path, *, encoding: str | None = None) -> DisrptFile:
     def close() -> None:
         if current is not None:
             doc_id, tokens, boundaries, starts, where = current
-            documents.append(DisrptDocument(doc_id, source, tuple(tokens), tuple(boundaries),
-                                            tuple(starts) if conllu else None, tuple(where),
-                                            labelling[0] if labelling else None))
+            documents.append(DisrptDocument(doc_id, source, "\t".join(tokens), len(tokens),
+                                            np.array(boundaries, dtype=bool),
+                                            np.array(starts, dtype=bool) if conllu else None,
+                                            np.array(where, dtype=np.int64), labelling[0] if labelling else None))
 
     for number, raw in enumerate(lines):
         line = raw.rstrip("\r")
@@ -210,7 +275,280 @@ def read_disrpt(path: str | Path, *, encoding: str | None = None) -> DisrptFile:
         current[3].append(token_id == "1")
         current[4].append(number)
     close()
-    return DisrptFile(source, conllu, lines, tuple(documents), bom)
+    return documents
+
+
+#: bytes of text the bulk reading handles at once (its arrays are a few times this size)
+_CHUNK = 1 << 19
+#: the labellings as the bulk reading numbers them (0: no label)
+_KINDS = (None, SEG_LABELS, BEGINSEG_LABELS)
+#: the bytes of each MISC item that labels segmentation, its labelling's number and whether it begins an EDU
+_LABEL_BYTES = tuple((item.encode(), _KINDS.index(kind), begins) for item, (kind, begins) in LABELS.items())
+#: the longest token id the bulk reading takes (two words of :class:`_Words`)
+_LONGEST_ID = 16
+
+
+class _Irregular(Exception):
+    """Something the bulk reading leaves to the line-by-line reading."""
+
+
+@dataclass
+class _Tokens:
+    """What the bulk reading keeps of the token lines of a part of the file (in file order)."""
+
+    lines: np.ndarray  # 0-based line number
+    begins: np.ndarray  # bool
+    kinds: np.ndarray  # int8: the number of the token's labelling in _KINDS
+    first: np.ndarray  # bool: the token id is 1
+    sizes: np.ndarray  # bytes of the token and its separator
+    text: bytes  # each token's UTF-8 bytes followed by a tab
+    n_lines: int  # lines of the part
+
+
+def _scan(data: bytes, source: str, conllu: bool) -> list[DisrptDocument] | None:
+    """The documents of a file's text (``data``: as UTF-8) read in bulk, or None where the text has
+    anything the line-by-line reading must judge (:func:`read_disrpt`). The rules are
+    :func:`_read_lines`'s; the file is cut into parts of whole lines, each part's lines classified with
+    numpy: empty lines, comments (a ``# newdoc id`` line among them is matched with :data:`_NEWDOC`, as
+    a line), token lines (ten columns, a numeric id) and the multi-word-token and empty-node lines (an id
+    with ``-`` or ``.``) skipped."""
+    parts: list[_Tokens] = []
+    newdocs: list[tuple[int, str]] = []
+    position = line_base = 0
+    try:
+        while True:
+            cut = data.find(b"\n", min(position + _CHUNK, len(data)))
+            if cut < 0:
+                cut = len(data)
+            chunk = data[position:cut]
+            parts.append(_scan_part(chunk, line_base, newdocs))
+            line_base += parts[-1].n_lines
+            if cut == len(data):
+                break
+            position = cut + 1
+    except _Irregular:
+        return None
+    lines = np.concatenate([p.lines for p in parts])
+    if not newdocs:
+        return None if len(lines) else []
+    ids = [doc_id for _, doc_id in newdocs]
+    if "" in ids or len(set(ids)) != len(ids) or (len(lines) and lines[0] < newdocs[0][0]):
+        return None  # an empty or repeated id, a token before the first document
+    kinds = np.concatenate([p.kinds for p in parts])
+    begins = np.concatenate([p.begins for p in parts])
+    first = np.concatenate([p.first for p in parts])
+    offsets = np.concatenate([[0], np.cumsum(np.concatenate([p.sizes for p in parts]))])
+    token_bytes = b"".join(p.text for p in parts)
+    bounds = np.searchsorted(lines, [line for line, _ in newdocs] + [line_base]).tolist()
+    documents = []
+    for (_, doc_id), start, end in zip(newdocs, bounds, bounds[1:]):
+        present = np.bincount(kinds[start:end], minlength=len(_KINDS))
+        labelled = [kind for kind in range(1, len(_KINDS)) if present[kind]]
+        if len(labelled) > 1:
+            return None  # two labellings in one document
+        words = token_bytes[offsets[start]:offsets[end] - 1].decode("utf-8", "surrogatepass") if end > start else ""
+        documents.append(DisrptDocument(doc_id, source, words, end - start, begins[start:end].copy(),
+                                        first[start:end].copy() if conllu else None, lines[start:end].copy(),
+                                        _KINDS[labelled[0]] if labelled else None))
+    return documents
+
+
+def _scan_part(chunk: bytes, line_base: int, newdocs: list[tuple[int, str]]) -> _Tokens:
+    """The token lines of ``chunk`` (whole lines, the first numbered ``line_base``); the ``# newdoc id``
+    lines appended to ``newdocs``; :class:`_Irregular` for anything unusual."""
+    size = len(chunk)
+    padded = np.frombuffer(chunk + bytes(_PADDING), dtype=np.uint8)
+    array = padded[:size]
+    words = _Words(padded, size)
+    tabs = np.flatnonzero(array <= 10)  # the tabs and line breaks (a byte below 9: line by line)
+    kinds_of = array[tabs]
+    if np.any(kinds_of < 9):
+        raise _Irregular
+    break_index = np.flatnonzero(kinds_of == 10)
+    breaks = tabs[break_index]
+    starts = np.concatenate([[0], breaks + 1])
+    ends = np.concatenate([breaks, [size]])
+    first_tab = np.concatenate([[0], break_index + 1])  # where each line's tabs begin in ``tabs``
+    n_tabs = np.concatenate([break_index, [len(tabs)]]) - first_tab
+    if b"\r" in chunk:
+        ends -= (ends > starts) & (padded[ends - 1] == 13)  # the line's \r, where it has one
+        if np.count_nonzero(array == 13) != np.count_nonzero(padded[ends] == 13):
+            raise _Irregular  # a \r elsewhere than before a line break
+    nonempty = ends > starts
+    comments = nonempty & (padded[starts] == ord("#"))
+    for line in _maybe_newdoc(padded, starts, comments).tolist():
+        match = _NEWDOC.match(chunk[starts[line]:ends[line]].decode("utf-8", "surrogatepass"))
+        if match:
+            newdocs.append((line_base + line, match.group(1)))
+    candidates = np.flatnonzero(nonempty & ~comments & (n_tabs == 9))
+    odd = nonempty & ~comments
+    odd[candidates] = False
+    begin = starts[candidates]
+    tab_index = first_tab[candidates]
+    id_size = tabs[tab_index] - begin
+    head = words.at(begin)
+    tokens, skipped = _token_ids(words, begin, head, id_size)
+    odd[candidates[~skipped & ~tokens]] = True
+    for line in np.flatnonzero(odd).tolist():  # a line of whitespace is skipped; anything else an error
+        if chunk[starts[line]:ends[line]].decode("utf-8", "surrogatepass").strip():
+            raise _Irregular
+    token_rows = candidates[tokens]
+    tab_index = tab_index[tokens]
+    first = (id_size[tokens] == 1) & ((head[tokens] & np.uint64(0xFF)) == ord("1"))
+    kinds, begins = _labels(words, tabs[tab_index + 8] + 1, ends[token_rows])
+    word_start = tabs[tab_index] + 1
+    sizes = tabs[tab_index + 1] + 1 - word_start  # the word and the tab after it, its separator
+    ends_at = np.cumsum(sizes)
+    steps = np.ones(ends_at[-1] if len(sizes) else 0, dtype=np.int64)  # from one byte to the next picked
+    steps[0:1] = word_start[:1]
+    steps[ends_at[:-1]] = word_start[1:] - tabs[tab_index[:-1] + 1]  # from a separator to the next word
+    picked = np.cumsum(steps)
+    return _Tokens(token_rows + line_base, begins, kinds, first, sizes, array[picked].tobytes(), len(starts))
+
+
+#: the ASCII bytes that ``\\s`` matches in text; a byte from 0x80 may begin a character it matches
+_SPACES = np.zeros(256, dtype=bool)
+_SPACES[[ord(c) for c in " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"]] = True
+_SPACES[0x80:] = True
+
+
+def _maybe_newdoc(padded: np.ndarray, starts: np.ndarray, comments: np.ndarray) -> np.ndarray:
+    """The comment lines that may be ``# newdoc id`` lines (:data:`_NEWDOC`: ``#``, space, ``newdoc``): all
+    but those whose second byte, or third after a space, is an ASCII byte that is neither space nor ``n``."""
+    lines = np.flatnonzero(comments)
+    second, third = padded[starts[lines] + 1], padded[starts[lines] + 2]
+    after = np.where(second == ord(" "), third, second)
+    maybe: np.ndarray = lines[_SPACES[after] | (after == ord("n"))]
+    return maybe
+
+
+#: bytes past the end of a part that the bulk reading may look at
+_PADDING = 32
+
+
+class _Words:
+    """The bytes of a part of the file (followed by :data:`_PADDING` zero bytes), read 8 at a time at any
+    position: one look-up gives the 8 bytes that start there as an integer, the first byte the lowest."""
+
+    def __init__(self, padded: np.ndarray, size: int) -> None:
+        self.padded, self.size = padded, size
+        self.words = np.ndarray((size + 16,), dtype="<u8", buffer=padded, strides=(1,))
+
+    def at(self, positions: np.ndarray) -> np.ndarray:
+        """The 8 bytes that start at each of ``positions``."""
+        found: np.ndarray = self.words[positions]
+        return found
+
+
+def _word(piece: bytes) -> np.uint64:
+    """Up to 8 bytes as :meth:`_Words.at` gives them."""
+    return np.uint64(int.from_bytes(piece, "little"))
+
+
+#: the lowest k bytes of a word, by k
+_LOW = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+_EACH = int.from_bytes(b"\x01" * 8, "little")
+
+
+def _has_byte(words: np.ndarray, byte: int) -> np.ndarray:
+    """Whether any of the 8 bytes of each word is ``byte``."""
+    value = words ^ np.uint64(_EACH * byte)
+    found: np.ndarray = ((value - np.uint64(_EACH)) & ~value & np.uint64(_EACH * 0x80)) != 0
+    return found
+
+
+def _token_ids(words: _Words, begin: np.ndarray, head: np.ndarray, size: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Of lines of ten columns whose first column starts at ``begin`` (its first 8 bytes ``head``) and has
+    ``size`` bytes: which hold a token (an id of digits, the first not 0), and which a multi-word token or
+    an empty node (an id with ``-`` or ``.``). Ids longer than :data:`_LONGEST_ID` are neither."""
+    kept = _LOW[np.minimum(size, 8)]
+    ident = (head & kept) | (np.uint64(_EACH * ord("0")) & ~kept)  # the bytes after the id read as 0s
+    high, low = np.uint64(_EACH * 0xF0), np.uint64(_EACH * 0x0F)
+    digits = ((ident & high) == np.uint64(_EACH * 0x30)) & (((ident & low) + np.uint64(_EACH * 6)) & high == 0)
+    skipped = _has_byte(ident, ord("-")) | _has_byte(ident, ord("."))
+    tokens = digits & ~skipped & (size > 0) & (size <= 8) & ((head & np.uint64(0xFF)) != ord("0"))
+    long = np.flatnonzero((size > 8) & (size <= _LONGEST_ID))
+    if len(long):  # ids of 9 to 16 bytes: the 8 after the first too
+        rest = size[long] - 8
+        tail_kept = _LOW[rest]
+        tail = (words.at(begin[long] + 8) & tail_kept) | (np.uint64(_EACH * ord("0")) & ~tail_kept)
+        tail_digits = ((tail & high) == np.uint64(_EACH * 0x30)) & (((tail & low) + np.uint64(_EACH * 6)) & high == 0)
+        skipped[long] |= _has_byte(tail, ord("-")) | _has_byte(tail, ord("."))
+        tokens[long] = (digits[long] & tail_digits & ~skipped[long] & ((head[long] & np.uint64(0xFF)) != ord("0")))
+    return tokens, skipped
+
+
+def _labels(words: _Words, misc_start: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each token line's labelling (its number in :data:`_KINDS`) and whether it begins an EDU, from
+    the items of its last column (``|``-separated, between ``misc_start`` and the line's end; the
+    one that starts with a key of :data:`_LABEL_KEYS` the label, :data:`LABELS`); :class:`_Irregular`
+    where a line has two such items or one that is no label."""
+    n = len(misc_start)
+    pipes = np.flatnonzero(words.padded[:words.size] == ord("|")) if n else np.zeros(0, dtype=np.int64)
+    owner = np.searchsorted(misc_start, pipes, side="right") - 1  # the token line whose last column may hold it
+    inside = (owner >= 0) & (pipes < ends[np.maximum(owner, 0)])
+    pipes, owner = pipes[inside], owner[inside]
+    kinds, begins, label = _label_items(words, misc_start, ends)  # each column taken as one item
+    several = np.zeros(n, dtype=bool)
+    several[owner] = True  # (a column of several items, holding a |, is no label)
+    if _keyed(words, misc_start[~label & ~several]).any():
+        raise _Irregular  # a key without a label's value
+    if not len(pipes):
+        return kinds, begins
+    lines = np.flatnonzero(several)
+    item_start = np.concatenate([misc_start[lines], pipes + 1])
+    item_line = np.concatenate([lines, owner])
+    following = np.searchsorted(pipes, item_start)  # the first | after the item's start, if on its line
+    following_at = pipes[np.minimum(following, len(pipes) - 1)]
+    item_end = np.where((following < len(pipes)) & (following_at < ends[item_line]), following_at, ends[item_line])
+    if np.bincount(item_line[_keyed(words, item_start)], minlength=n).max() > 1:
+        raise _Irregular  # two labels in one column
+    item_kinds, item_begins, item_label = _label_items(words, item_start, item_end)
+    if _keyed(words, item_start[~item_label]).any():
+        raise _Irregular
+    labelled = np.flatnonzero(item_label)
+    kinds[item_line[labelled]] = item_kinds[labelled]
+    begins[item_line[labelled]] = item_begins[labelled]
+    return kinds, begins
+
+
+#: the labels of :data:`_LABEL_BYTES` by their first 8 bytes (:func:`_word` of them), in order
+_LABEL_HEADS = np.array(sorted(int(_word(item[:8])) for item, _, _ in _LABEL_BYTES), dtype=np.uint64)
+_BY_HEAD = sorted(_LABEL_BYTES, key=lambda label: int(_word(label[0][:8])))
+_LABEL_SIZES = np.array([len(item) for item, _, _ in _BY_HEAD])
+_LABEL_KIND = np.array([kind for _, kind, _ in _BY_HEAD], dtype=np.int8)
+_LABEL_BEGINS = np.array([begins for _, _, begins in _BY_HEAD], dtype=bool)
+assert len(set(_LABEL_HEADS.tolist())) == len(_LABEL_HEADS), "two labels with the same first 8 bytes"
+
+
+def _keyed(words: _Words, starts: np.ndarray) -> np.ndarray:
+    """Whether each item starting at ``starts`` starts with a key of :data:`_LABEL_KEYS`."""
+    first = words.at(starts)
+    keyed = np.zeros(len(starts), dtype=bool)
+    for key in _LABEL_KEYS:
+        head = key.encode()[:8]
+        keyed |= (first & _LOW[len(head)]) == _word(head)
+        if len(key) > 8:  # BeginSeg=: its ninth byte
+            longer = np.flatnonzero(keyed & (first == _word(head)))
+            keyed[longer] = words.padded[starts[longer] + 8] == key.encode()[8]
+    return keyed
+
+
+def _label_items(words: _Words, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Of each item between ``starts`` and ``ends``, the whole item compared with :data:`LABELS`: its
+    labelling (its number in :data:`_KINDS`, 0 for none), whether it begins an EDU, whether it is a label."""
+    size = ends - starts
+    head = words.at(starts) & _LOW[np.minimum(size, 8)]
+    index = np.minimum(np.searchsorted(_LABEL_HEADS, head), len(_LABEL_HEADS) - 1)
+    label = (_LABEL_HEADS[index] == head) & (_LABEL_SIZES[index] == size)
+    longer = np.flatnonzero(label & (size > 8))
+    for item, _, _ in _BY_HEAD:  # the bytes after the first 8
+        if len(item) > 8:
+            these = longer[_LABEL_HEADS[index[longer]] == _word(item[:8])]
+            label[these] = (words.at(starts[these] + 8) & _LOW[len(item) - 8]) == _word(item[8:])
+    kinds: np.ndarray = np.where(label, _LABEL_KIND[index], 0).astype(np.int8)
+    return kinds, label & _LABEL_BEGINS[index], label
 
 
 def _starts_with_bom(path: str | Path) -> bool:
@@ -248,10 +586,10 @@ def with_boundaries(file: DisrptFile, boundaries: Mapping[str, Sequence[bool]]) 
         new = boundaries.get(document.doc_id)
         if new is None:
             continue
-        if len(new) != len(document.tokens):
-            raise FormatError(f"document {document.doc_id!r} has {len(document.tokens)} tokens, "
+        if len(new) != document.n_tokens:
+            raise FormatError(f"document {document.doc_id!r} has {document.n_tokens} tokens, "
                               f"not {len(new)} boundaries", file.path)
-        for number, begins in zip(document.token_lines, new):
+        for number, begins in zip(document.line_numbers.tolist(), new):
             lines[number] = _relabelled(lines[number], SEG_BEGIN if begins else SEG_INSIDE)
     return ("\ufeff" if file.bom else "") + "\n".join(lines)
 

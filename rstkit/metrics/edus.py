@@ -28,6 +28,7 @@ where that can help: for a count mismatch, and for differing EDU texts over the 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..errors import EDUMismatchError, printable
 from .config import EvalConfig
@@ -89,7 +90,7 @@ def check_same_edus(gold: PreparedDocument, pred: PreparedDocument, config: Eval
     notes.append(message + "; scored by EDU numbers (lenient)")
 
 
-def _document_text(texts: tuple[str, ...]) -> str:
+def _document_text(texts: Sequence[str]) -> str:
     return "".join(map(normalise_edu_text, texts))
 
 

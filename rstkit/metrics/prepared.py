@@ -15,11 +15,11 @@ documents were prepared.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
-from typing import Any, cast
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -60,6 +60,17 @@ class Rows:
         self._rows: list[Row] | None = rows
         self._packed: tuple[bytes, dict[str, tuple[str, ...]]] | None = None
         self.columns, self.label_columns = family.columns, family.label_columns
+
+    @classmethod
+    def of_table(cls, table: np.ndarray, family: MetricFamily) -> Rows:
+        """Rows given as an integer array of one row per scored item (``start, end, *values``) of a family
+        without label columns: packed at once."""
+        if family.label_columns:
+            raise ValueError(f"{family.name} has label columns: give its rows as a list")
+        rows = cls([], family)
+        rows._rows = None
+        rows._packed = np.ascontiguousarray(table, dtype=_CELL).reshape(-1, rows.width).tobytes(), {}
+        return rows
 
     @property
     def width(self) -> int:
@@ -107,6 +118,91 @@ def _pack(rows: Sequence[Row], columns: tuple[str, ...], label_columns: frozense
 _CELL = np.dtype(np.int32)
 
 
+class TokenText(Sequence[str]):
+    """A document's tokens held as one string, joined by tabs (which no token holds: a DISRPT file's
+    tokens are a column of its tab-separated lines): cheap to send between processes and to compare
+    (two are equal when their strings are); split into the tokens on first need."""
+
+    __slots__ = ("_tokens", "size", "text")
+
+    def __init__(self, text: str, size: int) -> None:
+        self.text, self.size = text, size
+        self._tokens: tuple[str, ...] | None = None
+
+    def tokens(self) -> tuple[str, ...]:
+        if self._tokens is None:
+            self._tokens = tuple(self.text.split("\t")) if self.size else ()
+        return self._tokens
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
+        return self.tokens()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.tokens())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TokenText):
+            return self.size == other.size and self.text == other.text
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return self.tokens() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[type[TokenText], tuple[str, int]]:
+        return TokenText, (self.text, self.size)
+
+
+class TokenSpans(Sequence[str]):
+    """The texts of consecutive spans of a document's tokens (its EDUs), each its tokens joined by
+    spaces, each span from one of ``firsts`` (token indexes, the first 0) to the next: made on first need."""
+
+    __slots__ = ("_texts", "firsts", "tokens")
+
+    def __init__(self, tokens: TokenText, firsts: np.ndarray) -> None:
+        self.tokens, self.firsts = tokens, np.asarray(firsts, dtype=_CELL)
+        self._texts: tuple[str, ...] | None = None
+
+    def texts(self) -> tuple[str, ...]:
+        if self._texts is None:
+            words = self.tokens.tokens()
+            firsts = self.firsts.tolist()
+            self._texts = tuple(" ".join(words[a:b]) for a, b in zip(firsts, [*firsts[1:], len(words)]))
+        return self._texts
+
+    def __len__(self) -> int:
+        return len(self.firsts)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
+        return self.texts()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.texts())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return self.texts() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[type[TokenSpans], tuple[TokenText, np.ndarray]]:
+        return TokenSpans, (self.tokens, self.firsts)
+
+
 @dataclass(eq=False)
 class PreparedDocument:
     """What scoring needs of one tree (see the module docstring). ``doc_id`` and ``source`` are
@@ -115,14 +211,14 @@ class PreparedDocument:
     doc_id: str
     source: str | None
     n_edus: int
-    edu_texts: tuple[str, ...]
+    edu_texts: Sequence[str]
     rows: dict[str, Rows | RSTKitError]
     nary: dict[str, int] = field(default_factory=dict)
     #: the document's tokens where its source gives them (DISRPT files); else its EDUs' whitespace tokens
-    given_tokens: tuple[str, ...] | None = None
+    given_tokens: Sequence[str] | None = None
 
     @property
-    def tokens(self) -> tuple[str, ...]:
+    def tokens(self) -> Sequence[str]:
         """The document's tokens (what token-level families score)."""
         if self.given_tokens is not None:
             return self.given_tokens

@@ -22,15 +22,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from itertools import accumulate
+from pathlib import Path
 from types import MappingProxyType
 
+import numpy as np
+
+from ..cores import usable_cores
+from ..corpus.files import in_processes, resolve_jobs
 from ..errors import CorpusError, EDUMismatchError, RSTKitError, printable
 from ..formats.disrpt import DisrptDocument, list_disrpt, read_disrpt
 from ..tree import RSTTree
 from .config import EvalConfig
 from .family import MetricFamily, Row
-from .prepared import PreparationSpec, PreparedDocument, Rows
+from .prepared import PreparationSpec, PreparedDocument, Rows, TokenSpans, TokenText
 
 
 class EDUSegmentation(MetricFamily):
@@ -79,26 +83,38 @@ SEGMENTATION = EDUSegmentation()
 
 def boundary_rows(tokens: Sequence[str], boundaries: Sequence[bool], sentence_starts: Sequence[bool] | None,
                   config: EvalConfig, where: str) -> list[Row]:
-    """The rows of a document's boundaries under ``config``: keyed by token number, or with
-    ``lenient`` by character offset (whitespace left out); sentence-initial tokens dropped when
+    """The rows of a document's boundaries under ``config`` (:func:`boundary_keys`), as a list."""
+    keys = boundary_keys(tokens, np.array(boundaries, dtype=bool),
+                         None if sentence_starts is None else np.array(sentence_starts, dtype=bool), config, where)
+    return [(key, key) for key in keys.tolist()]
+
+
+def boundary_keys(tokens: Sequence[str], boundaries: np.ndarray, sentence_starts: np.ndarray | None,
+                  config: EvalConfig, where: str) -> np.ndarray:
+    """The key of each boundary of a document under ``config``: its token's number, or with
+    ``lenient`` its character offset (whitespace left out); sentence-initial tokens dropped when
     the configuration says so (``where`` names the document in the error when it has no sentences)."""
     if config.sentence_initial == "dropped":
         if sentence_starts is None:
             raise RSTKitError(f"dropping sentence-initial boundaries (--no-sentence-initial, the DISRPT scorer's "
                               f"-nb) needs sentences (.conllu files); {where}")
-        boundaries = [b and not s for b, s in zip(boundaries, sentence_starts)]
-    keys: Sequence[int] = range(len(tokens))
-    if config.lenient:
-        lengths = [len("".join(token.split())) for token in tokens]
-        keys = [offset - length for offset, length in zip(accumulate(lengths), lengths)]
-    return [(key, key) for key, begins in zip(keys, boundaries) if begins]
+        boundaries = boundaries & ~sentence_starts
+    positions = np.flatnonzero(boundaries)
+    if not config.lenient:
+        return positions
+    lengths = np.fromiter((len("".join(token.split())) for token in tokens), dtype=np.int64, count=len(tokens))
+    offsets = np.cumsum(lengths) - lengths
+    result: np.ndarray = offsets[positions]
+    return result
 
 
 def prepare_disrpt(document: DisrptDocument, spec: PreparationSpec) -> PreparedDocument:
     """A DISRPT document prepared for scoring: rows of the segmentation family; other families
     get the error that a segmentation has no tree. A document without segmentation labels is an
-    error naming its file and line (:meth:`~rstkit.formats.disrpt.DisrptDocument.labelled`)."""
+    error naming its file and line (:meth:`~rstkit.formats.disrpt.DisrptDocument.labelled`).
+    Its tokens and EDU texts are held as one string (:class:`~rstkit.metrics.prepared.TokenText`)."""
     document = document.labelled()
+    tokens = TokenText(document.token_text, document.n_tokens)
     rows: dict[str, Rows | RSTKitError] = {}
     where = f"document {document.doc_id!r} of {document.source} has none (a .tok file)"
     for config in spec.configs:
@@ -109,13 +125,13 @@ def prepare_disrpt(document: DisrptDocument, spec: PreparationSpec) -> PreparedD
                 f"{SEGMENTATION.name} scores it", document.source)
             continue
         try:
-            rows[config.metric] = Rows(boundary_rows(document.tokens, document.boundaries, document.sentence_starts,
-                                                     config, where), family)
+            keys = boundary_keys(tokens, document.boundary_mask, document.sentence_mask, config, where)
+            rows[config.metric] = Rows.of_table(np.stack([keys, keys], axis=1), family)
         except RSTKitError as error:
             rows[config.metric] = error
-    edus = document.edus()
-    return PreparedDocument(document.doc_id, document.source, len(edus), tuple(e.text for e in edus), rows,
-                            given_tokens=document.tokens)
+    firsts = document.edu_starts()
+    return PreparedDocument(document.doc_id, document.source, len(firsts), TokenSpans(tokens, firsts), rows,
+                            given_tokens=tokens)
 
 
 def read_segmentations(path: str | os.PathLike[str], spec: PreparationSpec, *, encoding: str | None = None
@@ -123,13 +139,94 @@ def read_segmentations(path: str | os.PathLike[str], spec: PreparationSpec, *, e
     """The documents of a DISRPT file, or of every DISRPT file under a directory
     (:func:`~rstkit.formats.disrpt.list_disrpt`), prepared under ``spec``, by ``# newdoc id`` (an
     id in two files is an error naming both)."""
+    (outcome,) = read_segmentation_sets([(path, spec)], encoding=encoding, jobs=1)
+    if isinstance(outcome, RSTKitError):
+        raise outcome
+    assert outcome is not None
+    return outcome
+
+
+#: with ``jobs=None``, DISRPT files are read in several processes from this many bytes in all: below it,
+#: starting the processes costs more than they save
+PARALLEL_BYTES = 4 << 20
+
+SegmentationSet = dict[str, PreparedDocument] | RSTKitError | None
+
+
+def read_segmentation_sets(sources: Sequence[tuple[str | os.PathLike[str], PreparationSpec] | None], *,
+                           encoding: str | None = None, jobs: int | None = None) -> list[SegmentationSet]:
+    """Each source's documents as :func:`read_segmentations` gives them (None for a source given as
+    None), or the error it would raise (the first, in its files' order): every file of every source
+    read at once, in ``jobs`` processes (None: one per usable core, at most one per file, where the
+    files hold :data:`PARALLEL_BYTES` or more; else one), so that a gold file and a prediction are read
+    side by side. The outcome does not depend on ``jobs``."""
+    listed: list[list[Path] | RSTKitError | None] = []
+    for source in sources:
+        try:
+            listed.append(None if source is None else list_disrpt(source[0]))
+        except RSTKitError as error:
+            listed.append(error)
+    tasks = [(file, source[1], encoding) for source, files in zip(sources, listed)
+             if source is not None and isinstance(files, list) for file in files]
+    workers = min(_workers(jobs, [file for file, _, _ in tasks]), len(tasks))
+    outcomes = iter(in_processes(_prepare_file, tasks, workers) if workers > 1 else map(_prepare_file, tasks))
+    sets: list[SegmentationSet] = []
+    for files in listed:
+        if not isinstance(files, list):
+            sets.append(files)
+            continue
+        per_file = [next(outcomes) for _ in files]
+        sets.append(_merged(files, per_file))
+    return sets
+
+
+def _workers(jobs: int | None, files: list[Path]) -> int:
+    if jobs is not None:
+        return resolve_jobs(jobs, len(files))
+    if usable_cores() < 2 or sum(_size(file) for file in files) < PARALLEL_BYTES:
+        return 1
+    return usable_cores()
+
+
+def _size(file: Path) -> int:
+    try:
+        return file.stat().st_size
+    except OSError:  # reading it gives the error
+        return 0
+
+
+FileOutcome = list[tuple[str, PreparedDocument | RSTKitError]] | RSTKitError
+
+
+def _prepare_file(task: tuple[Path, PreparationSpec, str | None]) -> FileOutcome:
+    """One DISRPT file's documents, each prepared (or the error preparing it gave), or the error reading it."""
+    file, spec, encoding = task
+    try:
+        documents = read_disrpt(file, encoding=encoding).documents
+    except RSTKitError as error:
+        return error
+    prepared: list[tuple[str, PreparedDocument | RSTKitError]] = []
+    for document in documents:
+        try:
+            prepared.append((document.doc_id, prepare_disrpt(document, spec)))
+        except RSTKitError as error:
+            prepared.append((document.doc_id, error))
+    return prepared
+
+
+def _merged(files: list[Path], outcomes: list[FileOutcome]) -> dict[str, PreparedDocument] | RSTKitError:
+    """One source's documents from its files' outcomes, or the first error, as reading the files one
+    after the other gives it (a document id in two files is an error naming both)."""
     documents: dict[str, PreparedDocument] = {}
-    for file in list_disrpt(path):
-        for document in read_disrpt(file, encoding=encoding).documents:
-            if document.doc_id in documents:
-                raise CorpusError(f"document id {document.doc_id!r} is in {documents[document.doc_id].source} "
-                                  f"and in {file}", str(file))
-            documents[document.doc_id] = prepare_disrpt(document, spec)
+    for file, outcome in zip(files, outcomes):
+        if isinstance(outcome, RSTKitError):
+            return outcome
+        for doc_id, document in outcome:
+            if doc_id in documents:
+                return CorpusError(f"document id {doc_id!r} is in {documents[doc_id].source} and in {file}", str(file))
+            if isinstance(document, RSTKitError):
+                return document
+            documents[doc_id] = document
     return documents
 
 
