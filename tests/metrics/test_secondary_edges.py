@@ -218,10 +218,18 @@ def test_gum_against_itself_and_with_half_of_each_documents_edges_removed(gum_di
 
     half = tmp_path / "half"
     half.mkdir()
-    for f in files:  # the first floor(n / 2) edges of each document removed
+    # half of each document's n edges removed, the first of them: floor(n / 2) and ceil(n / 2) in turn
+    # where n is odd, so that the rounding of the documents evens out
+    removed: dict[str, int] = {}
+    odd_seen = 0
+    for f in files:
+        n = edges[f.stem]
+        removed[f.stem] = n // 2 + (odd_seen % 2 if n % 2 else 0)
+        odd_seen += n % 2
+    for f in files:
         tree = ET.parse(f)
         for secedges in tree.getroot().iter("secedges"):
-            doomed = list(secedges)[:len(list(secedges)) // 2]
+            doomed = list(secedges)[:removed[f.stem]]
             for edge in doomed:
                 secedges.remove(edge)
         for signals in tree.getroot().iter("signals"):  # signals of removed edges would name nothing
@@ -229,12 +237,13 @@ def test_gum_against_itself_and_with_half_of_each_documents_edges_removed(gum_di
                 if "-" in (signal.get("source") or ""):
                     signals.remove(signal)
         tree.write(half / f.name, encoding="unicode")
-    kept = sum(n - n // 2 for n in edges.values())
+    kept = sum(n - removed[name] for name, n in edges.items())
     result = evaluate(source, half, EvalConfig(metric="secondary-edges")).result()
     assert result.recall == pytest.approx({"U": 100 * kept / 1363, "R": 100 * kept / 1363})
     assert result.precision == {"U": 100.0, "R": 100.0}
-    odd = sum(1 for n in edges.values() if n % 2)
-    assert abs(result.recall["U"] - 50) <= 100 * 0.5 * odd / 1363  # 50 within rounding of per-document counts
+    # 50 within rounding of per-document counts: floors and ceilings in turn keep the total within half an
+    # edge of 1363 / 2 (GUM: 682 kept, recall 50.04)
+    assert abs(result.recall["U"] - 50) <= 100 * 0.5 / 1363 + 1e-9
 
 
 # -- settings and the command line -------------------------------------------------------------
