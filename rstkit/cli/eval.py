@@ -62,8 +62,8 @@ def add_parser(sub) -> None:
                         "al. 2018: one head-ordered dependency per EDU), all (every family), or a comma list "
                         "of them, e.g. rst-parseval,parseval (default: parseval); segmentation (alone: DISRPT's "
                         "boundary P/R/F1 over tokens, of .tok/.conllu files or of trees' EDUs; all leaves it out); "
-                        "secondary-edges (eRST's, keyed by their EDU extents: docs/metrics/erst.md; all leaves it "
-                        "out)")
+                        "secondary-edges and signals (eRST's, keyed by EDU extents: docs/metrics/erst.md; all leaves "
+                        "them out)")
     p.add_argument("--average", **comma_list(AVERAGES), default=None, metavar="AVERAGE[,AVERAGE...]",
                    help="micro (pooled), macro (mean of per-document F1), dplp (DPLP's per-document P/R), all, "
                         "or a comma list; every metric and average is scored from one read of the files "

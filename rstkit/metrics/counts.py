@@ -143,18 +143,28 @@ def multiset_matched(gold: TupleArrays, pred: TupleArrays, columns: Sequence[str
     return row[present], common[present]
 
 
-def count_multiset_matches(gold: TupleArrays, pred: TupleArrays, measures: Mapping[str, Sequence[str]]) -> Counts:
+def rows_of_kind(side: TupleArrays, kind: int) -> TupleArrays:
+    """The rows of ``side`` whose ``kind`` column is ``kind``."""
+    keep = side.columns["kind"] == kind
+    return TupleArrays(side.doc[keep], side.start[keep], side.end[keep],
+                       {name: column[keep] for name, column in side.columns.items()}, side.n_docs)
+
+
+def count_multiset_matches(gold: TupleArrays, pred: TupleArrays, measures: Mapping[str, Sequence[str]],
+                           kinds: Mapping[str, int] | None = None) -> Counts:
     """:func:`count_matches` for rows that may repeat a key (module docstring): per document and measure,
-    the multiset intersection of the two sides' tuples ``(start, end, *columns)``."""
+    the multiset intersection of the two sides' tuples ``(start, end, *columns)``. With ``kinds`` (a family
+    whose rows are of several kinds, told apart by the column ``kind``), each measure counts, matches and
+    supports alike, only the rows of its kind."""
     n_docs = gold.n_docs
-    gold_support = np.bincount(gold.doc, minlength=n_docs)
-    pred_support = np.bincount(pred.doc, minlength=n_docs)
-    matched = []
-    for columns in measures.values():
-        first_row, common = multiset_matched(gold, pred, columns)
-        matched.append(np.bincount(gold.doc[first_row], weights=common, minlength=n_docs).astype(np.int64))
-    k = len(measures)
-    return Counts(np.stack(matched), np.tile(gold_support, (k, 1)), np.tile(pred_support, (k, 1)), tuple(measures))
+    matched, gold_support, pred_support = [], [], []
+    for name, columns in measures.items():
+        g, p = (gold, pred) if kinds is None else (rows_of_kind(gold, kinds[name]), rows_of_kind(pred, kinds[name]))
+        first_row, common = multiset_matched(g, p, columns)
+        matched.append(np.bincount(g.doc[first_row], weights=common, minlength=n_docs).astype(np.int64))
+        gold_support.append(np.bincount(g.doc, minlength=n_docs))
+        pred_support.append(np.bincount(p.doc, minlength=n_docs))
+    return Counts(np.stack(matched), np.stack(gold_support), np.stack(pred_support), tuple(measures))
 
 
 def count_matches(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec,

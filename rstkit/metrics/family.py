@@ -65,6 +65,9 @@ class MetricFamily(ABC):
     multiset: ClassVar[bool] = False
     #: value columns that belong to a row's key beside ``(start, end)`` (a multiset family's second span)
     key_columns: ClassVar[tuple[str, ...]] = ()
+    #: for a multiset family whose rows are of several kinds (its value column ``kind``): the kind of rows
+    #: each measure counts (None: every measure counts every row)
+    measure_kinds: ClassVar[Mapping[str, int] | None] = None
     #: whether ``--metric all`` scores it with the other tree families (the eRST families are named explicitly)
     in_all: ClassVar[bool] = True
     #: whether it can score with aligned EDUs (``edus="aligned"``); else EvalConfig refuses that setting

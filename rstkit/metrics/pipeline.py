@@ -327,7 +327,7 @@ def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | N
     relation_labels = vocabularies[relation].labels() if relation else []
     results = []
     for name, arrays, segmentation in zip(names, pred_arrays, segmentations):
-        counts = (count_multiset_matches(gold_arrays, arrays, family.measures) if family.multiset
+        counts = (count_multiset_matches(gold_arrays, arrays, family.measures, family.measure_kinds) if family.multiset
                   else count_matches(gold_arrays, arrays, codec, family.measures))
         sets = label_sets(gold_arrays, arrays, codec, relation_labels, relation=relation,
                           multiset_key=_multiset_key(family)) if relation else None

@@ -8,6 +8,7 @@ from .parseval import PARSEVAL
 from .rst_parseval import RST_PARSEVAL
 from .secondary_edges import SECONDARY_EDGES
 from .segmentation import SEGMENTATION
+from .signals import SIGNALS
 
 FAMILIES: dict[str, MetricFamily] = {family.name: family for family in (
     RST_PARSEVAL,
@@ -15,6 +16,7 @@ FAMILIES: dict[str, MetricFamily] = {family.name: family for family in (
     DEPENDENCY,
     SEGMENTATION,
     SECONDARY_EDGES,
+    SIGNALS,
 )}
 
 #: the ``metric`` settings of the families that score trees, in the order the command line lists them

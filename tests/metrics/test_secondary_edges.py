@@ -28,11 +28,8 @@ SMALL = Path(__file__).resolve().parents[1] / "data" / "formats" / "erst_small.r
 
 
 # -- the oracle -------------------------------------------------------------------------------
-def oracle_edges(path: Path) -> Counter[tuple[int, int, int, int, str]]:
-    """The file's secondary edges as a multiset of (source start, source end, target start, target
-    end, relation), extents computed from the XML alone."""
-    body = ET.parse(path).getroot().find("body")
-    assert body is not None
+def oracle_extents(body: ET.Element) -> dict[str, tuple[int, int]]:
+    """Every node id of an rs3/rs4 body with its EDU extent, from the XML alone."""
     elements = [e for e in body if e.tag in ("segment", "group")]
     edu = {e.get("id"): n for n, e in enumerate((e for e in elements if e.tag == "segment"), start=1)}
     below: dict[str | None, list[str]] = {}
@@ -48,9 +45,19 @@ def oracle_edges(path: Path) -> Counter[tuple[int, int, int, int, str]]:
             todo += below.get(current, [])
         return found
 
+    return {node: (min(edus), max(edus)) for node in (e.get("id") or "" for e in elements)
+            if (edus := covered(node))}
+
+
+def oracle_edges(path: Path) -> Counter[tuple[int, int, int, int, str]]:
+    """The file's secondary edges as a multiset of (source start, source end, target start, target
+    end, relation), extents computed from the XML alone."""
+    body = ET.parse(path).getroot().find("body")
+    assert body is not None
+    extents = oracle_extents(body)
+
     def extent(node: str) -> tuple[int, int]:
-        edus = covered(node)
-        return min(edus), max(edus)
+        return extents[node]
 
     edges: Counter[tuple[int, int, int, int, str]] = Counter()
     for edge in body.iter("secedge"):
