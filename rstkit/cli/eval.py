@@ -61,7 +61,9 @@ def add_parser(sub) -> None:
                    help="rst-parseval (Marcu), parseval (original, on attachment decisions), dependency (Morey et "
                         "al. 2018: one head-ordered dependency per EDU), all (every family), or a comma list "
                         "of them, e.g. rst-parseval,parseval (default: parseval); segmentation (alone: DISRPT's "
-                        "boundary P/R/F1 over tokens, of .tok/.conllu files or of trees' EDUs; all leaves it out)")
+                        "boundary P/R/F1 over tokens, of .tok/.conllu files or of trees' EDUs; all leaves it out); "
+                        "secondary-edges and signals (eRST's, keyed by EDU extents: docs/metrics/erst.md; all leaves "
+                        "them out)")
     p.add_argument("--average", **comma_list(AVERAGES), default=None, metavar="AVERAGE[,AVERAGE...]",
                    help="micro (pooled), macro (mean of per-document F1), dplp (DPLP's per-document P/R), all, "
                         "or a comma list; every metric and average is scored from one read of the files "
@@ -157,6 +159,10 @@ def eval_configs(args: argparse.Namespace) -> list[EvalConfig]:
     if args.span_key is not None and args.edus != "aligned":
         raise RSTKitError(f"--span-key {args.span_key} needs --edus aligned (with gold EDUs both keyings give the "
                           "same scores)")
+    unaligned = [metric for metric in args.metric or () if not FAMILIES[metric].aligned_edus]
+    if unaligned and args.edus == "aligned":
+        raise RSTKitError(f"--metric {unaligned[0]} cannot be scored with --edus aligned (it keys what it scores "
+                          "by the gold's EDUs); score it with --edus gold")
     if args.preset is None:
         configs = _plain_configs(args, given)
     else:

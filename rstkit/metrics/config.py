@@ -238,6 +238,9 @@ class EvalConfig:
             raise RSTKitError(f"metric must be one of {', '.join(ALL_METRICS)}, not {self.metric!r}")
         if self.binarize is None:
             object.__setattr__(self, "binarize", family(self.metric).default_binarization)
+        if self.edus == "aligned" and not family(self.metric).aligned_edus:
+            raise RSTKitError(f"{self.metric} keys what it scores by the gold's EDUs and cannot score aligned EDUs "
+                              "(edus='aligned'); score it with edus='gold'")
         encodings = self.dep_encoding.split(",") if isinstance(self.dep_encoding, str) else [None]
         if len(encodings) > 2 or any(e not in DEP_ENCODINGS for e in encodings):
             raise RSTKitError(f"dep_encoding must be one of {', '.join(DEP_ENCODINGS)} or GOLD,PRED of them, "

@@ -8,6 +8,11 @@ mixed-radix int64 key (document most significant); the spans of a whole corpus a
 two sorts and a binary search, and a measure's matches are comparisons of the columns it names on
 aligned rows. Counts follow educe: matched = |set(gold) & set(pred)| per document, supports =
 list lengths.
+
+A family whose rows may repeat a key (``multiset``: eRST secondary edges, several between the same
+two nodes) is matched by :func:`count_multiset_matches` instead: per measure, each row is the tuple
+``(doc, start, end, *columns)`` of the columns the measure names, and matched = the size of the
+multiset intersection of the two sides' tuples per document (each tuple ``min(gold, pred)`` times).
 """
 from __future__ import annotations
 
@@ -110,6 +115,56 @@ def align_spans(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec) -> tuple[
     found = position < pred_sorted.size
     found[found] = pred_sorted[position[found]] == gold_sorted[found]
     return gold_order[found], pred_order[position[found]]
+
+
+def row_ids(gold: TupleArrays, pred: TupleArrays, columns: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's id of its tuple ``(doc, start, end, *columns)``, the same id for equal tuples on either
+    side: dense ids in ``range(number of distinct tuples)``, for gold's rows and for pred's."""
+    def stacked(side: TupleArrays) -> np.ndarray:
+        return np.column_stack([side.doc, side.start, side.end, *(side.columns[c] for c in columns)])
+
+    both = np.concatenate([stacked(gold), stacked(pred)]).astype(np.int64, copy=False)
+    if not both.shape[0]:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    _, inverse = np.unique(both, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1).astype(np.int64)
+    return inverse[:gold.doc.size], inverse[gold.doc.size:]
+
+
+def multiset_matched(gold: TupleArrays, pred: TupleArrays, columns: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, common)``: for each distinct tuple ``(doc, start, end, *columns)`` of gold's rows, one
+    gold row that has it (an index into ``gold``) and how many times both sides have it (``min(gold, pred)``)."""
+    gold_ids, pred_ids = row_ids(gold, pred, columns)
+    n = int(max(gold_ids.max(initial=-1), pred_ids.max(initial=-1))) + 1
+    common = np.minimum(np.bincount(gold_ids, minlength=n), np.bincount(pred_ids, minlength=n))
+    row = np.full(n, -1, dtype=np.int64)
+    row[gold_ids] = np.arange(gold_ids.size, dtype=np.int64)  # equal tuples: any of their rows
+    present = row >= 0
+    return row[present], common[present]
+
+
+def rows_of_kind(side: TupleArrays, kind: int) -> TupleArrays:
+    """The rows of ``side`` whose ``kind`` column is ``kind``."""
+    keep = side.columns["kind"] == kind
+    return TupleArrays(side.doc[keep], side.start[keep], side.end[keep],
+                       {name: column[keep] for name, column in side.columns.items()}, side.n_docs)
+
+
+def count_multiset_matches(gold: TupleArrays, pred: TupleArrays, measures: Mapping[str, Sequence[str]],
+                           kinds: Mapping[str, int] | None = None) -> Counts:
+    """:func:`count_matches` for rows that may repeat a key (module docstring): per document and measure,
+    the multiset intersection of the two sides' tuples ``(start, end, *columns)``. With ``kinds`` (a family
+    whose rows are of several kinds, told apart by the column ``kind``), each measure counts, matches and
+    supports alike, only the rows of its kind."""
+    n_docs = gold.n_docs
+    matched, gold_support, pred_support = [], [], []
+    for name, columns in measures.items():
+        g, p = (gold, pred) if kinds is None else (rows_of_kind(gold, kinds[name]), rows_of_kind(pred, kinds[name]))
+        first_row, common = multiset_matched(g, p, columns)
+        matched.append(np.bincount(g.doc[first_row], weights=common, minlength=n_docs).astype(np.int64))
+        gold_support.append(np.bincount(g.doc, minlength=n_docs))
+        pred_support.append(np.bincount(p.doc, minlength=n_docs))
+    return Counts(np.stack(matched), np.stack(gold_support), np.stack(pred_support), tuple(measures))
 
 
 def count_matches(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec,

@@ -59,6 +59,19 @@ class MetricFamily(ABC):
     #: the same tokens instead of the same EDUs, and reports give its one measure's P, R, F1 and counts
     #: with the number of gold tokens
     token_level: ClassVar[bool] = False
+    #: whether a document's rows may repeat a key: matched counts are then multiset intersections of
+    #: ``(document, start, end, *columns)`` per measure (the columns the measure names), not comparisons of
+    #: the columns on the one row of each span (:func:`rstkit.metrics.counts.count_multiset_matches`)
+    multiset: ClassVar[bool] = False
+    #: value columns that belong to a row's key beside ``(start, end)`` (a multiset family's second span)
+    key_columns: ClassVar[tuple[str, ...]] = ()
+    #: for a multiset family whose rows are of several kinds (its value column ``kind``): the kind of rows
+    #: each measure counts (None: every measure counts every row)
+    measure_kinds: ClassVar[Mapping[str, int] | None] = None
+    #: whether ``--metric all`` scores it with the other tree families (the eRST families are named explicitly)
+    in_all: ClassVar[bool] = True
+    #: whether it can score with aligned EDUs (``edus="aligned"``); else EvalConfig refuses that setting
+    aligned_edus: ClassVar[bool] = True
 
     @abstractmethod
     def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:

@@ -26,7 +26,7 @@ from ..tree import RSTTree
 from . import aligned
 from .average import Scores, aggregate, per_document
 from .config import EvalConfig
-from .counts import Counts, KeyCodec, LabelIds, TupleArrays, codec_for, count_matches
+from .counts import Counts, KeyCodec, LabelIds, TupleArrays, codec_for, count_matches, count_multiset_matches
 from .edus import check_same_edus
 from .family import MetricFamily
 from .prepared import (
@@ -151,11 +151,12 @@ class EvalResult:
     def relations(self, system: int = 0) -> RelationReport:
         family = self.family
         return relation_report(self.gold, self.systems[system].arrays, self.codec, self.relation_labels,
-                               relation=family.relation_column, match=family.measures[family.relation_measure])
+                               relation=family.relation_column, match=family.measures[family.relation_measure],
+                               multiset_key=_multiset_key(family))
 
     def confusion(self, system: int = 0) -> Confusion:
         return confusion(self.gold, self.systems[system].arrays, self.codec, self.relation_labels,
-                         relation=self.family.relation_column)
+                         relation=self.family.relation_column, multiset_key=_multiset_key(self.family))
 
     def _scored(self, counts: Counts) -> Counts:
         return counts.select(self.included)
@@ -326,8 +327,10 @@ def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | N
     relation_labels = vocabularies[relation].labels() if relation else []
     results = []
     for name, arrays, segmentation in zip(names, pred_arrays, segmentations):
-        counts = count_matches(gold_arrays, arrays, codec, family.measures)
-        sets = label_sets(gold_arrays, arrays, codec, relation_labels, relation=relation) if relation else None
+        counts = (count_multiset_matches(gold_arrays, arrays, family.measures, family.measure_kinds) if family.multiset
+                  else count_matches(gold_arrays, arrays, codec, family.measures))
+        sets = label_sets(gold_arrays, arrays, codec, relation_labels, relation=relation,
+                          multiset_key=_multiset_key(family)) if relation else None
         results.append(SystemResult(name, counts, aggregate(counts.select(included), config.average), arrays,
                                     segmentation, sets))
     n_tokens = np.array([len(d.tokens) for d in gold], dtype=np.int64) if family.token_level else None
@@ -335,6 +338,11 @@ def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | N
                         n_tokens)
     notes.extend(result.label_warnings)
     return result
+
+
+def _multiset_key(family: MetricFamily) -> tuple[str, ...] | None:
+    """The value columns completing a multiset family's key (None: a family with one row per span)."""
+    return family.key_columns if family.multiset else None
 
 
 def _paired_ids(gold: Mapping[str, Document], systems: list[Mapping[str, Document]], names: list[str],

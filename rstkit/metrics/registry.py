@@ -6,19 +6,24 @@ from .dependency import DEPENDENCY
 from .family import MetricFamily
 from .parseval import PARSEVAL
 from .rst_parseval import RST_PARSEVAL
+from .secondary_edges import SECONDARY_EDGES
 from .segmentation import SEGMENTATION
+from .signals import SIGNALS
 
 FAMILIES: dict[str, MetricFamily] = {family.name: family for family in (
     RST_PARSEVAL,
     PARSEVAL,
     DEPENDENCY,
     SEGMENTATION,
+    SECONDARY_EDGES,
+    SIGNALS,
 )}
 
 #: the ``metric`` settings of the families that score trees, in the order the command line lists them
 #: (``--metric all``; they may be scored together)
-METRICS: tuple[str, ...] = tuple(name for name, f in FAMILIES.items() if not f.token_level)
-#: every ``metric`` setting: those, then the token-level families (scored alone)
+METRICS: tuple[str, ...] = tuple(name for name, f in FAMILIES.items() if not f.token_level and f.in_all)
+#: every ``metric`` setting: those, the token-level families (scored alone), and the eRST families (named
+#: explicitly; scored alone or with the tree families)
 ALL_METRICS: tuple[str, ...] = tuple(FAMILIES)
 
 

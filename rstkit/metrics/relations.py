@@ -13,6 +13,11 @@ have a label that occurs among the gold's tokens; otherwise R and F compare inve
 (GUM's fine labels against its classes score R = 0 with S = 100), and the pipeline warns, naming each
 side's most frequent labels and the built-in label maps under which they would meet. Measured where
 the prediction has tokens on the gold's spans and the gold has tokens.
+
+A multiset family (rows that may repeat a key: secondary edges; ``multiset_key`` names the value
+columns that complete its key) counts matched rows per relation as its R measure does (multiset
+intersection, :func:`rstkit.metrics.counts.multiset_matched`); its confusion table pairs the rows of
+the keys that each side has exactly once (a key held several times on a side has no one pairing).
 """
 from __future__ import annotations
 
@@ -29,7 +34,7 @@ from ..labels import LabelMap, get_label_map, label_map_names
 from ..settings import ZERO_DIVISION, UnknownLabels, ZeroDivision
 from ..tree import SPAN
 from .average import f1_score, percent
-from .counts import KeyCodec, TupleArrays, align_spans
+from .counts import KeyCodec, TupleArrays, align_spans, multiset_matched, row_ids
 
 
 @dataclass(frozen=True)
@@ -60,18 +65,38 @@ class RelationReport:
 
 
 def relation_report(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str], *,
-                    relation: str = "rel", match: Sequence[str] = ("rel",)) -> RelationReport:
+                    relation: str = "rel", match: Sequence[str] = ("rel",),
+                    multiset_key: Sequence[str] | None = None) -> RelationReport:
     """Counts per relation label of gold, predicted and matched rows (span and the ``match`` columns
-    equal); each span occurs once per side and document, so these are educe's set counts."""
+    equal); each span occurs once per side and document, so these are educe's set counts. With
+    ``multiset_key`` (a multiset family; ``match`` must name ``relation``) matched rows are the multiset
+    intersection of the ``match`` tuples."""
     n = len(labels)
-    gi, pi = align_spans(gold, pred, codec)
-    same = np.logical_and.reduce([gold.columns[c][gi] == pred.columns[c][pi] for c in match])
+    if multiset_key is not None:
+        rows, common = multiset_matched(gold, pred, match)
+        matched = np.bincount(gold.columns[relation][rows], weights=common, minlength=n)[:n].astype(np.int64)
+    else:
+        gi, pi = align_spans(gold, pred, codec)
+        same = np.logical_and.reduce([gold.columns[c][gi] == pred.columns[c][pi] for c in match])
+        matched = np.bincount(gold.columns[relation][gi][same], minlength=n)[:n]
     return RelationReport(
         labels,
         np.bincount(gold.columns[relation], minlength=n)[:n],
         np.bincount(pred.columns[relation], minlength=n)[:n],
-        np.bincount(gold.columns[relation][gi][same], minlength=n)[:n],
+        matched,
     )
+
+
+def _paired_once(gold: TupleArrays, pred: TupleArrays, key: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices into ``gold`` and ``pred`` of the rows whose key ``(doc, start, end, *key)`` each
+    side has exactly once, paired."""
+    gold_ids, pred_ids = row_ids(gold, pred, key)
+    n = int(max(gold_ids.max(initial=-1), pred_ids.max(initial=-1))) + 1
+    once = (np.bincount(gold_ids, minlength=n) == 1) & (np.bincount(pred_ids, minlength=n) == 1)
+    gold_row, pred_row = np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)
+    gold_row[gold_ids] = np.arange(gold_ids.size, dtype=np.int64)
+    pred_row[pred_ids] = np.arange(pred_ids.size, dtype=np.int64)
+    return gold_row[once], pred_row[once]
 
 
 @dataclass(frozen=True)
@@ -90,10 +115,11 @@ class Confusion:
 
 
 def confusion(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str], *,
-              relation: str = "rel") -> Confusion:
-    """Relation confusion over the spans found in both gold and prediction."""
+              relation: str = "rel", multiset_key: Sequence[str] | None = None) -> Confusion:
+    """Relation confusion over the spans found in both gold and prediction (with ``multiset_key``, over
+    the keys each side has exactly once)."""
     n = len(labels)
-    gi, pi = align_spans(gold, pred, codec)
+    gi, pi = align_spans(gold, pred, codec) if multiset_key is None else _paired_once(gold, pred, multiset_key)
     flat = np.bincount(gold.columns[relation][gi] * n + pred.columns[relation][pi], minlength=n * n)
     return Confusion(labels, flat.reshape(n, n))
 
@@ -173,16 +199,20 @@ class LabelSets:
 
 
 def label_sets(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str], *,
-               relation: str = "rel") -> LabelSets:
+               relation: str = "rel", multiset_key: Sequence[str] | None = None) -> LabelSets:
     """The relation labels of ``gold`` and ``pred`` rows (codes into ``labels``) with their counts, and
-    those of the ``pred`` rows whose span a gold row has."""
+    those of the ``pred`` rows whose span (with ``multiset_key``, whose key) a gold row has."""
     n = len(labels)
 
     def counted(codes: np.ndarray) -> dict[str, int]:
         counts = np.bincount(codes, minlength=n)[:n]
         return {labels[i]: int(counts[i]) for i in np.flatnonzero(counts) if labels[i] not in STRUCTURAL_LABELS}
 
-    _, on_gold_spans = align_spans(gold, pred, codec)
+    if multiset_key is None:
+        _, on_gold_spans = align_spans(gold, pred, codec)
+    else:
+        gold_ids, pred_ids = row_ids(gold, pred, multiset_key)
+        on_gold_spans = np.isin(pred_ids, gold_ids)
     predicted = pred.columns[relation]
     return LabelSets(counted(gold.columns[relation]), counted(predicted), counted(predicted[on_gold_spans]))
 
