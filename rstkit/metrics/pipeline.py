@@ -329,6 +329,8 @@ def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | N
     for name, arrays, segmentation in zip(names, pred_arrays, segmentations):
         counts = (count_multiset_matches(gold_arrays, arrays, family.measures, family.measure_kinds) if family.multiset
                   else count_matches(gold_arrays, arrays, codec, family.measures))
+        if family.multiset:
+            notes.extend(_nothing_to_score(name, doc_ids, counts, included, config))
         sets = label_sets(gold_arrays, arrays, codec, relation_labels, relation=relation,
                           multiset_key=_multiset_key(family)) if relation else None
         results.append(SystemResult(name, counts, aggregate(counts.select(included), config.average), arrays,
@@ -338,6 +340,20 @@ def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | N
                         n_tokens)
     notes.extend(result.label_warnings)
     return result
+
+
+def _nothing_to_score(name: str, doc_ids: list[str], counts: Counts, included: np.ndarray,
+                      config: EvalConfig) -> list[str]:
+    """The warning for documents in which neither gold nor ``name`` has anything that a family that may find
+    nothing (eRST's edges and signals) scores, under some measure: each counts P = R = F1 = 0 there in a
+    macro or DPLP average (the zero-division rule), so a perfect prediction scores under 100."""
+    empty = included & ((counts.gold == 0) & (counts.pred == 0)).any(axis=0)
+    if not empty.any():
+        return []
+    ids = [d for d, e in zip(doc_ids, empty) if e]
+    return [f"{config.metric}: {len(ids)} document(s) in which neither gold nor {name} has anything to score "
+            f"(under at least one measure) count F1 = 0 there in macro and DPLP averages (micro is unaffected): "
+            f"{_some(ids)}"]
 
 
 def _multiset_key(family: MetricFamily) -> tuple[str, ...] | None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from rstkit import evaluate
-from rstkit.errors import RSTKitError
+from rstkit.errors import RSTKitError, RSTKitWarning
 from rstkit.metrics import EvalConfig
 from rstkit.metrics.registry import METRICS
 
@@ -216,11 +216,13 @@ def test_gum_against_itself_and_with_half_of_each_documents_edges_removed(gum_di
     assert len(files) == 281
     edges = {f.stem: sum(1 for _ in ET.parse(f).getroot().iter("secedge")) for f in files}
     assert sum(edges.values()) == 1363
-    itself = evaluate(source, source, [EvalConfig(metric="secondary-edges", average=a) for a in ("micro", "macro")])
+    # macro: a document with no edge on either side scores 0 (zero_division), the others 100; a warning counts them
+    with_edges = sum(1 for n in edges.values() if n)
+    nothing = rf"secondary-edges: {281 - with_edges} document\(s\) in which neither gold nor rstweb has anything"
+    with pytest.warns(RSTKitWarning, match=nothing):
+        itself = evaluate(source, source, [EvalConfig(metric="secondary-edges", average=a) for a in ("micro", "macro")])
     micro, macro = itself.results
     assert micro.scores == {"U": 100.0, "R": 100.0}
-    # macro: a document with no edge on either side scores 0 (zero_division), the others 100
-    with_edges = sum(1 for n in edges.values() if n)
     assert macro.scores == pytest.approx({"U": 100 * with_edges / 281, "R": 100 * with_edges / 281})
 
     half = tmp_path / "half"
@@ -245,12 +247,32 @@ def test_gum_against_itself_and_with_half_of_each_documents_edges_removed(gum_di
                     signals.remove(signal)
         tree.write(half / f.name, encoding="unicode")
     kept = sum(n - removed[name] for name, n in edges.items())
-    result = evaluate(source, half, EvalConfig(metric="secondary-edges")).result()
+    with pytest.warns(RSTKitWarning, match=f"{281 - with_edges} document"):  # the same documents as above
+        result = evaluate(source, half, EvalConfig(metric="secondary-edges")).result()
     assert result.recall == pytest.approx({"U": 100 * kept / 1363, "R": 100 * kept / 1363})
     assert result.precision == {"U": 100.0, "R": 100.0}
     # 50 within rounding of per-document counts: floors and ceilings in turn keep the total within half an
     # edge of 1363 / 2 (GUM: 682 kept, recall 50.04)
     assert abs(result.recall["U"] - 50) <= 100 * 0.5 / 1363 + 1e-9
+
+
+def test_a_document_with_nothing_to_score_is_named_in_a_warning(tmp_path):
+    # gold = prediction: the worked example's small.rs4 (2 edges) and plain.rs4 with its edges and signals
+    # taken out. Micro: 2/2 = 100. Macro: small 100, plain 0 (no edge on either side: zero_division),
+    # (100 + 0) / 2 = 50 -- and a warning names plain, so the 50 is not silent
+    folder = tmp_path / "gold"
+    folder.mkdir()
+    (folder / "small.rs4").write_text((WORKED / "gold" / "small.rs4").read_text(encoding="utf-8"), encoding="utf-8")
+    plain = ET.parse(WORKED / "gold" / "plain.rs4")
+    for parent in list(plain.getroot().iter()):
+        for child in list(parent):
+            if child.tag in ("secedges", "signals"):
+                parent.remove(child)
+    plain.write(folder / "plain.rs4", encoding="unicode")
+    with pytest.warns(RSTKitWarning, match=r"1 document\(s\) in which neither gold nor gold has .*: plain$"):
+        result = evaluate(folder, folder, [EvalConfig(metric="secondary-edges", average=a) for a in ("micro", "macro")])
+    micro, macro = result.results
+    assert micro.scores == {"U": 100.0, "R": 100.0} and macro.scores == {"U": 50.0, "R": 50.0}
 
 
 # -- settings and the command line -------------------------------------------------------------
