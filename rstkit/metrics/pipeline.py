@@ -351,9 +351,9 @@ def _nothing_to_score(name: str, doc_ids: list[str], counts: Counts, included: n
     if not empty.any():
         return []
     ids = [d for d, e in zip(doc_ids, empty) if e]
-    return [f"{config.metric}: {len(ids)} document(s) in which neither gold nor {name} has anything to score "
-            f"(under at least one measure) count F1 = 0 there in macro and DPLP averages (micro is unaffected): "
-            f"{_some(ids)}"]
+    return [(f"{config.metric}: {len(ids)} document(s) in which neither gold nor {name} has anything to score "
+             f"(under at least one measure) count F1 = 0 there in macro and DPLP averages (micro is unaffected): "
+             f"{_some(ids)}")]
 
 
 def _multiset_key(family: MetricFamily) -> tuple[str, ...] | None:
