@@ -238,7 +238,7 @@ def usage_error(capsys, *args: str) -> str:
 
 def test_bad_metric_and_average_lists_are_usage_errors(capsys):
     assert usage_error(capsys, str(GOLD), str(PRED), "--average", "micro,median").endswith(
-        "argument --average: 'median': expected all or a comma list of micro, macro, dplp")
+        "argument --average: 'median': expected all or a comma list of micro, macro, dplp (see rstkit eval --help)")
     assert "argument --metric: ''" in usage_error(capsys, str(GOLD), str(PRED), "--metric", "")
 
 
@@ -378,7 +378,7 @@ def test_jobs_must_be_a_positive_integer(capsys):
         with pytest.raises(RSTKitError, match="jobs must be an integer >= 1"):
             read_documents(GOLD, jobs=jobs)
     assert usage_error(capsys, str(GOLD), str(PRED), "--jobs", "0").endswith(
-        "argument --jobs: '0': expected an integer >= 1")
+        "argument --jobs: '0': expected an integer >= 1 (see rstkit eval --help)")
 
 
 def test_errors_cross_process_boundaries_intact():
