@@ -53,6 +53,7 @@ FIX_FLAGS = {
     "edus_aligned": "--edus aligned",
     "encoding": "--encoding NAME",
     "no_segmenter": "--segmenter none",
+    "skip_errors": "--skip-errors to leave unreadable documents out, each listed as a warning",
 }
 
 
