@@ -27,6 +27,7 @@ FIXES = {
     "edus_aligned": "score predictions whose EDUs differ from the gold by aligning characters",
     "encoding": "name the encoding of the input files (encoding='latin-1', ...)",
     "no_segmenter": "read .txt files as one EDU per line, not as plain text to segment (segmenter=None)",
+    "skip_errors": "leave the unreadable documents of a folder or corpus out, listed as warnings (skip_errors=True)",
 }
 
 

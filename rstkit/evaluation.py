@@ -1,11 +1,11 @@
 """``rstkit.evaluate``: what ``rstkit eval`` does, as one library call.
 
 Gold and predictions may each be a path (a file or a directory, read as ``rstkit eval`` reads
-it), a list of trees (ids from ``tree.doc_id``) or a ``{doc_id: tree}`` mapping; ``config`` is one
+it), one tree, a list of trees (ids from ``tree.doc_id``) or a ``{doc_id: tree}`` mapping; ``config`` is one
 :class:`~rstkit.metrics.EvalConfig` or several that differ in metric and average only (scored
 from one pass over the trees). The :class:`Evaluation` it returns holds every configuration's
 :class:`~rstkit.metrics.EvalResult` (scores, signature, bootstrap, paired tests) in ``results``, and
-renders exactly what the command prints::
+renders exactly what the command prints (``print(result)``: its text table; ``repr``: one line)::
 
     result = rstkit.evaluate("gold/", "pred/", rstkit.EvalConfig(metric="rst-parseval"))
     print(result.render("latex"))
@@ -35,8 +35,10 @@ from .report import Report, render
 from .tree import RSTTree
 
 _Document = TypeVar("_Document")
-#: what ``gold`` and each prediction set may be: a file or directory, a list of trees, ``{doc_id: tree}``
-Source = str | os.PathLike | Mapping[str, RSTTree] | Sequence[RSTTree]
+#: what ``gold`` and each prediction set may be: a file or directory, one tree, a list of trees, ``{doc_id: tree}``
+Source = str | os.PathLike | RSTTree | Mapping[str, RSTTree] | Sequence[RSTTree]
+#: the document id of a tree given alone without one
+SINGLE_TREE_ID = "document"
 
 
 @dataclass(eq=False)
@@ -55,6 +57,18 @@ class Evaluation:
     """
 
     results: list[EvalResult]
+
+    def __repr__(self) -> str:
+        """One line: the result's scores (:class:`~rstkit.metrics.EvalResult`'s line), or with several
+        configurations, which ones; ``str`` (``print``) is the full table, :meth:`render`'s text."""
+        if len(self.results) == 1:
+            return "Evaluation" + repr(self.results[0]).removeprefix("EvalResult")
+        n = len(self.results[0].doc_ids)
+        shown = ", ".join(f"{r.config.metric} {r.config.average}" for r in self.results)
+        return f"Evaluation({len(self.results)} results: {shown}; {n} doc{'s' * (n != 1)})"
+
+    def __str__(self) -> str:
+        return self.render("text")
 
     @classmethod
     def of(cls, results: Sequence[EvalResult]) -> Evaluation:
@@ -140,13 +154,13 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
     ``gold`` and ``pred``: a path (file or directory; ``gold_format`` / ``pred_format`` name the
     format, ``"auto"`` detects it; ``doc_map`` is the predictions' file-name map; unreadable files
     are an error, or with ``skip_errors`` left out and noted; ``jobs`` processes read them;
-    ``encoding`` names the files' encoding, see :func:`~rstkit.formats.read_text`), a
-    list of trees or a ``{doc_id: tree}`` mapping. ``pred`` may also be a list of such sets, one
-    per system (the first is the baseline of paired tests); ``names`` name them (default: the
-    file or directory name before its first dot, else ``system1``, ``system2``...). Two single
-    files are paired whatever their ids. ``config``: one configuration, or several that differ in
-    ``metric`` and ``average`` only; ``lenient`` also applies to reading. With several systems,
-    paired tests are computed and their settings not given in ``config.statistics`` are the
+    ``encoding`` names the files' encoding, see :func:`~rstkit.formats.read_text`), one tree
+    (:class:`~rstkit.tree.RSTTree`), a list of trees or a ``{doc_id: tree}`` mapping. ``pred`` may also
+    be a list of such sets, one per system (the first is the baseline of paired tests); ``names`` name
+    them (default: the file or directory name before its first dot, else ``system1``, ``system2``...).
+    Two single documents (a file of one document, or one tree) are paired whatever their ids. ``config``: one
+    configuration, or several that differ in ``metric`` and ``average`` only; ``lenient`` also applies to reading.
+    With several systems, paired tests are computed and their settings not given in ``config.statistics`` are the
     defaults (pinned in the signature, as the command line does).
 
     Every warning (reading and scoring) is in the results' ``warnings`` and emitted once as an
@@ -158,6 +172,10 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
     {'S': 66.67, 'N': 33.33, 'R': 16.67, 'F': 16.67}
     >>> print(result.render("text").splitlines()[0])
     Original Parseval, micro-averaged F1 (%), 1 documents
+    >>> from rstkit import read_tree
+    >>> gold = read_tree("corpora/sample/gold/sample_library.dis")
+    >>> evaluate(gold, read_tree("corpora/sample/pred/sample_library.dis"), EvalConfig(metric="parseval"))
+    Evaluation(parseval micro S=66.67 N=33.33 R=16.67 F=16.67, 1 doc)
     """
     configs = [config or EvalConfig()] if config is None or isinstance(config, EvalConfig) else list(config)
     if not configs:
@@ -175,10 +193,9 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
     pred_worker_result = _worker_result(configs, gold=False)
     preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options, pred_worker_result)
              if segmentation is None else _read(segmentation) for p, segmentation in zip(sources, segmentations[1:])]
-    if _is_path(gold) and Path(gold).is_file() and len(gold_docs) == 1:
+    if _single(gold) and len(gold_docs) == 1:
         (gold_id,) = gold_docs
-        preds = [pair_single_files(docs, gold_id, str(p)) if _is_path(p) and Path(p).is_file() else docs
-                 for docs, p in zip(preds, sources)]
+        preds = [pair_single_files(docs, gold_id, str(p)) if _single(p) else docs for docs, p in zip(preds, sources)]
     if len(preds) > 1:
         configs = [c.replace(statistics=_paired(c.statistics)) for c in configs]
     with warnings.catch_warnings():  # kept in the results, emitted once below
@@ -202,9 +219,14 @@ def _is_path(source: object) -> TypeGuard[str | os.PathLike]:
     return isinstance(source, (str, os.PathLike))
 
 
+def _single(source: object) -> bool:
+    """Whether ``source`` is one document: one tree, or the path of a file (of one document, if it pairs)."""
+    return isinstance(source, RSTTree) or (_is_path(source) and Path(source).is_file())
+
+
 def _prediction_sets(pred: Source | Sequence[Source]) -> list[Source]:
-    """``pred`` as a list of prediction sets: a path, a mapping or a list of trees is one set."""
-    if _is_path(pred) or isinstance(pred, Mapping):
+    """``pred`` as a list of prediction sets: a path, a tree, a mapping or a list of trees is one set."""
+    if _is_path(pred) or isinstance(pred, (Mapping, RSTTree)):
         return [pred]
     items = list(cast(Sequence, pred))
     if not items:
@@ -250,8 +272,10 @@ def _documents(source: Source, fmt: str | None, lenient: bool, skip_errors: bool
                           worker_result=worker_result, **options)
     if isinstance(source, Mapping):
         return dict(source)
+    if isinstance(source, RSTTree):
+        return {source.doc_id or SINGLE_TREE_ID: source}
     if isinstance(source, (str, bytes)) or not isinstance(source, Sequence):
-        raise RSTKitError("expected a path, a list of trees or a {doc_id: tree} mapping, "
+        raise RSTKitError("expected a path, a tree, a list of trees or a {doc_id: tree} mapping, "
                           f"not {type(source).__name__}")
     documents: dict[str, RSTTree] = {}
     for i, tree in enumerate(source):

@@ -4,8 +4,9 @@ Each subcommand module defines ``add_parser(subparsers)`` (registering its argum
 ``set_defaults(run=...)``) and a ``run(args) -> int``.
 
 Exit status: 0 success; 2 a usage or input error, printed as one line each
-(``rstkit: error: path:line: problem``, with the flag that would get past it, if any):
-argparse's own errors and every :class:`~rstkit.errors.RSTKitError`; 1 anything else.
+(``rstkit: error: path:line: problem``, with the flag that would get past it, if any; a usage error
+``rstkit COMMAND: error: problem (see rstkit COMMAND --help)``): argparse's own errors and every
+:class:`~rstkit.errors.RSTKitError`; 1 anything else.
 An input error must never get that far: every bad input is turned into an RSTKitError
 where it is read. The last-resort handler is for bugs: it prints ``rstkit: internal
 error: ...`` and asks for a report (``RSTKIT_TRACEBACK=1`` shows the traceback), or says
@@ -30,7 +31,7 @@ import time
 import warnings
 from collections.abc import Collection, Iterator
 from importlib import import_module
-from typing import cast
+from typing import NoReturn, cast
 
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
@@ -52,6 +53,7 @@ FIX_FLAGS = {
     "edus_aligned": "--edus aligned",
     "encoding": "--encoding NAME",
     "no_segmenter": "--segmenter none",
+    "skip_errors": "--skip-errors to leave unreadable documents out, each listed as a warning",
 }
 
 
@@ -71,7 +73,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The command line's parser. Given ``argv``, only the subcommand it names is imported (each
     imports what it needs: ``rstkit eval`` no audit, ``rstkit --version`` nothing); the others are
     imported for ``rstkit --help`` and a name that is none of them."""
-    parser = argparse.ArgumentParser(
+    parser = UsageParser(
         prog="rstkit", description="RST discourse parsing toolkit: corpus I/O, conversion, exact evaluation.")
     parser.add_argument("--version", action="version", version=f"rstkit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -85,6 +87,15 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         subparser.formatter_class = _with_defaults(cast(type[argparse.HelpFormatter], subparser.formatter_class))
         add_verbosity_options(subparser)
     return parser
+
+
+class UsageParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line, the problem and where the usage is
+    (``rstkit eval: error: PROBLEM (see rstkit eval --help)``), exit status 2; its subcommands' parsers
+    are of this class too (``add_subparsers`` makes them of the parser's own class)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {printable(message, limit=None)} (see {self.prog} --help)\n")
 
 
 def _subcommand(argv: list[str] | None) -> str | None:
@@ -119,8 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         command = sub_parser(parser, args.command)
         (command or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "run", None):
-        parser.print_help(sys.stderr)
-        return 2
+        parser.error(f"no COMMAND given: one of {', '.join(SUBCOMMANDS)}")
     set_verbosity(args)
     # the command prints its warnings, whatever filters its caller set; progress unless --quiet; rstkit's bulk
     # work pauses the garbage collector (gcpause)

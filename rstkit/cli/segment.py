@@ -1,7 +1,8 @@
 """``rstkit segment INPUT OUT``: split plain text into EDUs with rstkit's segmenter.
 
-INPUT is a UTF-8 text file (paragraphs separated by blank lines) or a directory of them
-(files matching ``--glob``, searched recursively, hidden files left out). OUT is a file for a
+INPUT is a UTF-8 text file (paragraphs separated by blank lines), a DISRPT file, or a directory
+of them (its ``.txt``, ``.tok`` and ``.conllu`` files, or those matching ``--glob``, searched
+recursively, hidden files left out; each handled as that file alone would be). OUT is a file for a
 file input (if OUT is an existing directory or ends with ``/``, the output goes there under
 INPUT's name with the output extension) and a directory for a directory input (created if
 needed; each input file gives one output file at the same relative path; two inputs that
@@ -9,7 +10,7 @@ would give the same output, ``a.txt`` and ``a.md``, are an error naming both). `
 line with a blank line between paragraphs (``.edus``); ``--to jsonl`` one JSON object
 per EDU with its character offsets into the input, paragraph and sentence (``.jsonl``).
 
-A DISRPT file (``.tok``, ``.conllu``; a directory of them with ``--glob '*.tok'``) is segmented
+A DISRPT file (``.tok``, ``.conllu``, alone or in a directory) is segmented
 on its own tokens (the sentences of a ``.conllu`` file begin EDUs) and written back as the same
 file with only the ``Seg`` item of its last column changed (``Seg=B-seg`` or ``Seg=O``).
 
@@ -27,6 +28,7 @@ import json
 import sys
 import time
 import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..corpus import walk_input
@@ -50,6 +52,8 @@ from .common import (
 )
 
 EXTENSIONS = {"lines": ".edus", "jsonl": ".jsonl"}
+#: the files of a directory segmented without ``--glob``: plain text and DISRPT files
+DEFAULT_GLOBS = ("*.txt", "*.tok", "*.conllu")
 
 
 def add_parser(sub) -> None:
@@ -61,10 +65,12 @@ def add_parser(sub) -> None:
                    help="output file (for a file) or directory (for a directory); -: standard output")
     add_output_option(p, "the EDUs (the same as OUT)", "OUT")
     p.add_argument("--to", dest="format", choices=sorted(EXTENSIONS), default=None,
-                   help="lines: EDUs one per line (default); jsonl: one JSON object per EDU with offsets (not for "
-                        "DISRPT files, which are written back in their own format)")
+                   help="lines: EDUs one per line (default); jsonl: one JSON object per EDU with offsets (for plain "
+                        "text: DISRPT files are written back in their own format)")
     add_deprecated(p, "--format", "--to", "format", choices=sorted(EXTENSIONS))
-    p.add_argument("--glob", default="*.txt", help="which files of a directory to segment (default: *.txt)")
+    p.add_argument("--glob", default=None,
+                   help="which files of a directory to segment (default: *.txt, *.tok and *.conllu; each .tok and "
+                        ".conllu file is read as DISRPT, any other as plain text)")
     p.add_argument("--segmenter", dest="model", default=None, metavar="NAME|DIR",
                    help="segmenter model directory, or the name of a shipped model: segmenter (the default; reads "
                         "MiniLM, extra: minilm) or segmenter-base (needs nothing but torch)")
@@ -75,23 +81,25 @@ def add_parser(sub) -> None:
     remember_defaults(p)
 
 
-def plan(input_path: Path, out: Path, extension: str, pattern: str, force: bool,
+def plan(input_path: Path, out: Path, extension: Callable[[Path], str], patterns: Sequence[str], force: bool,
          into_folder: bool = False) -> tuple[dict[str, Path], bool]:
     """``{output name: input file}`` and whether OUT is a folder (else the one output file), after
-    checking every output location (``into_folder``: OUT was written with a trailing slash)."""
+    checking every output location (``extension``: of each input's output; ``patterns``: the files of a
+    directory that are inputs; ``into_folder``: OUT was written with a trailing slash)."""
     if input_path.is_dir():
-        inputs = [p for p in walk_input(input_path) if p.relative_to(input_path).match(pattern)]
+        inputs = [p for p in walk_input(input_path) if any(p.relative_to(input_path).match(g) for g in patterns)]
         if not inputs:
-            raise RSTKitError(f"no files matching {pattern!r} in the directory", str(input_path))
+            shown = " or ".join(map(repr, patterns))
+            raise RSTKitError(f"no files matching {shown} in the directory", str(input_path))
         if out.exists() and not out.is_dir():
             raise RSTKitError("the input is a directory, so the output must be a directory, not a file", str(out))
         check_target(out, directory=True, inputs=[input_path])
-        names = [(p.relative_to(input_path).with_suffix(extension).as_posix(), p) for p in inputs]
+        names = [(p.relative_to(input_path).with_suffix(extension(p)).as_posix(), p) for p in inputs]
         check_names(((name, str(p)) for name, p in names), str(out), nested=True)
         files = dict(names)
     elif input_path.is_file():
         if out.is_dir() or into_folder:
-            files = {input_path.stem + extension: input_path}
+            files = {input_path.stem + extension(input_path): input_path}
             check_target(out, directory=True, inputs=[input_path])
             check_names([(name, str(input_path)) for name in files], str(out))
         else:
@@ -104,6 +112,11 @@ def plan(input_path: Path, out: Path, extension: str, pattern: str, force: bool,
             "no such file or directory", str(input_path))
     check_existing(out, files, force=force, inputs=[input_path])
     return files, True
+
+
+def _to_unused(where: str) -> RSTKitError:
+    return RSTKitError("--to is for plain text: DISRPT files are written back as they are, with their "
+                       "last column segmented", where)
 
 
 def _raise(errors: list[RSTKitError]) -> None:
@@ -131,24 +144,30 @@ def _segment(source_path: Path, output: str, args: argparse.Namespace) -> int:
         refuse_unused(args, ("glob",), "picks the files of a directory; INPUT is one file")
     to_stdout = output == STREAM
     out = Path(output)
-    named = args.input if Path(args.input).is_file() else args.glob
-    disrpt = args.input != STREAM and is_disrpt(named)
-    if disrpt and args.format is not None:
-        raise RSTKitError("--to is for plain text: DISRPT files are written back as they are, with their "
-                          "last column segmented", args.input)
-    extension = Path(named).suffix if disrpt else EXTENSIONS[args.format or "lines"]
+
+    def disrpt(source: Path) -> bool:  # standard input is plain text, whatever its temporary file is named
+        return args.input != STREAM and is_disrpt(source.name)
+
+    def extension(source: Path) -> str:
+        return source.suffix if disrpt(source) else EXTENSIONS[args.format or "lines"]
+
+    if source_path.is_file() and disrpt(source_path) and args.format is not None:
+        raise _to_unused(args.input)
     if to_stdout:
         if not source_path.is_file():
             raise RSTKitError("a directory's EDUs cannot go to standard output (-): name a directory", args.input)
         files: dict[str, Path] = {"-": source_path}
         into_folder = False
     else:
-        files, into_folder = plan(source_path, out, extension, args.glob, args.force, wants_directory(output))
+        files, into_folder = plan(source_path, out, extension, DEFAULT_GLOBS if args.glob is None else (args.glob,),
+                                  args.force, wants_directory(output))
+        if args.format is not None and all(map(disrpt, files.values())):
+            raise _to_unused(args.input)
     texts: dict[Path, str | DisrptFile] = {}
     errors = []
     for source in files.values():
         try:
-            texts[source] = read_disrpt(source) if disrpt else read_plain_text(source)
+            texts[source] = read_disrpt(source) if disrpt(source) else read_plain_text(source)
         except RSTKitError as exc:
             errors.append(exc)
     _raise(errors)

@@ -75,7 +75,7 @@ def read_documents(path: str | Path, format: str | None = None, *, lenient: bool
                 continue
             documents[name] = tree
             origin[name] = str(file)
-    report_failures(failures, skip_errors, errors)
+    report_failures(failures, skip_errors, errors, skippable=path.is_dir())
     return dict(sorted(documents.items()))
 
 

@@ -146,13 +146,19 @@ def _names(paths: list[Path], directory: Path, shown: int = 10) -> str:
     return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
 
 
-def report_failures(failures: Sequence[RSTKitError], skip_errors: bool, errors: list[RSTKitError] | None) -> None:
-    """Hand the failures of a multi-file read to ``errors``; raise them unless ``skip_errors``."""
+def report_failures(failures: Sequence[RSTKitError], skip_errors: bool, errors: list[RSTKitError] | None, *,
+                    skippable: bool = True) -> None:
+    """Hand the failures of a multi-file read to ``errors``; raise them unless ``skip_errors``, each
+    naming ``skip_errors`` as its fix where the read could leave it out (``skippable``: a document
+    of a folder or a corpus, not the one file asked for)."""
     if not failures:
         return
     if errors is not None:
         errors.extend(failures)
     if not skip_errors:
+        if skippable:
+            for each in failures:
+                each.fixes = tuple(dict.fromkeys([*each.fixes, "skip_errors"]))
         raise failures[0] if len(failures) == 1 else ManyErrors(list(failures))
 
 

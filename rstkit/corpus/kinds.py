@@ -174,7 +174,7 @@ def _files_named(folder: Path, wanted: Callable[[str], bool], recursive: bool = 
     read is an error, not a document silently missing."""
     listing = walk_files(folder, recursive=recursive)
     problems = [p for p in listing.problems if wanted(Path(p.path or "").name) or os.path.isdir(p.path or "")]
-    report_failures(problems, False, None)
+    report_failures(problems, False, None, skippable=False)
     return [f for f in listing.files if wanted(f.name)]
 
 

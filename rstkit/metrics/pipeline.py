@@ -79,6 +79,16 @@ class EvalResult:
     warnings: list[str] = field(default_factory=list)
     n_tokens: np.ndarray | None = None  # gold tokens per document, for token-level families
 
+    def __repr__(self) -> str:
+        """One line: metric, average, each system's F1 per measure of the text table (percent, 2
+        decimals) and the number of documents, e.g. ``EvalResult(parseval micro S=81.25 N=68.75
+        R=50.00 F=50.00, 4 docs)``; the full table is what ``print(rstkit.evaluate(...))`` shows."""
+        scores = ["{}{}".format(f"{s.name} " if len(self.systems) > 1 else "",
+                                " ".join(f"{m}={s.scores.f1[m]:.2f}" for m in self.family.table_measures))
+                  for s in self.systems]
+        n = len(self.doc_ids)
+        return f"EvalResult({self.config.metric} {self.config.average} {'; '.join(scores)}, {n} doc{'s' * (n != 1)})"
+
     @property
     def signature(self) -> str:
         return self.config.signature(len(self.doc_ids))

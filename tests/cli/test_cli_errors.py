@@ -251,6 +251,40 @@ def test_missing_documents_suggest_missing(tmp_path, capsys):
     assert status == 2 and err.rstrip().endswith("(use --missing skip or --missing zero)")
 
 
+def test_an_unreadable_document_of_a_corpus_suggests_skip_errors(tmp_path, capsys):
+    """issue 36: ``--metric all`` over a folder with one bad document named no way past it."""
+    gold, pred = shutil.copytree(GOLD, tmp_path / "gold"), shutil.copytree(PRED, tmp_path / "pred")
+    (pred / "sample_bread.dis").write_text("( Root (span 1 3) garbage\n", encoding="utf-8")
+    hint = "(use --skip-errors to leave unreadable documents out, each listed as a warning)"
+    status, err = run(capsys, "eval", gold, pred, "--metric", "all")
+    assert_input_error(status, err, "sample_bread.dis:1")
+    assert err.count("\n") == 1 and err.rstrip().endswith(hint), err
+    # what it skips: that document; the gold document then has no prediction, a fix of its own
+    status, err = run(capsys, "eval", gold, pred, "--metric", "all", "--skip-errors")
+    assert status == 2 and err == ("rstkit: error: pred: 1 gold document(s) have no prediction: sample_bread "
+                                   "(use --missing skip or --missing zero)\n"), err
+    status, err = run(capsys, "eval", gold, pred, "--metric", "all", "--skip-errors", "--missing", "skip")
+    assert status == 0 and "skipped unreadable document: " in err and "sample_bread.dis:1" in err, err
+    # the one file given is not left out: no hint; nor in a command without --skip-errors
+    status, err = run(capsys, "eval", gold / "sample_bread.dis", pred / "sample_bread.dis")
+    assert status == 2 and "sample_bread.dis:1" in err and "(use " not in err, err
+    status, err = run(capsys, "convert", pred, tmp_path / "out", "--to", "rs3")
+    assert status == 2 and "sample_bread.dis:1" in err and "(use " not in err, err
+
+
+def test_an_unreadable_document_names_skip_errors_only_in_a_folder(tmp_path):
+    from rstkit import read_documents
+
+    bad = tmp_path / "sample_bread.dis"
+    bad.write_text("( Root (span 1 3) garbage\n", encoding="utf-8")
+    with pytest.raises(RSTKitError) as caught:
+        read_documents(tmp_path)
+    assert caught.value.fixes == ("skip_errors",) and "--" not in str(caught.value)
+    with pytest.raises(RSTKitError) as caught:
+        read_documents(bad)
+    assert caught.value.fixes == ()
+
+
 def test_a_directory_of_two_formats_suggests_pred_format(tmp_path, capsys):
     pred = tmp_path / "pred"
     pred.mkdir()

@@ -1,6 +1,6 @@
 """The command line's shared vocabulary (issue 24): ``-`` for standard input and output, ``-o/--output``,
 ``-q/--quiet`` and ``--verbose``, ``--from`` on eval/audit, old spellings with a deprecation note,
-defaults in ``--help``, the subcommand's own usage on its errors, what start-up imports, and the
+defaults in ``--help``, the subcommand's own usage named on its errors, what start-up imports, and the
 small fixes (ids of ``.out.txt`` files, nearest ids, warnings at the caller's line, the parser extra
 named, model cards without machine paths, parse's ``--force``, segment's summary).
 
@@ -149,11 +149,12 @@ def test_from_sets_both_sides_and_a_side_flag_wins(capsys):
     assert run_main(["eval", str(GOLD), str(PRED), "--from", "dis", "-q"], capsys)[0] == 0
 
 
-def test_a_subcommand_error_shows_the_subcommand_usage(capsys):
+def test_a_subcommand_error_points_to_the_subcommand_usage(capsys):
     with pytest.raises(SystemExit) as exit_:
         run_main(["eval", str(GOLD), str(PRED), "--no-such-flag"], capsys)
     err = capsys.readouterr().err
-    assert exit_.value.code == 2 and err.startswith("usage: rstkit eval ") and "--no-such-flag" in err
+    assert exit_.value.code == 2
+    assert err == "rstkit eval: error: unrecognized arguments: --no-such-flag (see rstkit eval --help)\n"
 
 
 def test_help_states_defaults_and_comma_lists(capsys):

@@ -218,8 +218,10 @@ def test_an_empty_output_name_is_a_usage_error(argv, tmp_path, capsys, monkeypat
     monkeypatch.chdir(tmp_path)
     status, out, err = run(capsys, *argv)
     lines = err.splitlines()
-    assert status == 2 and out == "" and lines[0].startswith("usage: rstkit "), err
-    assert lines[-1].endswith("an empty name: give the path of the output"), err
+    command = f"rstkit {argv[0]}"
+    assert status == 2 and out == "" and len(lines) == 1, err  # one line, no usage
+    assert lines[0].startswith(f"{command}: error: "), err
+    assert lines[0].endswith(f"an empty name: give the path of the output (see {command} --help)"), err
     assert list(tmp_path.iterdir()) == []
 
 

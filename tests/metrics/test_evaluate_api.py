@@ -8,6 +8,7 @@ tests have counterparts on a seeded GUM-like corpus (tests/support/generated_cor
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 import random
@@ -238,7 +239,7 @@ def usage_error(capsys, *args: str) -> str:
 
 def test_bad_metric_and_average_lists_are_usage_errors(capsys):
     assert usage_error(capsys, str(GOLD), str(PRED), "--average", "micro,median").endswith(
-        "argument --average: 'median': expected all or a comma list of micro, macro, dplp")
+        "argument --average: 'median': expected all or a comma list of micro, macro, dplp (see rstkit eval --help)")
     assert "argument --metric: ''" in usage_error(capsys, str(GOLD), str(PRED), "--metric", "")
 
 
@@ -378,7 +379,7 @@ def test_jobs_must_be_a_positive_integer(capsys):
         with pytest.raises(RSTKitError, match="jobs must be an integer >= 1"):
             read_documents(GOLD, jobs=jobs)
     assert usage_error(capsys, str(GOLD), str(PRED), "--jobs", "0").endswith(
-        "argument --jobs: '0': expected an integer >= 1")
+        "argument --jobs: '0': expected an integer >= 1 (see rstkit eval --help)")
 
 
 def test_errors_cross_process_boundaries_intact():
@@ -388,3 +389,49 @@ def test_errors_cross_process_boundaries_intact():
         assert (type(again), str(again), again.path, again.line, again.fixes) == (
             type(error), str(error), error.path, error.line, error.fixes)
     assert [str(e) for e in pickle.loads(pickle.dumps(ManyErrors(errors))).errors] == [str(e) for e in errors]
+
+
+# -- single trees, repr and str (issue 36) ------------------------------------------------------------
+LIBRARY = "sample_library.dis"
+
+
+def test_single_trees_are_scored_as_two_single_files():
+    gold, pred = rstkit.read_tree(GOLD / LIBRARY), rstkit.read_tree(PRED / LIBRARY)
+    # by hand from the two .dis files (binary already): gold spans 1-7 1-3 1-2 4-7 5-7 5-6, predicted 1-7 1-3
+    # 1-2 4-7 4-5 6-7: S = 4/6; nuclearity of the children right on 1-7 (NS) and 1-2 (NS), not on 1-3 (gold NN)
+    # nor 4-7 (gold NN): N = 2/6; the relation right on 1-7 only (elaboration-additional): R = F = 1/6
+    expected = {"S": 100 * 4 / 6, "N": 100 * 2 / 6, "R": 100 * 1 / 6, "F": 100 * 1 / 6}
+    config = EvalConfig(metric="parseval")
+    assert rstkit.evaluate(GOLD / LIBRARY, PRED / LIBRARY, config).scores == pytest.approx(expected)
+    assert rstkit.evaluate(gold, pred, config).scores == pytest.approx(expected)
+    assert rstkit.evaluate(gold, PRED / LIBRARY, config).scores == pytest.approx(expected)  # a tree and a file
+    # two single trees are paired whatever their ids, as two single files are (none, or different ones)
+    unnamed, renamed = dataclasses.replace(gold, doc_id=None), dataclasses.replace(pred, doc_id="other")
+    assert rstkit.evaluate(unnamed, renamed, config).scores == pytest.approx(expected)
+    # one tree among a folder's documents is scored under its id
+    with pytest.warns(RSTKitWarning, match="3 document"):  # the folder's other three documents, skipped
+        alone = rstkit.evaluate(GOLD, pred, EvalConfig(metric="parseval", missing="skip"))
+    assert alone.doc_ids == ["sample_library"] and alone.scores == pytest.approx(expected)
+
+
+@pytest.mark.filterwarnings("ignore:1 one-EDU document:rstkit.errors.RSTKitWarning")  # the sample's sample_note
+def test_repr_is_one_short_line_and_str_the_table():
+    evaluation = rstkit.evaluate(GOLD, PRED, EvalConfig(metric="parseval"))
+    s = evaluation.scores
+    line = f"parseval micro S={s['S']:.2f} N={s['N']:.2f} R={s['R']:.2f} F={s['F']:.2f}, 4 docs"
+    assert repr(evaluation) == f"Evaluation({line})" and repr(evaluation.results[0]) == f"EvalResult({line})"
+    assert str(evaluation) == evaluation.render("text") and len(str(evaluation).splitlines()) > 3
+    one = rstkit.evaluate(GOLD / LIBRARY, GOLD / LIBRARY, EvalConfig(metric="parseval"))
+    assert repr(one) == "Evaluation(parseval micro S=100.00 N=100.00 R=100.00 F=100.00, 1 doc)"
+    # several systems: each one's scores under its name; several configurations: which ones
+    two = rstkit.evaluate(GOLD / LIBRARY, [GOLD / LIBRARY, GOLD / LIBRARY], EvalConfig(metric="parseval"),
+                          names=["a", "b"])
+    perfect = "S=100.00 N=100.00 R=100.00 F=100.00"
+    assert repr(two) == f"Evaluation(parseval micro a {perfect}; b {perfect}, 1 doc)"
+    configs = [EvalConfig(metric="parseval", average=a) for a in ("micro", "macro")] + [EvalConfig(metric="dependency")]
+    assert repr(rstkit.evaluate(GOLD, PRED, configs)) == (
+        "Evaluation(3 results: parseval micro, parseval macro, dependency micro; 4 docs)")
+    # the dependency line shows the measures of its table (U O N O+N R R+N F), not the tag_ extras
+    dependency = repr(rstkit.evaluate(GOLD, PRED, EvalConfig(metric="dependency")))
+    assert re.fullmatch(r"Evaluation\(dependency micro U=\S+ O=\S+ N=\S+ O\+N=\S+ R=\S+ R\+N=\S+ F=\S+, 4 docs\)",
+                        dependency), dependency

@@ -1,6 +1,8 @@
 """``rstkit segment`` on DISRPT files: the file comes back with only its last column changed."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -70,3 +72,46 @@ def test_format_is_refused_for_disrpt_files(tmp_path, model, capsys) -> None:
     source.write_text(CONLLU, encoding="utf-8")
     assert main(["segment", str(source), str(tmp_path / "out.conllu"), "--to", "jsonl", "--segmenter", model]) == 2
     assert "--to is for plain text" in capsys.readouterr().err
+
+
+def _tok(text: str) -> str:
+    """``text`` (CONLLU) as a .tok file: one sentence-less run of tokens numbered on."""
+    return text.replace("\n\n# sent_id = d1-2\n", "\n").replace("1\tThen", "6\tThen").replace(
+        "2\tI\t_", "7\tI\t_").replace("3\tread", "8\tread")
+
+
+def test_a_directory_takes_text_tok_and_conllu_files_by_default(tmp_path, model) -> None:
+    """Issue 36: ``segment DIR`` looked only for ``*.txt``; each kind is now handled as the file
+    alone is, and its output keeps its kind (.txt -> .edus, .tok -> .tok, .conllu -> .conllu)."""
+    source = tmp_path / "in"
+    (source / "sub").mkdir(parents=True)
+    (source / "a.txt").write_text("I stayed home because it rained.\n", encoding="utf-8")
+    (source / "b.tok").write_text(_tok(CONLLU), encoding="utf-8")
+    (source / "sub" / "c.conllu").write_text(CONLLU, encoding="utf-8")
+    (source / "notes.md").write_text("not an input", encoding="utf-8")
+    assert main(["segment", str(source), str(tmp_path / "out"), "--segmenter", model]) == 0
+    out = tmp_path / "out"
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        "a.edus", "b.tok", "sub/c.conllu"]
+    for name, alone in [("a.txt", "a.edus"), ("b.tok", "b.tok"), ("sub/c.conllu", "c.conllu")]:
+        assert main(["segment", str(source / name), str(tmp_path / alone), "--segmenter", model]) == 0
+        assert (out / name).with_suffix(Path(alone).suffix).read_bytes() == (tmp_path / alone).read_bytes()
+    # --to is for the plain text: applied to a.txt, refused for a folder of DISRPT files only
+    assert main(["segment", str(source), str(tmp_path / "jsonl"), "--to", "jsonl", "--segmenter", model]) == 0
+    assert sorted(p.name for p in (tmp_path / "jsonl").rglob("*") if p.is_file()) == ["a.jsonl", "b.tok", "c.conllu"]
+    (source / "a.txt").unlink()
+    assert main(["segment", str(source), str(tmp_path / "none"), "--to", "jsonl", "--segmenter", model]) == 2
+    assert not (tmp_path / "none").exists()
+
+
+def test_a_glob_still_picks_the_files_and_each_is_read_by_its_kind(tmp_path, model) -> None:
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "a.txt").write_text("I stayed home because it rained.\n", encoding="utf-8")
+    (source / "b.tok").write_text(_tok(CONLLU), encoding="utf-8")
+    assert main(["segment", str(source), str(tmp_path / "tok"), "--glob", "*.tok", "--segmenter", model]) == 0
+    assert [p.name for p in (tmp_path / "tok").iterdir()] == ["b.tok"]
+    assert main(["segment", str(source), str(tmp_path / "all"), "--glob", "*", "--segmenter", model]) == 0
+    assert sorted(p.name for p in (tmp_path / "all").iterdir()) == ["a.edus", "b.tok"]
+    (document,) = read_disrpt(tmp_path / "all" / "b.tok").documents  # written back as DISRPT, not as text
+    assert document.tokens == ("I", "stayed", "did", "n't", "Then", "I", "read")
