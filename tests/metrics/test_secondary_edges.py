@@ -179,18 +179,22 @@ def mutated(path: Path, rng: random.Random, out: Path) -> None:
     tree.write(out, encoding="unicode")
 
 
-def check_against_oracle(sources: list[Path], tmp_path: Path, seed: int) -> None:
+def check_against_oracle(sources: list[Path], tmp_path: Path, seed: int, *, mutate=None, oracle=None,
+                         scored=None) -> None:
+    """Gold copies of ``sources`` and predictions mutated from them (``mutate``, seeded): the oracle's
+    per-document counts (``oracle``) equal rstkit's (``scored``); secondary edges' own by default, the
+    signals' tests pass theirs."""
+    mutate, oracle, scored = mutate or mutated, oracle or oracle_counts, scored or rstkit_counts
     rng = random.Random(seed)
     gold_dir, pred_dir = tmp_path / f"gold{seed}", tmp_path / f"pred{seed}"
     gold_dir.mkdir()
     pred_dir.mkdir()
-    for n, source in enumerate(sources):
-        name = f"d{n}_{source.stem}.rs4"
-        (gold_dir / name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
-        mutated(source, rng, pred_dir / name)
-    want = {f"d{n}_{s.stem}": oracle_counts(gold_dir / f"d{n}_{s.stem}.rs4", pred_dir / f"d{n}_{s.stem}.rs4")
-            for n, s in enumerate(sources)}
-    assert rstkit_counts(gold_dir, pred_dir) == want
+    names = [f"d{n}_{source.stem}" for n, source in enumerate(sources)]
+    for name, source in zip(names, sources):
+        (gold_dir / f"{name}.rs4").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+        mutate(source, rng, pred_dir / f"{name}.rs4")
+    want = {name: oracle(gold_dir / f"{name}.rs4", pred_dir / f"{name}.rs4") for name in names}
+    assert scored(gold_dir, pred_dir) == want
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -22,6 +22,7 @@ from rstkit.metrics.registry import METRICS
 
 from ..support.cli_run import run_main, run_main_out
 from .test_secondary_edges import SMALL, WORKED, oracle_extents
+from .test_secondary_edges import check_against_oracle as against_oracle
 
 MEASURES = ("T", "S", "K", "tok")
 
@@ -125,16 +126,7 @@ def mutated(path: Path, rng: random.Random, out: Path) -> None:
 
 
 def check_against_oracle(sources: list[Path], tmp_path: Path, seed: int) -> None:
-    rng = random.Random(seed)
-    gold_dir, pred_dir = tmp_path / f"gold{seed}", tmp_path / f"pred{seed}"
-    gold_dir.mkdir()
-    pred_dir.mkdir()
-    names = [f"d{n}_{source.stem}" for n, source in enumerate(sources)]
-    for name, source in zip(names, sources):
-        (gold_dir / f"{name}.rs4").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
-        mutated(source, rng, pred_dir / f"{name}.rs4")
-    want = {name: oracle_counts(gold_dir / f"{name}.rs4", pred_dir / f"{name}.rs4") for name in names}
-    assert rstkit_counts(gold_dir, pred_dir) == want
+    against_oracle(sources, tmp_path, seed, mutate=mutated, oracle=oracle_counts, scored=rstkit_counts)
 
 
 @pytest.mark.parametrize("seed", range(8))
