@@ -10,6 +10,7 @@ import zipfile
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rstkit import archives
@@ -158,3 +159,47 @@ def test_the_mpnet_encoder_without_its_packages_names_the_extra(tmp_path, monkey
         with pytest.raises(RSTKitError, match=message):
             call()
     assert not (tmp_path / "cache").exists()
+
+
+def test_the_mpnet_encoder_reads_its_unpacked_archive_with_transformers(tmp_path, monkeypatch):
+    """``mpnet`` on a tiny random MPNet packed, split and "installed" here: unpacked from the parts,
+    read by transformers (MPNet's relative position buckets are not rstkit's plain-torch BERT), and
+    each word piece's states equal one transformers run over the window that owns it (windows of
+    24 - 2 positions, 3/4 apart, as for the BERT in tests/parser/test_pretrained.py)."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from rstkit import pretrained
+    from tests.support.tiny_transformer import make_tiny_bert
+
+    model = make_tiny_bert(tmp_path / "build" / "tiny-mpnet", mpnet=True)
+    data = _zip_bytes({f"tiny-mpnet/{p.relative_to(model)}": p.read_bytes() for p in model.rglob("*") if p.is_file()})
+    site = tmp_path / "site"
+    packages = ("rstkit-test-mpnet-part-001", "rstkit-test-mpnet-part-002")
+    for number, (package, part) in enumerate(zip(packages, _split(data, 2)), 1):
+        _install(site, package, f"tiny-mpnet.zip.{number:03d}", part)
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv("RSTKIT_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(pretrained, "MPNET_ARCHIVE", SplitArchive(
+        packages=packages, archive="tiny-mpnet.zip", folder="tiny-mpnet", extra="mpnet",
+        archive_sha256=hashlib.sha256(data).hexdigest(), weights="model.safetensors",
+        weights_sha256=hashlib.sha256((model / "model.safetensors").read_bytes()).hexdigest()))
+    torch.set_num_threads(1)
+    encoder = pretrained.PretrainedEncoder.load("mpnet")
+    assert type(encoder.transformer).__name__ == "MPNetModel"
+    assert encoder.transformer.config.model_type == "mpnet" and encoder.window == 24
+
+    text = "The cats sat on the mat, and then it left because it was tired. " * 3
+    ids, _ = encoder.tokenize(text)
+    states = encoder.encode(text).layers
+    n = len(ids)
+    starts = list(range(0, n - 22 + 1, round(22 * 0.75)))
+    starts += [n - 22] if starts[-1] + 22 < n else []
+    reference = transformers.MPNetModel.from_pretrained(str(model)).eval()
+    cls, sep = encoder.tokenizer.cls_token_id, encoder.tokenizer.sep_token_id
+    for piece in range(n):
+        margins = [min(piece - s, s + 21 - piece) if s <= piece < s + 22 else -1 for s in starts]
+        start = starts[margins.index(max(margins))]
+        window = torch.tensor([[cls, *ids[start:start + 22], sep]])
+        with torch.no_grad():
+            expected = torch.stack(reference(input_ids=window, output_hidden_states=True).hidden_states)
+        assert np.allclose(states[:, piece], expected[:, 0, 1 + piece - start].half().float().numpy(), atol=1e-6)
