@@ -33,8 +33,8 @@ from .train import resolve_device, train
 
 
 def default_model() -> tuple[str, str | None]:
-    """The name of the best shipped model that can run here, and why a better one cannot
-    (None when the best runs)."""
+    """The name of the default shipped model (``minilm``) when it can run here, else the fallback
+    and why the default cannot (None when the default runs)."""
     best, fallback = shipped("parser")[0], shipped("parser")[-1]
     missing = pretrained_available(best)
     if missing is None:
