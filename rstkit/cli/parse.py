@@ -15,9 +15,9 @@ directory from ``rstkit train-segmenter``). ``--segmenter none`` reads a ``.txt`
 one EDU per line with a blank line between paragraphs instead (rstkit 0.1's reading).
 
 Models: ``minilm`` (the default when its packages are installed: an ensemble over frozen
-all-MiniLM-L6-v2 token features), ``mpnet`` (the same over all-mpnet-base-v2: more accurate,
-about eight times slower; needs the ``mpnet`` extra too), ``scratch`` (no pretrained encoder; the fallback), or a
-model directory from ``rstkit train``. Needs the ``parser`` extra.
+all-MiniLM-L6-v2 token features), ``mpnet`` (frozen all-mpnet-base-v2 token features: more
+accurate, about five times slower; needs the ``mpnet`` extra too), ``scratch`` (no pretrained
+encoder; the fallback), or a model directory from ``rstkit train``. Needs the ``parser`` extra.
 
 Sentence and paragraph boundaries help the parser. They come from ``--boundaries`` (a
 boundary file for one document, or a directory of ``DOC_ID.bnd`` / ``DOC_ID.rsd``), from a

