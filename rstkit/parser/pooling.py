@@ -11,12 +11,16 @@ piece get zeros.
 Frozen (the default): the transformer runs once per document, without gradients, and
 because mean/first/last pooling and the layer mix are both linear, the pooled
 ``(n_edus, layers, 3, dim)`` array is what a document keeps (float16) and training
-touches nothing else. Fine-tuned (``fine_tune=True``): documents keep their word-piece ids
-and every batch runs the transformer with gradients; its weights are then part of the
-parser's model directory.
+touches nothing else; with a cache directory that array is what is cached (``pooled/`` under
+it, keyed by the model's identity, the window settings and the EDU texts): a tenth of the
+word pieces' states, which for a base-size model would be gigabytes. Fine-tuned
+(``fine_tune=True``): documents keep their word-piece ids and every batch runs the transformer
+with gradients; its weights are then part of the parser's model directory.
 """
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +31,8 @@ from torch import nn
 
 from ..pretrained import PretrainedEncoder
 
-_SHARED: dict[tuple[str, int, float, str | None], PretrainedEncoder] = {}
+_SHARED: dict[tuple[str, int, float], PretrainedEncoder] = {}
+_POOLED_LAYOUT = 1  # bump when what a pooled cache file holds changes
 
 
 def document_text(texts: Sequence[str]) -> tuple[str, np.ndarray]:
@@ -76,12 +81,37 @@ class ScalarMix(nn.Module):
         return self.gamma * torch.einsum("l,nl...->n...", weights, x)
 
 
-def shared_pretrained(name: str, window: int, overlap: float, cache_dir: str | Path | None) -> PretrainedEncoder:
+def shared_pretrained(name: str, window: int, overlap: float) -> PretrainedEncoder:
     """One loaded transformer per model and settings (the members of an ensemble share it)."""
-    key = (name, window, overlap, str(cache_dir) if cache_dir else None)
+    key = (name, window, overlap)
     if key not in _SHARED:
-        _SHARED[key] = PretrainedEncoder.load(name, window=window, overlap=overlap, cache_dir=cache_dir)
+        _SHARED[key] = PretrainedEncoder.load(name, window=window, overlap=overlap)
     return _SHARED[key]
+
+
+def pooled_file(cache_dir: str | Path, pretrained: PretrainedEncoder, texts: Sequence[str]) -> Path:
+    """The cache file of the pooled states of a document's EDU ``texts`` under ``pretrained``."""
+    settings = f"pooled|{_POOLED_LAYOUT}|{pretrained.identity}|window={pretrained.window}|step={pretrained.step}|"
+    key = hashlib.sha256(settings.encode() + "\x1e".join(texts).encode("utf-8")).hexdigest()
+    return Path(cache_dir) / "pooled" / key[:2] / f"{key}.npy"
+
+
+def pooled_states(pretrained: PretrainedEncoder, texts: Sequence[str], cache_dir: str | Path | None) -> np.ndarray:
+    """The pooled ``(n_edus, layers, 3, dim)`` float16 states of a document's EDU ``texts``, read
+    from the cache when it holds them and saved to it (when a cache directory is set)."""
+    file = pooled_file(cache_dir, pretrained, texts) if cache_dir else None
+    if file is not None and file.is_file():
+        return np.load(file)
+    text, starts = document_text(texts)
+    states = pretrained.encode(text)
+    edus = torch.from_numpy(piece_edus(states.offsets, starts))
+    pooled = pool(torch.from_numpy(states.layers), edus, len(texts)).half().numpy()
+    if file is not None:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        partial = file.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(partial, pooled)
+        partial.replace(file)
+    return pooled
 
 
 class PooledEncoder(nn.Module):
@@ -93,7 +123,8 @@ class PooledEncoder(nn.Module):
         super().__init__()
         self.model_name = model
         self.fine_tune = fine_tune
-        self.settings = {"window": window, "overlap": overlap, "cache_dir": cache_dir}
+        self.settings = {"window": window, "overlap": overlap}
+        self.cache_dir = cache_dir
         object.__setattr__(self, "_pretrained", None)  # not a submodule: frozen weights stay out of the model
         if fine_tune or n_layers is None or width is None:
             pretrained = self.pretrained
@@ -115,8 +146,7 @@ class PooledEncoder(nn.Module):
                 loaded = PretrainedEncoder.load(self.model_name, window=settings["window"], overlap=settings["overlap"],
                                                 fresh=True)
             else:
-                loaded = shared_pretrained(self.model_name, settings["window"], settings["overlap"],
-                                           settings["cache_dir"])
+                loaded = shared_pretrained(self.model_name, settings["window"], settings["overlap"])
             object.__setattr__(self, "_pretrained", loaded)
         return self._pretrained  # type: ignore[return-value]
 
@@ -131,17 +161,15 @@ class PooledEncoder(nn.Module):
         return ("pooled", self.model_name, self.settings["window"], self.settings["overlap"], self.fine_tune)
 
     def text_inputs(self, texts: list[str]) -> Any:
-        text, starts = document_text(texts)
         if self.fine_tune:
+            text, starts = document_text(texts)
             ids, offsets = self.pretrained.tokenize(text)
             return ids, piece_edus(offsets, starts), len(texts)
         pretrained = self.pretrained
         device = next(self.projection.parameters()).device  # its Linear's
         if next(pretrained.transformer.parameters()).device != device:
             pretrained.to(device)  # frozen, but on the parser's device (a GPU extracts features faster)
-        states = pretrained.encode(text)
-        edus = torch.from_numpy(piece_edus(states.offsets, starts))
-        return pool(torch.from_numpy(states.layers), edus, len(texts)).half().numpy()
+        return pooled_states(pretrained, texts, self.cache_dir)
 
     def collate(self, prepared: list[Any], device: torch.device) -> dict[str, Any]:
         if self.fine_tune:

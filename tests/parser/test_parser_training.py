@@ -153,6 +153,25 @@ def test_relation_given_pair_and_wide_context_train_and_parse(two_docs):
 
 
 @pytest.mark.gum
+def test_unit_features_and_two_document_layers_train_save_and_load(two_docs, tmp_path):
+    """The options reach the network (the MLP reads 33 + 16 features, the BiLSTM has 2 layers) and
+    survive the model folder: the loaded parser gives the trees the trained one gave."""
+    from rstkit.parser.api import Parser
+    from rstkit.parser.features import N_STATE_FEATURES, N_UNIT_FEATURES
+
+    config = TrainConfig(epochs=1, device="cpu", threads=1, encoder_options=SIZES["encoder"],
+                         model_options={**SIZES["model"], "unit_features": True, "doc_layers": 2})
+    parser = Parser.train(two_docs, two_docs, config, out=tmp_path / "model")
+    (model,) = parser.ensemble.members
+    assert model.document.num_layers == 2 and model.n_features == N_STATE_FEATURES + N_UNIT_FEATURES == 49
+    assert model.mlp[1].in_features == 3 * SIZES["model"]["span_dim"] + 49
+    with pytest.warns(RSTKitWarning, match="no sentence boundaries"):
+        trees = parser.parse(list(two_docs.values()))
+    with pytest.warns(RSTKitWarning, match="no sentence boundaries"):
+        assert Parser.load(tmp_path / "model", device="cpu").parse(list(two_docs.values())) == trees
+
+
+@pytest.mark.gum
 def test_interrupted_training_resumes_exactly(two_docs, tmp_path, monkeypatch):
     """4 epochs straight vs 2 epochs, an interruption, and a resume: the same weights, optimizer
     moments, schedule and history (dropout, shuffling and warm-up all depend on the restored

@@ -1,6 +1,8 @@
 """Transition system and static oracle of rstkit.parser (pure Python, no torch)."""
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -8,7 +10,7 @@ from hypothesis import strategies as st
 from rstkit.corpus import gum_corpus
 from rstkit.errors import BinarizationError, TreeStructureError
 from rstkit.labels import get_label_map
-from rstkit.parser.features import N_STATE_FEATURES, Boundaries, StateArrays
+from rstkit.parser.features import N_STATE_FEATURES, N_UNIT_FEATURES, Boundaries, StateArrays
 from rstkit.parser.transition import REDUCE, SHIFT, Action, ParserState, oracle_actions, oracle_states, run_actions
 from rstkit.transform import binarize
 from rstkit.tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, internal, leaf, validate
@@ -132,8 +134,28 @@ def _reference_features(sentences, paragraphs, s1, s0, q0):
                 out += [float(ids[left[1] - 1] == ids[right[0] - 1]), float(ids[left[0] - 1] == ids[right[1] - 1])]
         return out
 
+    def units(span):  # the sentences and paragraphs it covers, whether it is whole ones
+        if span is None:
+            return [0.0] * 4
+        i, j = span[0] - 1, span[1] - 1
+        out = []
+        for ids in (sentences, paragraphs):
+            out.append(0.0 if ids is None else math.log1p(len(set(ids[i:j + 1]))) / 3)
+        for ids in (sentences, paragraphs):
+            out.append(0.0 if ids is None else float((i == 0 or ids[i - 1] != ids[i])
+                                                     and (j == n - 1 or ids[j + 1] != ids[j])))
+        return out
+
+    def apart(left, right):  # boundaries between the left item's last EDU and the right item's first
+        if left is None or right is None:
+            return [0.0] * 2
+        return [0.0 if ids is None else
+                math.log1p(sum(ids[k] != ids[k - 1] for k in range(left[1], right[0]))) / 3
+                for ids in (sentences, paragraphs)]
+
     queue = (q0, q0) if q0 is not None else None
-    return item(s1) + item(s0) + item(queue) + pair(s1, s0) + pair(s0, queue) + [float(paragraphs is None)]
+    return (item(s1) + item(s0) + item(queue) + pair(s1, s0) + pair(s0, queue) + [float(paragraphs is None)]
+            + units(s1) + units(s0) + units(queue) + apart(s1, s0) + apart(s0, queue))
 
 
 @settings(max_examples=200, deadline=None)
@@ -155,7 +177,7 @@ def test_vectorised_state_features_equal_the_per_state_definition(data):
     arrays = StateArrays.of(boundaries, views, 3)
     for row, view in enumerate(views):
         expected = _reference_features(sentences, paragraphs, view[1], view[2], view[3])
-        assert len(expected) == N_STATE_FEATURES
+        assert len(expected) == N_STATE_FEATURES + N_UNIT_FEATURES
         assert arrays.features[row].tolist() == pytest.approx(expected, abs=1e-6)
 
 
@@ -167,11 +189,18 @@ def test_boundary_features_use_format_information_or_guess():
     state.apply(Action(SHIFT))
     state.apply(Action(SHIFT))
     features = StateArrays.of(b, [state.view()]).features[0]  # s1 = EDU 1, s0 = EDU 2, q0 = EDU 3
-    assert len(features) == N_STATE_FEATURES and features[-1] == 0.0
+    assert len(features) == N_STATE_FEATURES + N_UNIT_FEATURES and features[N_STATE_FEATURES - 1] == 0.0
     # s0 = EDU 2 and q0 = EDU 3 share a sentence but not a paragraph
     assert features[28:32].tolist() == [1.0, 1.0, 0.0, 0.0]
+    # by hand: each item covers one sentence and one paragraph (log 2 / 3); EDU 1 is a whole sentence,
+    # EDU 3 a whole paragraph; one sentence boundary lies between s1 and s0, one paragraph boundary
+    # between s0 and q0
+    third = math.log(2) / 3
+    assert features[N_STATE_FEATURES:].tolist() == pytest.approx(
+        [third, third, 1, 0, third, third, 0, 0, third, third, 0, 1, third, 0, 0, third])
     plain = Boundaries.of(tuple(EDU(e.index, e.text) for e in edus))
-    assert plain.paragraphs is None and StateArrays.of(plain, [ParserState(3).view()]).features[0, -1] == 1.0
+    assert plain.paragraphs is None
+    assert StateArrays.of(plain, [ParserState(3).view()]).features[0, N_STATE_FEATURES - 1] == 1.0
     # sentences inferred by rstkit.boundaries: "no." before capitalised "Then" ends one, "left?" before "x" not
     guessed = Boundaries.of((EDU(1, 'He said "no."'), EDU(2, "Then"), EDU(3, "left?"), EDU(4, "x")))
     assert guessed.sentences == [1, 2, 2, 2]

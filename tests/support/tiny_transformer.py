@@ -1,4 +1,4 @@
-"""A tiny randomly initialised BERT and its WordPiece tokenizer, saved as a local
+"""A tiny randomly initialised BERT (or MPNet) and its WordPiece tokenizer, saved as a local
 transformers model directory (``hf:PATH``), so that tests exercise the pretrained-encoder
 path on CPU in well under a second, offline."""
 from __future__ import annotations
@@ -15,13 +15,15 @@ def vocabulary() -> list[str]:
     return SPECIAL + PUNCTUATION + WORDS
 
 
-def make_tiny_bert(path: Path, *, layers: int = 2, hidden: int = 16, positions: int = 24, seed: int = 0) -> Path:
-    """Write a BERT with ``layers`` layers of ``hidden`` units and ``positions`` positions
-    (so that short texts need several windows) to ``path``; returns ``path``."""
+def make_tiny_bert(path: Path, *, layers: int = 2, hidden: int = 16, positions: int = 24, seed: int = 0,
+                   mpnet: bool = False) -> Path:
+    """Write a BERT (``mpnet``: an MPNet, whose attention has relative position buckets) with
+    ``layers`` layers of ``hidden`` units and ``positions`` positions (so that short texts need
+    several windows) to ``path``; returns ``path``."""
     import torch
     from tokenizers import Tokenizer, normalizers, pre_tokenizers, processors
     from tokenizers.models import WordPiece
-    from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
+    from transformers import BertConfig, BertModel, MPNetConfig, MPNetModel, PreTrainedTokenizerFast
 
     path.mkdir(parents=True, exist_ok=True)
     vocab = {token: i for i, token in enumerate(vocabulary())}
@@ -36,7 +38,11 @@ def make_tiny_bert(path: Path, *, layers: int = 2, hidden: int = 16, positions: 
                                    model_max_length=positions)
     fast.save_pretrained(str(path))
     torch.manual_seed(seed)
-    config = BertConfig(vocab_size=len(vocab), hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=2,
-                        intermediate_size=2 * hidden, max_position_embeddings=positions)
-    BertModel(config).save_pretrained(str(path))
+    sizes = {"vocab_size": len(vocab), "hidden_size": hidden, "num_hidden_layers": layers, "num_attention_heads": 2,
+             "intermediate_size": 2 * hidden}
+    if mpnet:  # MPNet's positions start after its padding id
+        MPNetModel(MPNetConfig(**sizes, max_position_embeddings=positions + 2, pad_token_id=0)).save_pretrained(
+            str(path))
+    else:
+        BertModel(BertConfig(**sizes, max_position_embeddings=positions)).save_pretrained(str(path))
     return path
