@@ -26,7 +26,16 @@ from ..tree import RSTTree
 from . import aligned
 from .average import Scores, aggregate, per_document
 from .config import EvalConfig
-from .counts import Counts, KeyCodec, LabelIds, TupleArrays, codec_for, count_matches, count_multiset_matches
+from .counts import (
+    Counts,
+    KeyCodec,
+    LabelIds,
+    TupleArrays,
+    align_spans,
+    codec_for,
+    count_matches,
+    count_multiset_matches,
+)
 from .edus import check_same_edus
 from .family import MetricFamily
 from .prepared import (
@@ -337,12 +346,15 @@ def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | N
     relation_labels = vocabularies[relation].labels() if relation else []
     results = []
     for name, arrays, segmentation in zip(names, pred_arrays, segmentations):
-        counts = (count_multiset_matches(gold_arrays, arrays, family.measures, family.measure_kinds) if family.multiset
-                  else count_matches(gold_arrays, arrays, codec, family.measures))
         if family.multiset:
+            pairs = None
+            counts = count_multiset_matches(gold_arrays, arrays, family.measures, family.measure_kinds)
             notes.extend(_nothing_to_score(name, doc_ids, counts, included, config))
+        else:  # the spans aligned once, for the counts and the label sets
+            pairs = align_spans(gold_arrays, arrays, codec)
+            counts = count_matches(gold_arrays, arrays, codec, family.measures, aligned=pairs)
         sets = label_sets(gold_arrays, arrays, codec, relation_labels, relation=relation,
-                          multiset_key=_multiset_key(family)) if relation else None
+                          multiset_key=_multiset_key(family), aligned=pairs) if relation else None
         results.append(SystemResult(name, counts, aggregate(counts.select(included), config.average), arrays,
                                     segmentation, sets))
     n_tokens = np.array([len(d.tokens) for d in gold], dtype=np.int64) if family.token_level else None

@@ -199,9 +199,11 @@ class LabelSets:
 
 
 def label_sets(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: list[str], *,
-               relation: str = "rel", multiset_key: Sequence[str] | None = None) -> LabelSets:
+               relation: str = "rel", multiset_key: Sequence[str] | None = None,
+               aligned: tuple[np.ndarray, np.ndarray] | None = None) -> LabelSets:
     """The relation labels of ``gold`` and ``pred`` rows (codes into ``labels``) with their counts, and
-    those of the ``pred`` rows whose span (with ``multiset_key``, whose key) a gold row has."""
+    those of the ``pred`` rows whose span (with ``multiset_key``, whose key) a gold row has. ``aligned``:
+    :func:`~rstkit.metrics.counts.align_spans` of the two sides, where the caller has it already."""
     n = len(labels)
 
     def counted(codes: np.ndarray) -> dict[str, int]:
@@ -209,7 +211,7 @@ def label_sets(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: li
         return {labels[i]: int(counts[i]) for i in np.flatnonzero(counts) if labels[i] not in STRUCTURAL_LABELS}
 
     if multiset_key is None:
-        _, on_gold_spans = align_spans(gold, pred, codec)
+        _, on_gold_spans = align_spans(gold, pred, codec) if aligned is None else aligned
     else:
         gold_ids, pred_ids = row_ids(gold, pred, multiset_key)
         on_gold_spans = np.isin(pred_ids, gold_ids)
