@@ -21,22 +21,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench_alignment import balanced  # the same balanced trees as the other alignment benchmark
 from rstkit.errors import RSTKitWarning
 from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics.edus import normalise_edu_text
 from rstkit.metrics.textalign import align_texts
-from rstkit.tree import EDU, Node, RSTTree
+from rstkit.tree import EDU, RSTTree
 
 SIZES = (3_000, 12_000, 48_000)
 CONFIG = EvalConfig(metric="rst-parseval", edus="aligned")
-
-
-def balanced(start: int, end: int, nuclearity: str, relation: str | None) -> Node:
-    if start == end:
-        return Node(start, end, nuclearity, relation)
-    mid = (start + end) // 2
-    return Node(start, end, nuclearity, relation,
-                (balanced(start, mid, "N", "span"), balanced(mid + 1, end, "S", "elaboration")))
 
 
 def documents(n_chars: int) -> tuple[RSTTree, RSTTree]:
