@@ -3,6 +3,7 @@ trees, every expected number derived by hand in tests/data/worked/README.md (not
 Nothing here needs ../shared."""
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,51 @@ DEPENDENCY = {
 def test_dependency_measures_by_hand(encoding):
     expected = {measure: 100 * correct / 7 for measure, correct in DEPENDENCY[encoding].items()}
     assert f1("dependency", metric="dependency", dep_encoding=encoding) == pytest.approx(expected)
+
+
+# README, dep_nested/: bug B1 in chain's right_mixed pass (records written out by hand there,
+# and in docs/metrics/dependency.md)
+NESTED_PRED = [(4, "background", "Satellite", 2), (1, "List", "Nucleus", 1), (2, "List", "Nucleus", 1),
+               (0, "ROOT", "Nucleus", 1), (4, "elaboration", "Satellite", 1)]
+NESTED_RECORDS = {
+    ("gold", "chain", False): [(4, "background", "Satellite", 1), (1, "List", "Nucleus", 1),
+                               (2, "List", "Nucleus", 1), (0, "ROOT", "Nucleus", 1),
+                               (4, "elaboration", "Satellite", 2)],
+    ("gold", "chain", True): [(4, "background", "Satellite", 1), (1, "List", "Nucleus", 1),
+                              (1, "List", "Nucleus", 1), (0, "ROOT", "Nucleus", 1),
+                              (4, "elaboration", "Satellite", 2)],
+    ("gold", "tree", False): [(4, "background", "Satellite", 1), (1, "List", "Nucleus", 1),
+                              (1, "List", "Nucleus", 1), (0, "ROOT", "Nucleus", 1),
+                              (4, "elaboration", "Satellite", 1)],
+    ("pred", "chain", False): NESTED_PRED,
+    ("pred", "chain", True): NESTED_PRED,
+    ("pred", "tree", False): NESTED_PRED,
+}
+
+
+@pytest.mark.parametrize("side, encoding, b1", list(NESTED_RECORDS))
+def test_dependency_records_with_b1_by_hand(side, encoding, b1):
+    tree = rstkit.read_tree(WORKED / "dep_nested" / side / "d3_nested.dis")
+    records = dependency_records(tree, encoding, b1=b1)
+    got = list(zip(records.head, records.label, records.nuclearity, records.rank))
+    assert got == NESTED_RECORDS[side, encoding, b1]
+
+
+# README, dep_nested/ scores over 5 EDUs: (U, O, F) correct; N, R and R+N equal U, O+N equals O
+NESTED = {
+    ("chain", None): (5, 3, 3),
+    ("chain", "rst-eval"): (4, 2, 2),
+    ("tree", None): (4, 3, 3),
+}
+
+
+@pytest.mark.parametrize("encoding, compat", list(NESTED))
+def test_dependency_b1_scores_by_hand(encoding, compat):
+    u, o, f = (100 * correct / 5 for correct in NESTED[encoding, compat])
+    expected = {"U": u, "N": u, "R": u, "R+N": u, "O": o, "O+N": o, "F": f}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = f1("dep_nested", metric="dependency", dep_encoding=encoding, compat=compat)
+    assert {m: got[m] for m in expected} == pytest.approx(expected)
+    b1_warnings = [w for w in caught if "bug B1" in str(w.message)]
+    assert len(b1_warnings) == (1 if compat else 0)
