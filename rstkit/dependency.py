@@ -25,7 +25,7 @@ edges go from head to dependent with attributes ``relation``, ``nuclearity`` and
 ``line`` (optional) locate EDUs in a source file for error messages.
 
 **The scored view** of Morey, Muller & Asher (2018), educe's ``RstDepTree.from_rst_tree``
-exactly (dependency-evaluation.md D1, D3; :func:`dependency_records`). Each EDU gets one
+exactly (docs/metrics/dependency.md#definition; :func:`dependency_records`). Each EDU gets one
 record: its head (``0`` for the fake root), the relation label, the nuclearity as a word
 (``Nucleus``/``Satellite``) and a rank, the order in which its head took its dependents (1 at
 the lowest node the head heads, 2 at the next one up, ...; all dependents attached at one node
@@ -73,7 +73,7 @@ if TYPE_CHECKING:  # imported where a graph is made or read: scoring dependencie
     import networkx as nx
 
 VIRTUAL_ROOT = 0
-#: the label and nuclearity of the real root's record (and of EDUs never attached, D3.6)
+#: the label and nuclearity of the real root's record (and of EDUs never attached, ``tree``'s one-child quirk)
 ROOT_LABEL = "ROOT"
 NUCLEUS_WORD = "Nucleus"
 SATELLITE_WORD = "Satellite"
@@ -86,7 +86,7 @@ def to_dependencies(tree: RSTTree, encoding: DependencyEncoding | None = None) -
     ``height``). With ``encoding`` ``"chain"`` or ``"tree"``, the records of
     :func:`dependency_records` as a graph: one edge per EDU, from its head to it, with attributes
     ``relation``, ``nuclearity`` (``Nucleus``/``Satellite``) and ``rank``; the edge from ``0`` carries
-    the real root's record (``ROOT``, ``Nucleus``, 1). EDUs that the ``tree`` quirk of D3.6 leaves
+    the real root's record (``ROOT``, ``Nucleus``, 1). EDUs that ``tree``'s one-child quirk leaves
     unattached hang from ``0`` with rank 0, as their records say. The graph's attribute ``b1_nary``
     is the records' count (0 unless bug B1 is asked for, which only :func:`dependency_records` does).
 
@@ -232,16 +232,16 @@ def _levels(graph: nx.DiGraph, h: int) -> list[list[int]]:
     return levels
 
 
-# -- the scored view (Morey, Muller & Asher 2018; dependency-evaluation.md D1, D3) ------------------
+# -- the scored view (Morey, Muller & Asher 2018; docs/metrics/dependency.md) -----------------------
 
 @dataclass(frozen=True)
 class DependencyRecords:
-    """One document's head-ordered dependency tree (D1): one record per EDU, in EDU order.
+    """One document's head-ordered dependency tree (docs/metrics/dependency.md): one record per EDU, in EDU order.
 
     ``head[i - 1]`` is the head of EDU ``i`` (0 = the fake root, else a 1-based EDU number);
     ``label`` its relation (after any relabelling; the real root's is ``ROOT``); ``nuclearity``
-    ``Nucleus`` or ``Satellite``; ``rank`` the order of attachment to its head (D3.4; the real
-    root's is 1, an EDU never attached, the ``tree`` quirk of D3.6, has head 0, ``ROOT``, ``Nucleus``
+    ``Nucleus`` or ``Satellite``; ``rank`` the order of attachment to its head (the real root's
+    is 1; an EDU never attached, ``tree``'s one-child quirk, has head 0, ``ROOT``, ``Nucleus``
     and rank 0). ``b1_nary`` counts the nodes that bug B1 left n-ary in ``chain``'s ``right_mixed``
     pass (0 unless asked for with ``b1=True``).
 
@@ -280,7 +280,7 @@ class DependencyRecords:
         return "\n".join([title, *lines])
 
 
-# what the walk does at a node: an EDU (or a one-child node read as one, D3.1), a star of
+# what the walk does at a node: an EDU (or a one-child node read as one under ``tree``), a star of
 # dependents with one shared rank, chain's multinuclear cascade, chain's S N S split
 _LEAF, _STAR, _CASCADE, _SPLIT = range(4)
 # how a subtree is encoded: as it is (``tree``), binarized (``chain``), or left as it is by bug B1
@@ -289,12 +289,12 @@ _AS_IS, _CHAINED, _B1 = range(3)
 
 def dependency_records(tree: RSTTree, encoding: DependencyEncoding = "chain", *, b1: bool = False,
                        relabel: Mapping[str | None, str] | None = None) -> DependencyRecords:
-    """The head-ordered dependency tree of ``tree`` (dependency-evaluation.md D3), as educe's
+    """The head-ordered dependency tree of ``tree`` (docs/metrics/dependency.md#definition), as educe's
     ``RstDepTree.from_rst_tree`` builds it.
 
     ``tree`` is converted as it is (binarize it first if that is wanted). ``encoding`` ``"tree"``
     keeps n-ary nodes (a star of dependents with one shared rank); ``"chain"`` binarizes them the
-    ``right_mixed`` way first (D3.2), recursively everywhere, or with bug B1 exactly when ``b1``
+    ``right_mixed`` way first, recursively everywhere, or with bug B1 exactly when ``b1``
     (rst-eval compatibility: the first two children of an ``S N S`` node and all below them are left
     as they are and converted as under ``tree``; the n-ary nodes there, stars, are counted in
     ``b1_nary``). ``relabel[label]`` gives the
@@ -304,7 +304,7 @@ def dependency_records(tree: RSTTree, encoding: DependencyEncoding = "chain", *,
     Errors, naming the file, line and node: a node without a nucleus (TreeStructureError, either
     encoding); under ``chain``, an n-ary pattern other than all nuclei and ``S N S`` and a node with
     a single child (BinarizationError; under ``tree`` such a node is read as the first EDU of its
-    span and the EDUs below it stay unattached, D3.6); a label ``relabel`` does not know (LabelError).
+    span and the EDUs below it stay unattached, as in the reference); a label ``relabel`` does not know (LabelError).
 
     >>> from rstkit.formats.dis import loads_dis
     >>> tree = loads_dis("( Root (span 1 3) ( Satellite (leaf 1) (rel2par attribution) (text _!a_!) )"
@@ -330,7 +330,8 @@ def dependency_records(tree: RSTTree, encoding: DependencyEncoding = "chain", *,
 def _convert(tree: RSTTree, chain: bool, b1: bool, label: Mapping[str | None, str]) -> DependencyRecords:
     """One walk without recursion: a pre-order pass over the internal nodes in file order (checks,
     and what the walk does at each), then those nodes in reverse, each after everything below it,
-    attaching dependents as D3.3 says. EDUs are handled at their parent (an EDU heads itself)."""
+    attaching dependents (docs/metrics/dependency.md#definition). EDUs are handled at their parent
+    (an EDU heads itself)."""
     source = tree.source
     root = tree.root
     n = len(tree.edus)
@@ -399,11 +400,11 @@ def _convert(tree: RSTTree, chain: bool, b1: bool, label: Mapping[str | None, st
     relation = [ROOT_LABEL] * (n + 1)
     nuclearity = [NUCLEUS_WORD] * (n + 1)
     rank = [0] * (n + 1)
-    top = [0] * (n + 1)  # the largest rank each EDU has given so far (D3.4)
+    top = [0] * (n + 1)  # the largest rank each EDU has given so far
     heads: list[int] = []  # heads of the finished internal subtrees, the leftmost one's on top
     pop_head, push_head = heads.pop, heads.append
     for node, what, first in reversed(order):
-        if what == _LEAF:  # a one-child node read as an EDU (D3.1); its labels still checked
+        if what == _LEAF:  # a one-child node read as an EDU under ``tree``; its labels still checked
             for below in node.children[0].nodes():
                 label[below.relation]
             push_head(node.start)

@@ -38,7 +38,7 @@ _HYPHEN_RESTORED = {
 
 
 def canonical_label(label: str) -> str:
-    """Canonical spelling of a relation label (parser-formats.md section 0.2).
+    """Canonical spelling of a relation label (docs/formats.md#label-spelling).
 
     Lower-case, trim, ``_`` to ``-``, restore the hyphen of multi-word classes written
     without it; everything else is kept (fine labels stay fine).
@@ -164,7 +164,7 @@ RSTDT18_CLASSES = ("attribution", "background", "cause", "comparison", "conditio
                    "elaboration", "enablement", "evaluation", "explanation", "joint",
                    "manner-means", "same-unit", "summary", "temporal", "textual", "topic-change",
                    "topic-comment")
-#: the same classes in canonical spelling (parser-formats.md section 0.3: ``textual-organization``),
+#: the same classes in canonical spelling (docs/formats.md#label-inventories: ``textual-organization``),
 #: as readers output them and parser-output writers spell them
 RSTDT18_CANONICAL = tuple(canonical_label(c) for c in RSTDT18_CLASSES)
 

@@ -20,7 +20,7 @@ Average = Literal["micro", "macro", "dplp"]
 AVERAGES: tuple[Average, ...] = get_args(Average)
 
 Binarization = Literal["right", "rst-eval", "right_mixed", "none"]
-#: the binarization modes of :func:`rstkit.transform.binarize` (evaluation.md section 4)
+#: the binarization modes of :func:`rstkit.transform.binarize` (docs/evaluation.md#binarization)
 BINARIZATIONS: tuple[Binarization, ...] = get_args(Binarization)
 
 EvalBinarization = Literal["right", "right_mixed", "none"]
@@ -48,7 +48,7 @@ Measure = Literal["S", "N", "R", "F"]
 MEASURES: tuple[Measure, ...] = get_args(Measure)
 
 DependencyEncoding = Literal["chain", "tree"]
-#: how a dependency conversion encodes n-ary nodes (dependency-evaluation.md D3.2): ``chain`` binarizes them
+#: how a dependency conversion encodes n-ary nodes (docs/metrics/dependency.md#definition): ``chain`` binarizes them
 #: the ``right_mixed`` way first (multinuclear nodes become chains), ``tree`` keeps them (stars, shared ranks)
 DEP_ENCODINGS: tuple[DependencyEncoding, ...] = get_args(DependencyEncoding)
 

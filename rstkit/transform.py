@@ -1,6 +1,6 @@
 """Tree transformations: binarization, Marcu's encoding, labelled attachment decisions.
 
-Binarization modes (evaluation.md section 4):
+Binarization modes (docs/evaluation.md#binarization):
 
 ``right`` (default, "right-heavy" as Morey et al. define it)
     Every node of arity > 2 becomes a right-branching cascade, recursively, all the way
@@ -207,7 +207,7 @@ Tuples = list[tuple[int, int, str, str]]
 
 def marcu_tuples(tree: RSTTree) -> Tuples:
     """RST-Parseval tuples: ``(start, end, nuclearity, relation)`` for every node but the
-    root, EDU leaves included, in post-order (evaluation.md section 5).
+    root, EDU leaves included, in post-order (docs/evaluation.md#marcus-encoding).
 
     >>> from rstkit import read_tree
     >>> tree = read_tree("corpora/sample/gold/sample_bread.dis")
@@ -229,7 +229,7 @@ class Attachment:
     An internal node joins ``left`` and ``right`` with a nuclearity pair (``NS``, ``SN``,
     ``NN``) and one relation; a leaf is an EDU (pair and relation ``leaf``). Only under
     rst-eval compatibility can a node have k > 2 children and a k-letter ``pair``
-    (evaluation.md section 6). Equality, hashing and repr do not recurse.
+    (docs/evaluation.md#attachment-decisions). Equality, hashing and repr do not recurse.
     """
 
     start: int
@@ -275,7 +275,7 @@ class AttachmentTree:
 
 
 def to_attachment(tree: RSTTree, *, nary: bool = False) -> AttachmentTree:
-    """Tree of labelled attachment decisions of a **binary** tree (evaluation.md section 6).
+    """Tree of labelled attachment decisions of a **binary** tree (docs/evaluation.md#attachment-decisions).
 
     Each internal node (L, R) becomes one decision: pair = first letters of L's and R's
     nuclearity, relation = R's relation if R is a satellite, else L's.

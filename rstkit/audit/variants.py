@@ -31,7 +31,7 @@ from ..settings import (
 from ..tree import RSTTree
 from .published import LABEL_COLUMN, Published
 
-#: gold binarizations an audit tries, with what each reproduces (evaluation.md sections 4, 8, 12)
+#: gold binarizations an audit tries, with what each reproduces (docs/evaluation.md#binarization)
 GOLD_BINARIZATIONS: dict[Binarization, str] = {
     "right": "right-heavy, fully recursive (rstkit's default)",
     RST_EVAL: "educe/rst-eval --binarize_true right: right-heavy with bug B1 (nodes under S N S left n-ary)",
@@ -42,7 +42,8 @@ GOLD_BINARIZATIONS: dict[Binarization, str] = {
 #: the constituency metrics, which an audit of S, N, R, F scores ranks
 CONSTITUENCY_METRICS: tuple[Metric, ...] = ("rst-parseval", "parseval")
 
-#: dependency encodings an audit tries (gold,pred), with what each reproduces (dependency-evaluation.md D2)
+#: dependency encodings an audit tries (gold,pred), with what each reproduces
+#: (docs/metrics/dependency.md#the-references-two-pipelines)
 DEPENDENCY_ENCODINGS: dict[str, str] = {
     "chain": "both sides chain (eval_disdep.py's pipeline: dis2disdep.py and eval_disdep.py's default)",
     "tree": "both sides tree (n-ary nodes as stars)",

@@ -1,6 +1,6 @@
 """``braud_coling``: trees of Braud, Plank & Søgaard's parser (BPS16, COLING 2016), ``<k>.mrg.pred``.
 
-One bracketed binary tree per file (parser-formats.md A6):
+One bracketed binary tree per file (docs/formats.md#braud_coling):
 ``(NS-Elaboration (SN-Attribution (1) (NN-Contrast (2) (3))) (4))`` -- the nuclearity pair
 and the relation on the parent, split at the first hyphen; leaves ``(7)`` or, in Braud's
 preprocessing variant, ``( EDU 7 )``, numbered from 1. No text.
@@ -29,7 +29,7 @@ KEY = "braud_coling"
 EXTENSION = ".mrg.pred"
 SPELLING = Spelling(KEY, "title", exceptions={"same-unit": "Same-unit",
                                               "textual-organization": "Textual-organization"})
-#: RST-DT test documents by file index k (the replication's table, parser-formats.md A6.1)
+#: RST-DT test documents by file index k (the replication's table, docs/formats.md#braud_coling)
 RSTDT_TEST_ORDER = (
     "wsj_2385", "wsj_0623", "wsj_0632", "wsj_1365", "wsj_1129", "wsj_1146", "wsj_0616", "wsj_0654",
     "wsj_1387", "wsj_0655", "wsj_2354", "wsj_1306", "wsj_0644", "wsj_1189", "wsj_0684", "wsj_2373",

@@ -1,7 +1,7 @@
 """``braud_eacl``: run files of Braud, Coavoux & Søgaard's parser (BCS17 mono and cross+dev, EACL 2017).
 
 One file per run (``test_it8_beam16``), one tree per line, no document ids
-(parser-formats.md A8): ``(ROOT (NSElaboration (SNAttribution (EDU Analysts_said) ...)))``.
+(docs/formats.md#braud_eacl): ``(ROOT (NSElaboration (SNAttribution (EDU Analysts_said) ...)))``.
 The first two characters of a label are the nuclearity pair, the rest the relation,
 spelled without hyphens (``Sameunit``, ``MannerMeans``); each EDU is an ``EDU``
 pre-terminal over one token (its words joined by ``_``, brackets as ``-LRB-``/``-RRB-``).

@@ -3,8 +3,8 @@
 Many parsers put the relation on the *parent* with a nuclearity pair for its two
 children (``NS``, ``SN``, ``NN``); :func:`attach` turns that into rstkit's rel2par
 convention and :func:`parent_label` is its inverse, used by writers
-(parser-formats.md section 0.1). Readers output relations in the canonical spelling of
-section 0.2 (:func:`canonical_relations`); writers spell the 18 RST-DT classes the way each
+(docs/formats.md#the-normalised-tree). Readers output relations in the canonical spelling of
+docs/formats.md#label-spelling (:func:`canonical_relations`); writers spell the 18 RST-DT classes the way each
 parser does (:class:`Spelling`) and write any other label in canonical form.
 """
 from __future__ import annotations
@@ -62,7 +62,7 @@ def relabel_all(root: Node, spell: Callable[[str], str]) -> Node:
 
 
 def canonical_relations(node: Node) -> Node:
-    """``node``'s subtree with every relation in canonical spelling (section 0.2)."""
+    """``node``'s subtree with every relation in canonical spelling (docs/formats.md#label-spelling)."""
     return relabel_all(node, _canonical)
 
 
@@ -127,7 +127,7 @@ class LeafCounter:
 # -- writing ---------------------------------------------------------------------------
 def parent_label(node: Node, fmt: str, source: str | None = None) -> tuple[str, str | None]:
     """Nuclearity pair and relation of a binary node, for formats that write them on the
-    parent: the satellite's relation, or for ``NN`` the left nucleus's (section 0.1).
+    parent: the satellite's relation, or for ``NN`` the left nucleus's (docs/formats.md#the-normalised-tree).
 
     Information such a format cannot hold (two nuclei with different relations, a nucleus
     of a mononuclear relation not labelled ``span``) is dropped with a warning.

@@ -1,6 +1,6 @@
 """``codra``: document-level trees of CODRA (Joty, Carenini & Ng 2015), ``<doc>.doc_dis``.
 
-RST-DT dis syntax with CODRA's habits (parser-formats.md A4): the 18 classes spelled
+RST-DT dis syntax with CODRA's habits (docs/formats.md#codra): the 18 classes spelled
 ``Same-Unit``, ``TextualOrganization``, ``Manner-Means`` ...; double quotes in EDU text
 written as the four characters ``\\\\\\"``; nodes inside one sentence closed by
 ``" )"``; a one-EDU document written with a ``DUMMY`` node. The document id is the

@@ -14,8 +14,8 @@ path; it gives the event path's tree, node lines included (tested the same way).
 
 EDU text atoms ``(text _!..._!)`` are single tokens wherever they appear, so several leaves
 on one line, parentheses, brackets and quotes inside text, and any whitespace between tokens
-are all read correctly (the reference reader mis-reads some of these silently, evaluation.md
-B2/B3). RST-DT's stray ``//TT_ERR`` editor marks are ignored.
+are all read correctly (the reference reader mis-reads some of these silently,
+docs/evaluation.md#the-references-bugs, B2 and B3). RST-DT's stray ``//TT_ERR`` editor marks are ignored.
 
 Declared extents are checked against the leaves: a mismatch is an error naming the line,
 unless ``lenient=True``, which repairs extents (and leaf numbers) from the leaves and warns.

@@ -1,6 +1,6 @@
 """``dmrst``: span-descriptor strings of DMRST (Liu, Shi & Chen 2021) and similar top-down parsers.
 
-One tree per line (parser-formats.md B1): ``(1:Nucleus=span:3,4:Satellite=Elaboration:4)
+One tree per line (docs/formats.md#dmrst): ``(1:Nucleus=span:3,4:Satellite=Elaboration:4)
 (1:Satellite=Attribution:1,2:Nucleus=span:3) ...`` -- each descriptor is a binary node
 over EDUs ``a..b`` split after ``k``, with the nuclearity and rel2par relation of both
 children; descriptors in pre-order; ``NONE`` is a one-EDU document. A line may be wrapped

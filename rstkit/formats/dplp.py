@@ -2,7 +2,7 @@
 
 One constituent per line as a Python tuple, ``((2, 3), 'Nucleus', 'span')``: the EDU span
 (1-based, inclusive), the node's own nuclearity and rel2par relation; every node but the
-root, in post-order (parser-formats.md A9). The lines are matched with a regular
+root, in post-order (docs/formats.md#dplp). The lines are matched with a regular
 expression, never evaluated. The tree is rebuilt top-down: the root spans 1..n (n the
 largest end), and the children of a span are the largest listed spans that tile it from
 the left. Listed spans that do not fit that tree, duplicates and unlisted EDUs are errors.

@@ -1,6 +1,6 @@
 """``feng``: trees of Feng & Hirst's gCRF parser (FH14), ``<input>.tree``.
 
-nltk ``pformat`` of a binary tree (parser-formats.md A5): internal labels ``Rel[N][S]``
+nltk ``pformat`` of a binary tree (docs/formats.md#feng): internal labels ``Rel[N][S]``
 (relation on the parent, nuclearity of the two children), EDU leaves with a ``<s>`` or
 ``<p>``/``<P>`` marker at the end of a sentence/paragraph. Two dialects of leaf:
 

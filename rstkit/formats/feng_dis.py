@@ -2,7 +2,7 @@
 
 RST-DT dis syntax, binary, rel2par, with Feng's class names (``Elaboration``,
 ``Topic-Change``, ``same-unit``, ``textual-organization``) and no sentence markers in the
-text (parser-formats.md B6). The document id is the name minus ``.txt.dis`` (and ``.out``).
+text (docs/formats.md#feng_dis). The document id is the name minus ``.txt.dis`` (and ``.out``).
 """
 from __future__ import annotations
 

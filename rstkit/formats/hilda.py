@@ -3,7 +3,7 @@
 Files are named like RST-DT's (``wsj_0602.out.dis``) but are not in dis syntax: one
 nltk-style bracketed tree, ``(Root (Nucleus:span (Satellite:Attribution leaf1_1_1) ...))``,
 nuclearity and rel2par relation on every node, EDUs as ``leaf<edu>_<sentence>_<paragraph>``
-tokens without text (parser-formats.md A2; confidence low: only the replication's loader
+tokens without text (docs/formats.md#hilda; only the replication's loader
 documents it). Sentence/paragraph index 0 means unknown (what the writer uses when the
 tree does not carry them).
 """

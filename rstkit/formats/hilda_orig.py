@@ -2,7 +2,7 @@
 
 A Python expression, ``ParseTree('Contrast[S][N]', ["Although they did n't like it ,",
 'they accepted the offer .'])``: a binary tree with ``Rel[N][S]`` labels (relation on the
-parent) whose string leaves are the EDUs (parser-formats.md B7). The expression is read
+parent) whose string leaves are the EDUs (docs/formats.md#hilda_orig). The expression is read
 token by token: only ``ParseTree``, brackets, commas and string literals are accepted and
 only the literals are decoded (:func:`ast.literal_eval`); nothing is evaluated. HILDA's
 ``.tree`` file (an nltk print with undelimited EDU text) cannot be split back into EDUs

@@ -1,6 +1,6 @@
 """``isanlp``: the rs3 dialect written by isanlp_rst (``DiscourseUnit.to_rs3``).
 
-rstWeb XML (read with the ``rs3`` reader) with isanlp's habits (parser-formats.md B3):
+rstWeb XML (read with the ``rs3`` reader) with isanlp's habits (docs/formats.md#isanlp):
 EDU text not XML-escaped (raw ``&`` and ``<`` are repaired before parsing); relation
 names declared once per nuclearity (a name may be declared with both types, plus a dummy
 ``antithesis`` multinuc); group ``type`` attributes that are wrong in places (the rs3

@@ -1,8 +1,8 @@
 """``li_qi``: trees of Li, Li & Chang's parser (LLC16, EMNLP 2016), ``parsed_<doc>``.
 
 RST-DT dis syntax, binary, rel2par; the 18 classes capitalised except ``same-unit`` and
-``span`` (parser-formats.md A7; confidence low-medium: no public output, spelling of
-multi-word classes unknown, any section 0.2 variant is accepted). Files have no extension:
+``span`` (docs/formats.md#li_qi; no public output, spelling of
+multi-word classes unknown, any spelling of docs/formats.md#label-spelling is accepted). Files have no extension:
 the document id is the name after the first underscore (``parsed_wsj_0602.out`` ->
 ``wsj_0602``).
 """

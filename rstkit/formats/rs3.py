@@ -1,4 +1,4 @@
-"""rstWeb XML, ``.rs3`` and GUM's ``.rs4`` (parser-formats.md B2): reader and writer.
+"""rstWeb XML, ``.rs3`` and GUM's ``.rs4`` (docs/formats.md#rs3): reader and writer.
 
 An rs3 file lists segments (the EDUs, in textual order) and groups (``span`` or
 ``multinuc``); every node but the top one names its ``parent`` and a ``relname``:

@@ -1,4 +1,4 @@
-"""RST dependencies, ``.rsd`` (Zeldes' rst2dep; GUM ``rst/dependencies``; parser-formats.md B4).
+"""RST dependencies, ``.rsd`` (Zeldes' rst2dep; GUM ``rst/dependencies``; docs/formats.md#rsd).
 
 One EDU per line, 10 tab-separated columns: id, text, attachment height, two ``_``
 columns, features (``key=value|...``), head EDU (``0`` for the root), relation with

@@ -1,6 +1,6 @@
 """``surdeanu``: the test log of the processors RST parser (SHV15 D), as the replication used it.
 
-One ``log`` for the whole test set (parser-formats.md A3): document names between a
+One ``log`` for the whole test set (docs/formats.md#surdeanu): document names between a
 ``Documents`` and an ``end Documents`` line; then, after each ``System tree:`` line, a
 bracketed tree, ``(elaboration (LeftToRight) (TEXT:Analysts said) (...))`` -- the relation
 on the parent, ``(LeftToRight)`` = NS, ``(RightToLeft)`` = SN, none = NN (a ``rel:NS``

@@ -1,6 +1,6 @@
 """``surdeanu_native``: the clulab processors RST parser's own tree print (``DiscourseTree.toString``).
 
-One node per line, two spaces of indentation per level (parser-formats.md B5): internal
+One node per line, two spaces of indentation per level (docs/formats.md#surdeanu_native): internal
 nodes ``relation (LeftToRight)`` (nucleus left, NS), ``relation (RightToLeft)`` (SN) or
 ``relation`` (NN); EDUs ``TEXT:tokens`` (``TEXT(start, end):tokens`` for gold trees read
 from .dis). Binary; lower-case RST-DT classes. The processors shell prints a

@@ -278,7 +278,7 @@ class EvalConfig:
 
     @classmethod
     def rst_eval(cls, **settings: Any) -> EvalConfig:
-        """The reference preset: rst-eval's behaviour, bugs included (evaluation.md section 8)."""
+        """The reference preset: rst-eval's behaviour, bugs included (docs/evaluation.md#the-reference-procedure)."""
         settings.setdefault("unknown_labels", "keep")
         return cls(compat=RST_EVAL, **settings)
 

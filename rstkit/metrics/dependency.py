@@ -1,4 +1,4 @@
-"""RST dependency evaluation (Morey, Muller & Asher 2018; dependency-evaluation.md D1-D6).
+"""RST dependency evaluation (Morey, Muller & Asher 2018; docs/metrics/dependency.md).
 
 Each tree becomes a head-ordered dependency tree over its EDUs (:func:`rstkit.dependency.
 dependency_records`: ``chain`` or ``tree`` encoding of n-ary nodes, after the configuration's
@@ -47,7 +47,8 @@ class Dependency(MetricFamily):
     own_settings = ("dep_encoding",)
     signature_settings = MappingProxyType({"dep": "dep_encoding"})
     b1_note = (" inside chain's right_mixed pass",
-               "each is encoded as a star whose dependents share one rank (dependency-evaluation.md D6.1)")
+               ("each is encoded as a star whose dependents share one rank "
+                "(docs/metrics/dependency.md#bug-b1-in-dependencies)"))
     one_edu_rows = True
 
     def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:

@@ -1,4 +1,4 @@
-"""Original Parseval over labelled attachment decisions (Morey et al. 2017; evaluation.md 6, 7.2).
+"""Original Parseval over labelled attachment decisions (Morey et al. 2017; docs/metrics/parseval.md).
 
 Every internal node of the binary tree, root included, gives one decision
 ``(start, end, NS|SN|NN, relation)``; leaves are not scored. A binary tree over n EDUs
@@ -20,7 +20,7 @@ def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]
     In ``rst-eval`` compatibility mode the tree first gets educe's ``right_mixed`` pass
     (which re-binarizes most of what bug B1 left n-ary), as ``SimpleRSTTree.from_rst_tree``
     does; a node still n-ary after it gives one decision with a k-letter nuclearity
-    (evaluation.md section 6; :func:`nary_decisions` counts them). Otherwise the tree must
+    (docs/evaluation.md#attachment-decisions; :func:`nary_decisions` counts them). Otherwise the tree must
     be binary.
     """
     if config.attachment_rebinarization:

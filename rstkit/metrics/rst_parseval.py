@@ -1,4 +1,4 @@
-"""RST-Parseval (Marcu 2000): tuples of Marcu's encoding (evaluation.md sections 5 and 7.1).
+"""RST-Parseval (Marcu 2000): tuples of Marcu's encoding (docs/metrics/rst-parseval.md).
 
 Every node but the root gives ``(start, end, nuclearity, relation)``, EDU leaves
 included; the relation is the node's rel2par (``span`` on nuclei of mononuclear

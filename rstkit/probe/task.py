@@ -4,7 +4,7 @@ Each instance names its document, the EDU spans of its left and right children a
 label made of the nuclearity pair and the coarse relation class, e.g. ``NS-Elaboration``
 (Chen, Chu & Gimpel 2019). The relation of a node is that of its right child when the
 right child is a satellite, else that of its left child (rstkit's attachment decisions,
-evaluation.md section 6). The class name is written with its first letter upper-case and
+docs/evaluation.md#attachment-decisions). The class name is written with its first letter upper-case and
 the rest lower-case (``Same-unit``, ``Manner-means``): :data:`LABEL_CASE`.
 
 Documents whose text is masked (GUM's reddit documents: underscores only) or absent
