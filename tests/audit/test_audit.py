@@ -43,7 +43,7 @@ EVAL = PROJECT / "eval"
 
 
 
-#: What each gold binarization of an audit means, stated from evaluation.md (sections 4, 6, 8, 12)
+#: What each gold binarization of an audit means, stated from docs/evaluation.md#binarization
 #: and rstkit.audit's documented variant list, in the oracle's terms: the binarization of gold
 #: and predictions, educe's right_mixed pass before attachment trees are built (the reference
 #: pipeline, where a node it leaves n-ary is scored by section 6's rule), and whether unknown
@@ -276,8 +276,8 @@ def test_discriminating_corpus_separates_the_axes(discriminating):
     distinct = {frozenset(s) for s in exact_sets.values()}
     assert len(distinct) >= 40
     # original Parseval on an unbinarized gold: educe's right_mixed pass leaves the nested node
-    # n-ary (bug B1) and rst-eval scores it as one tuple with a 3-letter nuclearity (evaluation.md
-    # section 6), so every variant is computable, and this one differs from right_mixed
+    # n-ary (bug B1) and rst-eval scores it as one tuple with a 3-letter nuclearity
+    # (docs/evaluation.md#attachment-decisions), so every variant is computable, and this one differs from right_mixed
     assert len(exact_sets) == 96
     assert v(metric="parseval", binarization="right_mixed") not in exact_sets[v(metric="parseval", binarization="none")]
 

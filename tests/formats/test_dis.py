@@ -123,7 +123,7 @@ def test_every_gum_file_reads_and_round_trips(gum_dir):
             tree = read_dis(path, lenient=path.stem == "GENTLE_syllabus_techtonica")[0]
         with_bracket += any("]" in e.text for e in tree.edus)
         assert loads_dis(dumps_dis(tree), doc_id=tree.doc_id) == tree
-    assert with_bracket == 65  # evaluation.md: 65 of 281 files contain `]`; the reference fails on 9
+    assert with_bracket == 65  # of 281 files; educe fails on 9 (docs/evaluation.md#reading-dis-files)
 
 
 def test_gum_bad_extent_is_rejected_by_default(gum_dir):

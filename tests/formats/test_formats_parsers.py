@@ -1,4 +1,4 @@
-"""Parser output formats: the running example of parser-formats.md in every format, each
+"""Parser output formats: the running example of docs/formats.md in every format, each
 format's quirks, one-EDU documents, document maps and bad input."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from rstkit.tree import EDU, ROOT, Node, RSTTree
 from tests.support.expected_warnings import warns_exactly
 from tests.support.format_files import FILE_NAMES, TEXTLESS, WRITERS
 
-# The running example of parser-formats.md (4 EDUs) with RST-DT classes.
+# The running example (docs/formats.md#the-running-example, 4 EDUs) with RST-DT classes.
 EXAMPLE = loads_dis("""( Root (span 1 4)
   ( Nucleus (span 1 3) (rel2par span)
     ( Satellite (leaf 1) (rel2par attribution) (text _!Analysts said_!) )
@@ -31,7 +31,7 @@ EXAMPLE = loads_dis("""( Root (span 1 4)
 )""")
 TEXTS = ["Analysts said", "the market would rise ,", 'but it "fell" ( sharply ) .', "Traders blamed rates ."]
 
-# (format, file name, content) as parser-formats.md shows the running example
+# (format, file name, content) as docs/formats.md shows the running example
 SPEC_EXAMPLES = [
     ("hilda", "wsj_9999.out.dis", """(Root
   (Nucleus:span

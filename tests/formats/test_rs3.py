@@ -32,7 +32,7 @@ RUNNING_DIS = """( Root (span 1 4)
   ( Satellite (leaf 4) (rel2par elaboration-additional) (text _!Traders blamed rates ._!) ) )
 """
 
-# parser-formats.md B2: satellites point to a multinuc group (7) and to a span group (6)
+# docs/formats.md#rs3: satellites point to a multinuc group (7) and to a span group (6)
 RUNNING_RS3 = """<rst>
 	<header>
 		<relations>
@@ -92,7 +92,7 @@ def test_satellites_on_both_sides_give_one_flat_node_and_unary_groups_vanish():
 
 
 def test_isanlp_style_ids_out_of_order_and_satellite_of_multinuc():
-    # parser-formats.md B3: group ids not in document order, root group last
+    # docs/formats.md#isanlp: group ids not in document order, root group last
     text = """<rst><header><relations>
         <rel name="antithesis" type="multinuc" /><rel name="attribution" type="rst" />
         <rel name="Contrast" type="multinuc" /><rel name="elaboration-additional" type="rst" />

@@ -18,7 +18,7 @@ from rstkit.tree import EDU, NUCLEUS, SPAN, Node, RSTTree
 from tests.formats.test_rs3 import RUNNING_DIS
 from tests.support.strategies import rst_trees
 
-# parser-formats.md B4
+# docs/formats.md#rsd
 RUNNING_RSD = """1	Analysts said	1	_	_	_	2	attribution_r	_	_
 2	the market would rise ,	0	_	_	_	0	ROOT	_	_
 3	but it "fell" ( sharply ) .	0	_	_	_	2	Contrast_m	_	_

@@ -3,7 +3,7 @@ format documents it normalises) or the writer refuses with a WriteError naming t
 EDU -- never a silent change, never a crash (issue 26, findings 8 and 13).
 
 What each format can hold, and what it normalises, is written out below from the formats' own
-descriptions (parser-formats.md, the writers' docstrings), with string methods only: nothing here
+descriptions (docs/formats.md, the writers' docstrings), with string methods only: nothing here
 shares code with the writers' rules (regular expressions in rstkit/formats/).
 """
 from __future__ import annotations

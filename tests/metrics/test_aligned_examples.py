@@ -1,6 +1,6 @@
 """``edus="aligned"`` (``rstkit eval --edus aligned``): hand-derived examples, errors, the CLI.
 
-Every expected number here is derived by hand in the comments, from evaluation.md sections 5-7
+Every expected number here is derived by hand in the comments, from docs/evaluation.md
 (Marcu's tuples: every node but the root, leaves included; attachment decisions: every internal
 node, root included) and the character-span rule of rstkit.metrics.aligned: a node's span is the
 (first, last) character of its first and last EDU in the document's text with whitespace removed

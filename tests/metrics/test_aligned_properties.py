@@ -3,7 +3,7 @@
 * Over the same EDUs, aligned scoring gives exactly gold-EDU scoring's numbers, for every
   metric, average and label map, under rst-eval compatibility too.
 * Over different segmentations of one text, it agrees with an independent computation: binary
-  trees' tuples read off their nodes here (evaluation.md sections 5 and 6), spans mapped to
+  trees' tuples read off their nodes here (docs/evaluation.md#marcus-encoding, #attachment-decisions), spans mapped to
   characters by plain string arithmetic, counted and averaged by tests/support/oracle.py's ``score``;
   boundary sets for the segmentation.
 * A document of a million characters keeps the 64-bit key radix at the number of EDU boundaries.

@@ -3,7 +3,7 @@
 sentence is an error naming it unless ``--lenient``.
 
 Expected numbers are derived by hand from the files (EDU lists below; the character-span rule of
-evaluation.md section 5 on the text without whitespace), or, for the missing text's length, from the
+docs/evaluation.md#marcus-encoding on the text without whitespace), or, for the missing text's length, from the
 gold file's raw text with plain string operations.
 """
 from __future__ import annotations

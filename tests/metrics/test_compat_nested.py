@@ -4,9 +4,9 @@ educe's ``right`` binarization (rst-eval's ``--binarize_true right``) groups the
 children of an S N S node without binarizing them (bug B1); for original Parseval its
 ``right_mixed`` pass re-binarizes the tree, with the same bug, so a node nested one S N S
 deeper survives both passes and becomes one attachment tuple with a k-letter nuclearity
-(evaluation.md section 6, "A node still n-ary after the right_mixed pass").
+(docs/evaluation.md#attachment-decisions).
 
-Every expected tuple and score below is derived by hand from evaluation.md sections 4-7; the
+Every expected tuple and score below is derived by hand from the rules of docs/evaluation.md; the
 derivations are in the comments next to each tree. Fine RST-DT labels throughout.
 """
 from __future__ import annotations

@@ -49,7 +49,7 @@ def test_gum_documents_and_edus(gum_dir):
 
 
 def test_gum_files_with_a_bracket_in_an_edu(gum_dir):
-    """test_dis.py::test_every_gum_file_reads_and_round_trips: 65 files (evaluation.md 2.2)."""
+    """test_dis.py::test_every_gum_file_reads_and_round_trips: 65 files (docs/evaluation.md#reading-dis-files)."""
     files = sorted((gum_dir / "lisp_nary").glob("*.dis"))
     assert sum(any("]" in t for t in edu_texts(p.read_text(encoding="utf-8"))) for p in files) == 65
 

@@ -1,4 +1,4 @@
-"""The scorer: worked examples, identities of evaluation.md 7.4, policies.
+"""The scorer: worked examples, identities (docs/evaluation.md#counting-and-averaging), policies.
 
 Each worked-example test runs on two sets of small trees: evaluation.md section 11's own files
 (``spec_examples``, in ../shared, skipped when absent: the spec's numbers) and the repository's
@@ -307,7 +307,7 @@ def test_nary_trees_score_100_against_their_right_heavy_binarization(data):
 def test_reference_binarization_departs_from_right_heavy_only_by_b1(data):
     """test_gum_rst_eval_mode_differs_only_by_b1 without GUM, S N S nodes included: in reference mode a
     gold tree scored against its right-heavy binarization loses only what bug B1 leaves n-ary
-    (evaluation.md 4 and 12). The oracle's educe ``right`` finds those nodes; a node left with k
+    (docs/evaluation.md#binarization, B1). The oracle's educe ``right`` finds those nodes; a node left with k
     children lacks the k - 2 nodes binarizing it would add (``missing`` in all), and every other gold
     tuple is among the prediction's 2n - 2: R = 100, P = (2n - 2 - missing) / (2n - 2)."""
     choose = Chooser.drawing(data.draw)

@@ -39,7 +39,7 @@ def config_for(setting: Setting) -> EvalConfig:
     """The rstkit configuration that claims to do what ``setting`` describes."""
     common = {"metric": setting.metric, "average": setting.average, "labels": setting.labels,
               "exclude_single_edu": setting.exclude_single_edu, "missing": setting.missing}
-    if setting.attachment_pass:  # the reference pipeline (evaluation.md section 8)
+    if setting.attachment_pass:  # the reference pipeline (docs/evaluation.md#the-reference-procedure)
         binarize = {"educe-right": "right", "right_mixed": "right_mixed", "none": "none"}[setting.binarization]
         return EvalConfig.rst_eval(binarize=binarize, **common)
     return EvalConfig(binarize=setting.binarization, **common)
@@ -325,7 +325,7 @@ def test_thousands_of_seeded_pairs_agree_with_oracle():
 def test_a_thousand_seeded_pairs_agree_with_oracle_in_reference_mode():
     """1,000 seeded documents with the patterns educe binarizes (all nuclei, S N S, nested):
     rst-eval's pipeline with its right and right_mixed binarizations, documents whose
-    attachment tree keeps an n-ary node (evaluation.md 6) included."""
+    attachment tree keeps an n-ary node (docs/evaluation.md#attachment-decisions) included."""
     gold_t, pred_t = seeded_corpus(random.Random(17), 1000, "reference", "rstdt")
     for binarization in ("educe-right", "right_mixed"):
         for metric in METRICS:
@@ -395,7 +395,7 @@ NESTED_TWICE = """( Root (span 1 7)
 def test_the_oracle_scores_b1_leftovers_by_section_6():
     """An S N S nucleus that is itself S N S over a 3-nucleus List: educe's right pass groups
     (2-6, 7) without binarizing 2-6, its right_mixed pass groups (2, 3-5) without binarizing
-    3-5, so the List stays ternary and gives the tuple (3-5, NNN, List) (evaluation.md 6)."""
+    3-5, so the List stays ternary and gives the tuple (3-5, NNN, List) (docs/evaluation.md#attachment-decisions)."""
     gold = oracle.read_dis(NESTED_TWICE)
     setting = Setting.reference(metric="parseval")
     assert setting.nary_attachments(gold) == 1

@@ -90,7 +90,7 @@ def test_rst_eval_is_spelled_once():
 
 
 def test_the_18_classes_in_both_spellings():
-    """The reference spelling (educe's rst_112to18) and the canonical one (parser-formats.md 0.3)
+    """The reference spelling (educe's rst_112to18) and the canonical one (docs/formats.md#label-inventories)
     differ only in textual / textual-organization; rstdt18 maps both onto the reference's."""
     assert len(RSTDT18_CLASSES) == len(RSTDT18_CANONICAL) == 18
     assert [(a, b) for a, b in zip(RSTDT18_CLASSES, RSTDT18_CANONICAL) if a != b] == [

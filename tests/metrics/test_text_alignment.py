@@ -1,7 +1,7 @@
 """Texts that differ: tokenizer rewrites undone, the rest aligned, predicted EDUs carried onto the gold.
 
 Expected values are derived by hand in the comments (offsets from 0 on the text without whitespace;
-the character-span rule and tuples of evaluation.md sections 5-6), or, for the property, from scoring
+the character-span rule and tuples of docs/evaluation.md), or, for the property, from scoring
 the same documents without any rewrite.
 """
 from __future__ import annotations

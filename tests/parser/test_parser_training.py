@@ -275,7 +275,7 @@ DEV_GOLD = {"four": "(Root 1-4 (N:span 1-3 (N:span 1-2 (N:List 1) (N:List 2)) (S
             "two": "(Root 1-2 (N:span 1) (S:cause 2))"}
 DEV_PRED = {"four": "(Root 1-4 (N:span 1-2 (N:List 1) (N:List 2)) (S:elaboration 3-4 (N:span 3) (S:attribution 4)))",
             "two": "(Root 1-2 (N:span 1) (S:cause 2))"}
-# By hand (evaluation.md 7.1-7.3). RST-Parseval, "four": gold tuples (1-3 N span) (1-2 N span) (1 N List)
+# By hand (docs/metrics/rst-parseval.md). RST-Parseval, "four": gold tuples (1-3 N span) (1-2 N span) (1 N List)
 # (2 N List) (3 S elaboration) (4 S attribution); predicted (1-2 N span) (1 N List) (2 N List)
 # (3-4 S elaboration) (3 N span) (4 S attribution): S 5/6, N = R = F 4/6; "two": 2/2 everywhere.
 # Parseval (attachments), "four": gold (1-4 NS attribution) (1-3 NS elaboration) (1-2 NN List);

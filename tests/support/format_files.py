@@ -20,7 +20,7 @@ from rstkit.formats.surdeanu_native import internal_label
 from rstkit.formats.writable import PTB_ESCAPED, Unwritable, writer
 from rstkit.tree import Node, RSTTree, one_line_brackets
 
-# Writers of the formats rstkit reads but does not write (parser-formats.md A3, A7, A8): test
+# Writers of the formats rstkit reads but does not write (docs/formats.md: surdeanu, li_qi, braud_eacl): test
 # fixtures only, so they live here. Each checks what the format cannot hold as rstkit's writers do.
 
 #: LLC16's spelling: the 18 classes capitalised, but ``same-unit``

@@ -109,7 +109,7 @@ def _distinct(choose: Chooser, low: int, high: int, k: int) -> list[int]:
 def corpora(draw, max_docs: int = 6, max_edus: int = 12, patterns: str = "any", inventory: str = "rstdt",
             nary_predictions: bool = True) -> tuple[dict[str, T], dict[str, T]]:
     """Gold trees (``patterns``) and predictions over the same EDUs: binary, or sometimes
-    n-ary of the same family (evaluation.md section 10: binarized like the gold)."""
+    n-ary of the same family (docs/evaluation.md#edge-cases: binarized like the gold)."""
     choose = Chooser.drawing(draw)
     gold, pred = {}, {}
     for i in range(draw(st.integers(1, max_docs))):

@@ -121,7 +121,7 @@ def test_walk_covers_the_common_cases():
     tree = RSTTree(nary, tuple(EDU(i) for i in range(1, 5)), "d")
     relabel = get_label_map("rstdt18").relabeller()
     # right: (2-4 List List List) -> (2 (3 4)), the new node 3-4 a nucleus labelled like EDU 2 (List -> joint);
-    # rst-eval and right_mixed binarize an all-nuclei node the same way (evaluation.md section 4)
+    # rst-eval and right_mixed binarize an all-nuclei node the same way (docs/evaluation.md#binarization)
     for mode in ("right", "rst-eval", "right_mixed"):
         marcu, decisions = prepared_tuples(tree, mode, relabel)
         assert marcu == [(1, 1, "S", "attribution"), (2, 2, "N", "joint"), (3, 3, "N", "joint"),
@@ -261,7 +261,7 @@ def test_compat_procedure_is_the_long_way(tree, labels, mode):
 
 
 def test_nested_b1_by_hand():
-    """evaluation.md sections 4, 6 and 12 (B1), derived by hand: Root = S1 N(2-6) S7, where
+    """docs/evaluation.md#binarization, #attachment-decisions and B1, derived by hand: Root = S1 N(2-6) S7, where
     N(2-6) = S(2-4) N5 S6 and S(2-4) = List(2, 3, 4). rst-eval groups N(2-6) with S7 without
     binarizing it: N(2-6) and S(2-4) stay ternary (2 nodes). The right_mixed pass before the
     attachment trees turns N(2-6) into ((S(2-4) N5) S6) but leaves S(2-4), grouped with N5, as it
