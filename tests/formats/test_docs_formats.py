@@ -25,9 +25,9 @@ NAMES = {"dis": "wsj_9999.out.dis", "hilda": "wsj_9999.out.dis", "surdeanu": "lo
 def page_forms() -> dict[str, str]:
     """The first indented code block of each ``### `key` `` section of the page."""
     forms: dict[str, str] = {}
-    for section in re.split(r"^### ", PAGE.read_text(encoding="utf-8"), flags=re.M)[1:]:
+    for section in re.split(r"^### ", PAGE.read_text(encoding="utf-8"), flags=re.MULTILINE)[1:]:
         key = re.match(r"`(\w+)`", section)
-        block = re.search(r"(^    .*\n(?:^    .*\n|^\n)*)", section, flags=re.M)
+        block = re.search(r"(^    .*\n(?:^    .*\n|^\n)*)", section, flags=re.MULTILINE)
         if key and block and block.group(1).strip():
             lines = block.group(1).rstrip("\n").splitlines()
             forms[key.group(1)] = "\n".join(line[4:] for line in lines) + "\n"
