@@ -1,12 +1,17 @@
 """Self-contained HTML pages of drawings: inline SVG, inline style, inline script, nothing
 fetched from the network.
 
-The page is a viewer for documents of any length. It opens fitted to the window: the EDU
-columns narrowed until the whole document fits its width, the EDU texts folded away (their
-numbers stay, every few when they are too narrow) and every relation or span label drawn
-at its reading size where its arc or bar has room for it, so the top levels of the tree
-are readable at once. The wheel zooms around the pointer (at 100% and beyond the EDU texts
-come back), dragging pans, the buttons zoom, fit and reset; a click on a span's bar or
+The page is a viewer for documents of any length. It opens fitted to the window's width
+and height: the EDU columns narrowed until the whole document fits its width; the EDU
+texts wrapped anew into the narrowed columns when these are at least 36 px wide and there
+is room for three lines (else folded away, their numbers staying, every few when the
+columns are too narrow; the hover shows them); the tree's rows squeezed or stretched
+(from 0.3 to 2 times their height) to take the window's height; every relation or span
+label drawn where its arc or bar has room for it and no label above it would be covered,
+never with a box under 11.5 px, so the top levels of the tree are readable at once. It
+refits when the window is resized, until the reader zooms or pans. The wheel zooms
+around the pointer (at 100% and beyond the texts are the drawing's own, wrapped at its
+full column width), dragging pans, the buttons zoom, fit and reset; a click on a span's bar or
 label folds its subtree away (a triangle stands for it) and a second click unfolds it; the
 search box marks the EDUs whose text contains what is typed (Enter moves to the next).
 Hovering over an EDU, a span or a relation shows its text below the diagram and lights up
@@ -71,6 +76,7 @@ table.scores th:first-child, table.scores td:first-child { text-align: left; }
 .rst-view g.arc:hover path { stroke-width: 3; }
 .rst-view tspan.sig { fill: #a06a00; font-weight: bold; text-decoration: underline; }
 .rst-view g.secedge:hover path { stroke-width: 3; }
+.rst-view g.fitted { pointer-events: none; }
 #info { flex: none; padding: 6px 16px; background: #fffbe6; border-top: 1px solid #e0d9b0; font-size: 13px;
         height: 3.2em; overflow-y: auto; white-space: pre-line; }
 """
@@ -83,11 +89,25 @@ _SCRIPT = """
   var info = document.getElementById("info"), zoomText = document.getElementById("zoom");
   var search = document.getElementById("search"), hitsText = document.getElementById("hits");
   var COMPACT = 24, GAP = 18, PAD = 10, LABEL_GAP = 6, all = Array.prototype.slice;
-  var z = 1, tx = PAD, ty = PAD, fitY = 1, hits = [], hitAt = -1;
+  // fitted EDU texts: lines of 11 px type in columns at least TEXT_MIN px wide, at most MAX_LINES per EDU
+  var TEXT_MIN = 36, TEXT_PAD = 4, LINE_H = 14, MIN_LINES = 3, MAX_LINES = 14;
+  // rows may shrink to KY_TEXT to make room for the texts and stretch to KY_MAX to fill the window;
+  // a label's box is never drawn less than MIN_BOX px high (unless its full size is smaller)
+  var KY_TEXT = 0.6, KY_MAX = 2, MIN_BOX = 11.5, ASCENT = 0.93, DESCENT = 0.24;
+  var SVG = "http://www.w3.org/2000/svg", FONT = "11px " + document.querySelector("svg.rst-view")
+    .getAttribute("font-family").split(",").map(function (f) {
+      f = f.trim(); return /\\s/.test(f) ? '"' + f + '"' : f; }).join(", ");
+  var z = 1, tx = PAD, ty = PAD, ky = 1, fitted = true, hits = [], hitAt = -1;
+  var measure = document.createElement("canvas").getContext("2d"), widths = {};
+  measure.font = FONT;
+  function textWidth(text) {
+    if (!(text in widths)) widths[text] = measure.measureText(text).width;
+    return widths[text];
+  }
   var trees = all.call(document.querySelectorAll("g.rst-tree")).map(function (g) {
     var t = {g: g, rows: g.querySelector("g.rows"), cells: g.querySelector("g.cells"),
              width: +g.getAttribute("data-width"), rowsH: +g.getAttribute("data-rows"),
-             cellsH: +g.getAttribute("data-cells"), labels: [], numbers: [], lines: [], titles: []};
+             cellsH: +g.getAttribute("data-cells"), labels: [], numbers: [], texts: [], titles: []};
     function texts(selector, list) {
       g.querySelectorAll(selector).forEach(function (el) {
         list.push({el: el, x: +el.getAttribute("x"), y: +el.getAttribute("y"), w: el.getComputedTextLength(),
@@ -95,7 +115,12 @@ _SCRIPT = """
       });
     }
     texts("text.title", t.titles); texts("text.label", t.labels);
-    texts("text.number", t.numbers); texts("text.line", t.lines);
+    texts("text.number", t.numbers); texts("text.line", t.texts);
+    t.labels.sort(function (a, b) { return a.y - b.y; });  // top down: the upper label wins a collision
+    t.labels.forEach(function (item) {  // the least scale at which its box is MIN_BOX px high
+      item.size = +item.el.getAttribute("font-size");
+      item.least = MIN_BOX / ((ASCENT + DESCENT) * item.size);
+    });
     var numbers = document.createElementNS("http://www.w3.org/2000/svg", "g");
     numbers.setAttribute("class", "numbers");  // above every cell: a narrow column's number overlaps the next
     t.numbers.forEach(function (item) { numbers.appendChild(item.el); });
@@ -103,6 +128,15 @@ _SCRIPT = """
     t.numberW = Math.max.apply(null, t.numbers.map(function (n) { return n.w; }).concat([1])) + 6;
     var cell = g.querySelector("g.edu rect");
     t.column = cell ? +cell.getAttribute("width") : 100;
+    t.cellH = cell ? +cell.getAttribute("height") : t.cellsH;  // the cells' own height, less the margin below
+    t.edus = all.call(g.querySelectorAll("g.cells g.edu")).map(function (e) {
+      var r = e.querySelector("rect"), text = e.querySelector("title").textContent.replace(/^[0-9]+: /, "");
+      return {x: +r.getAttribute("x"), words: text.split(/\\s+/).filter(Boolean)};
+    });
+    t.fitted = document.createElementNS(SVG, "g");
+    t.fitted.setAttribute("class", "fitted");
+    g.appendChild(t.fitted);
+    t.wrapped = null; t.wrappedAt = -1; t.drawn = "";
     return t;
   });
   var width = Math.max.apply(null, trees.map(function (t) { return t.width; }));
@@ -113,53 +147,146 @@ _SCRIPT = """
                          (y - item.y * sy) + ")");
   }
   function show(item, on) { item.el.classList.toggle("off", !on); }
-  function update() {
-    var detail = z >= 0.999, ky = detail ? 1 : fitY, y = 0;
+
+  function wrap(words, room) {  // greedy word wrap into lines of at most room px (a longer word is cut)
+    var lines = [], line = "";
+    words.forEach(function (word) {
+      while (textWidth(word) > room && word.length > 1) {  // a word wider than the column: hyphenated
+        var k = word.length - 1;
+        while (k > 1 && textWidth(word.slice(0, k) + "-") > room) k--;
+        if (line) { lines.push(line); line = ""; }
+        lines.push(word.slice(0, k) + "-");
+        word = word.slice(k);
+      }
+      var next = line ? line + " " + word : word;
+      if (line && textWidth(next) > room) { lines.push(line); line = word; } else line = next;
+    });
+    if (line) lines.push(line);
+    return lines;
+  }
+  function shorten(line, room) {  // the line with an ellipsis, cut to fit room
+    var k = line.length;
+    while (k > 0 && textWidth(line.slice(0, k) + "\u2026") > room) k--;
+    return line.slice(0, k) + "\u2026";
+  }
+  function wrapped(t, room) {  // each EDU's lines at this column width (kept until the width changes)
+    if (t.wrappedAt !== room) {
+      t.wrapped = t.edus.map(function (e) { return wrap(e.words, room); });
+      t.wrappedAt = room;
+    }
+    return t.wrapped;
+  }
+  function cellHeight(lines) { return COMPACT + lines * LINE_H + TEXT_PAD; }
+
+  // The vertical plan at zoom z below 100%: the rows' scale (ky) and, per tree, the EDU text
+  // lines shown (0: numbers only). Texts show when the columns are wide enough and there is
+  // room for at least MIN_LINES lines with the rows at KY_TEXT or more; the rows then take
+  // what is left of the window's height.
+  function plan() {
+    var n = trees.length, avail = view.clientHeight - 2 * PAD - n * GAP;
+    var rows = trees.reduce(function (sum, t) { return sum + t.rowsH; }, 0);
+    var compact = Math.max(0.3, Math.min(KY_MAX, (avail - n * COMPACT) / rows));
+    var need = 0, texts = false;
     trees.forEach(function (t) {
-      var kc = detail ? 1 : COMPACT / t.cellsH, pitch = t.column * z;
+      var room = Math.floor(t.column * z - 2 * TEXT_PAD);
+      t.fitLines = 0;
+      t.need = room < TEXT_MIN ? 0 : Math.min(MAX_LINES, Math.max.apply(null, wrapped(t, room).map(function (l) {
+        return l.length; }).concat([0])));
+      texts = texts || t.need > 0;
+      need += cellHeight(t.need);
+    });
+    if (!texts) return compact;
+    var full = (avail - need) / rows;
+    if (full >= KY_TEXT) {
+      trees.forEach(function (t) { t.fitLines = t.need; });
+      return Math.min(KY_MAX, full);
+    }
+    var squeezed = Math.min(compact, KY_TEXT);
+    var lines = Math.floor(((avail - rows * squeezed) / n - COMPACT - TEXT_PAD) / LINE_H);
+    if (lines < MIN_LINES) return compact;
+    trees.forEach(function (t) { t.fitLines = Math.min(t.need, lines); });
+    return squeezed;
+  }
+  function drawTexts(t, top) {  // the fitted EDU lines of tree t, below its rows (top: their y)
+    var room = Math.floor(t.column * z - 2 * TEXT_PAD), key = t.fitLines ? room + "/" + t.fitLines + "/" + z : "";
+    t.fitted.setAttribute("transform", "translate(0," + top + ")");
+    if (key === t.drawn) return;
+    t.drawn = key;
+    while (t.fitted.firstChild) t.fitted.removeChild(t.fitted.firstChild);
+    if (!t.fitLines) return;
+    var lines = wrapped(t, room);
+    t.edus.forEach(function (e, i) {
+      var shown = lines[i].slice(0, t.fitLines);
+      if (lines[i].length > t.fitLines) shown[t.fitLines - 1] = shorten(shown[t.fitLines - 1], room);
+      shown.forEach(function (line, k) {
+        var el = document.createElementNS(SVG, "text");
+        el.setAttribute("class", "fit");
+        el.setAttribute("x", e.x * z + TEXT_PAD);
+        el.setAttribute("y", COMPACT + k * LINE_H + Math.round(ASCENT * 11));
+        el.setAttribute("font-size", "11");
+        el.textContent = line;
+        t.fitted.appendChild(el);
+      });
+    });
+  }
+  function boxOf(item, s, kx, kyy) {  // a label's box on screen (anchored at its middle, y its baseline)
+    var cx = item.x * kx, y = item.y * kyy;
+    return {x0: cx - item.w * s / 2, x1: cx + item.w * s / 2, y0: y - ASCENT * item.size * s,
+            y1: y + DESCENT * item.size * s};
+  }
+  function update() {
+    var detail = z >= 0.999, y = 0;
+    ky = detail ? 1 : plan();
+    trees.forEach(function (t) {
+      var kc = detail ? 1 : (t.fitLines ? cellHeight(t.fitLines) : COMPACT) / t.cellH, pitch = t.column * z;
       var step = detail ? 1 : [1, 2, 5, 10, 20, 50, 100, 200, 500].find(function (k) {
         return k * pitch >= t.numberW; }) || 1000;
+      var placed = [];
       t.g.setAttribute("transform", "translate(0," + y + ")");
       t.rows.setAttribute("transform", "scale(" + z + "," + ky + ")");
       t.cells.setAttribute("transform", "translate(0," + t.rowsH * ky + ") scale(" + z + "," + kc + ") translate(0," +
                            (-t.rowsH) + ")");
       t.titles.forEach(function (item) { counter(item, z, ky, ky); });
+      // labels with room for them, from the top down; one that would cover a label above it stays hidden
       t.labels.forEach(function (item) {
-        var fits = item.w * ky + LABEL_GAP <= item.room * z;
+        var s = Math.min(1, Math.max(ky, item.least)), fits = item.w * s + LABEL_GAP <= item.room * z;
+        var box = fits && boxOf(item, s, z, ky);
+        if (fits && s > ky) {
+          fits = !placed.some(function (b) {
+            return b.x0 < box.x1 - 0.5 && box.x0 < b.x1 - 0.5 && b.y0 < box.y1 - 0.5 && box.y0 < b.y1 - 0.5; });
+        }
         show(item, fits);
-        if (fits) counter(item, z, ky, ky);
+        if (fits) { counter(item, z, ky, s); placed.push(box); }
       });
       t.numbers.forEach(function (item, i) {
         var on = (i + 1) % step === 0 || step === 1;
         show(item, on);
         if (on) counter(item, z, kc, 1, detail ? item.y : t.rowsH + (COMPACT - 7) / kc);
       });
-      t.lines.forEach(function (item) {
+      t.texts.forEach(function (item) {
         show(item, detail);
         if (detail) counter(item, z, 1, 1);
       });
-      y += t.rowsH * ky + t.cellsH * kc + GAP;
+      if (detail) t.fitLines = 0;
+      drawTexts(t, t.rowsH * ky);
+      y += t.rowsH * ky + t.cellH * kc + GAP;
     });
     world.setAttribute("transform", "translate(" + tx + "," + ty + ")");
     zoomText.textContent = Math.round(z * 100) + "%";
     view.setAttribute("data-zoom", z);
   }
-  function fitHeight() {
-    var rows = trees.reduce(function (sum, t) { return sum + t.rowsH; }, 0);
-    var room = view.clientHeight - 2 * PAD - trees.length * (COMPACT + GAP);
-    fitY = Math.max(0.3, Math.min(1, room / rows));
-  }
   function fit() {
-    fitHeight();
     z = Math.min(1, (view.clientWidth - 2 * PAD) / width);
     tx = Math.max(PAD, (view.clientWidth - width * z) / 2);
     ty = PAD;
+    fitted = true;
     update();
   }
   function zoomAt(cx, factor) {
     var next = Math.max(0.005, Math.min(4, z * factor));
     tx = cx - (cx - tx) * next / z;
     z = next;
+    fitted = false;
     update();
   }
   function zoomTo(next) { zoomAt(view.clientWidth / 2, next / z); }
@@ -168,6 +295,7 @@ _SCRIPT = """
     event.preventDefault();
     if (event.shiftKey || Math.abs(event.deltaX) > Math.abs(event.deltaY)) {
       tx -= event.shiftKey ? event.deltaY : event.deltaX;
+      fitted = false;
       update();
       return;
     }
@@ -187,6 +315,7 @@ _SCRIPT = """
     drag.moved = true;
     view.classList.add("dragging");
     tx = drag.tx + dx; ty = drag.ty + dy;
+    fitted = false;
     update();
   });
   view.addEventListener("pointerup", function () {
@@ -264,6 +393,7 @@ _SCRIPT = """
     var rect = hits[hitAt].querySelector("rect");
     var x = +rect.getAttribute("x") + +rect.getAttribute("width") / 2;
     tx = view.clientWidth / 2 - x * z;
+    fitted = false;
     update();
     info.textContent = hits[hitAt].querySelector("title").textContent;
   }
@@ -275,7 +405,7 @@ _SCRIPT = """
   document.querySelectorAll("button[data-act]").forEach(function (b) {
     b.addEventListener("click", function () { actions[b.getAttribute("data-act")](); });
   });
-  window.addEventListener("resize", function () { fitHeight(); update(); });
+  window.addEventListener("resize", function () { if (fitted) fit(); else update(); });
 
   var cells = {}, lit = [];
   document.querySelectorAll("g.edu").forEach(function (g) {
@@ -300,7 +430,7 @@ _SCRIPT = """
   });
 
   window.rstView = {fit: fit, zoomTo: zoomTo, toggle: toggle, expandAll: expandAll, find: find, next: next,
-                    state: function () { return {zoom: z, tx: tx, ty: ty, rows: z >= 0.999 ? 1 : fitY}; }};
+                    state: function () { return {zoom: z, tx: tx, ty: ty, rows: ky, fitted: fitted}; }};
   fit();
 })();
 """

@@ -289,7 +289,7 @@ def test_comparison_shares_edu_columns_and_marks_every_difference(chromium: list
     for tree, labels in ((0, top_labels(gold)), (1, top_labels(pred))):
         for key, relation in labels.items():
             label = fitted["labels"][f"{tree} {key}"]
-            assert label["text"] == relation and label["shown"] and label["height"] >= 7, (tree, key, label)
+            assert label["text"] == relation and label["shown"] and label["height"] >= 11, (tree, key, label)
     gold_columns, pred_columns = result["columns"]
     assert len(gold_columns) == gold.n_edus and gold_columns.keys() == pred_columns.keys()
     for edu, (left, right) in gold_columns.items():
@@ -400,3 +400,133 @@ def test_svg_scales_to_any_width(chromium: list[str], gum_dir: Path, tmp_path: P
     # ink at both ends of the window (the first and the last EDU), and nothing below the image
     assert drawn[:40].any() and drawn[-40:].any()
     assert not (pixels[shown_height + 2:].max(axis=2) < 200).any()
+
+
+_OPENED = _FITTED + """
+var edus = {};
+document.querySelectorAll("g.rst-tree").forEach(function (tree, i) {
+  var cells = Array.prototype.map.call(tree.querySelectorAll("g.edu"), function (g) {
+    var b = g.querySelector("rect").getBoundingClientRect();
+    return {edu: g.getAttribute("data-span").split("-")[0], left: b.left, right: b.right, top: b.top,
+            bottom: b.bottom, lines: []};
+  });
+  tree.querySelectorAll("text.fit").forEach(function (t) {
+    var b = t.getBoundingClientRect(), at = b.left + b.width / 2;
+    var cell = cells.find(function (c) { return c.left <= at && at <= c.right; });
+    cell.lines.push({text: t.textContent, left: b.left, right: b.right, top: b.top, bottom: b.bottom});
+  });
+  cells.forEach(function (c) { edus[i + " " + c.edu] = c; });
+});
+result.edus = edus;
+var box = result.trees.reduce(function (u, b) {
+  return {left: Math.min(u.left, b.left), right: Math.max(u.right, b.right), top: Math.min(u.top, b.top),
+          bottom: Math.max(u.bottom, b.bottom)}; });
+result.share = {width: (box.right - box.left) / (view.right - view.left),
+                height: (Math.min(box.bottom, view.bottom) - box.top) / (view.bottom - view.top)};
+"""
+
+
+def shown_text(lines: list[dict]) -> str:
+    """The words of an EDU's fitted lines, hyphenated words joined again, an ellipsis dropped."""
+    text = ""
+    for line in sorted(lines, key=lambda line: line["top"]):
+        text += line["text"][:-1] if line["text"].endswith("-") else line["text"] + " "
+    return " ".join(text.replace("\u2026", "").split())
+
+
+@pytest.mark.parametrize("compare", [False, True], ids=["tree", "comparison"])
+def test_a_short_document_opens_with_its_texts_and_fills_the_window(chromium: list[str], gum_dir: Path,
+                                                                   tmp_path: Path, compare: bool) -> None:
+    """29 EDUs at 1600x1200: the columns are about 45 px wide at the fitted zoom, room for the
+    EDU texts wrapped anew; the tree (or both trees) then takes the window's height."""
+    tree = gum_tree(gum_dir, "GENTLE_poetry_death")
+    html = draw.compare_html(tree, gum_tree(gum_dir, "GENTLE_poetry_death", "lisp_binary")) if compare \
+        else draw.to_html(tree)
+    result = probe(chromium, html, _OPENED, tmp_path)
+    assert result["zoom"] < 0.5 and result["overlaps"] == []
+    assert result["share"]["width"] > 0.95 and result["share"]["height"] > 0.8, result["share"]
+    for box in result["trees"]:
+        assert inside(box, result["view"]), (box, result["view"])
+    for side in range(2 if compare else 1):
+        for edu in tree.edus:
+            cell = result["edus"][f"{side} {edu.index}"]
+            assert cell["lines"], f"EDU {edu.index} shows no text"
+            for line in cell["lines"]:  # inside its cell
+                assert inside(line, cell, slack=1), (edu.index, line, cell)
+            words = " ".join(edu.text.split())
+            shown = shown_text(cell["lines"])
+            # the whole text on the single tree; on the comparison at least its beginning
+            assert (shown == words) if not compare else (words.startswith(shown) and len(shown) >= 8), \
+                (edu.index, shown, words)
+
+
+_HOVER_EDU = _OPENED + """
+var rect = document.querySelector('g.edu[data-span="EDU-EDU"] rect');
+rect.dispatchEvent(new MouseEvent("mouseover", {bubbles: true}));
+result.info = document.getElementById("info").textContent;
+"""
+
+
+def test_a_long_document_fills_the_window_and_shows_texts_on_hover(chromium: list[str], gum_dir: Path,
+                                                                   tmp_path: Path) -> None:
+    """177 EDUs: 9 px columns at the fitted zoom, too narrow for texts, which the hover shows;
+    the tree takes the window's width and height, its top relations readable."""
+    tree = gum_tree(gum_dir, "GUM_conversation_lambada")
+    assert tree.n_edus == 177
+    result = probe(chromium, draw.to_html(tree), _HOVER_EDU.replace("EDU", "88"), tmp_path)
+    assert result["share"]["width"] > 0.95 and result["share"]["height"] > 0.9, result["share"]
+    assert not any(cell["lines"] for cell in result["edus"].values()) and result["overlaps"] == []
+    assert result["info"] == f"88: {tree.edus[87].text}"
+    for key, relation in top_labels(tree).items():
+        label = result["labels"][f"0 {key}"]
+        assert label["text"] == relation and label["shown"] and label["height"] >= 11, (key, label)
+
+
+@pytest.mark.parametrize("doc_id", ["GUM_conversation_lambada", "GUM_court_insanity"])
+def test_comparison_top_labels_are_readable_at_load(chromium: list[str], gum_dir: Path, tmp_path: Path,
+                                                    doc_id: str) -> None:
+    """Two deep trees share the window's height (their rows squeezed to a third); their labels
+    keep 11 px boxes, and one that would cover a label above it stays hidden."""
+    gold, pred = gum_tree(gum_dir, doc_id), gum_tree(gum_dir, doc_id, "lisp_binary")
+    result = probe(chromium, draw.compare_html(gold, pred), _OPENED, tmp_path)
+    assert result["overlaps"] == [] and result["share"]["height"] > 0.9
+    for side, tree in enumerate((gold, pred)):
+        for key, relation in top_labels(tree).items():
+            label = result["labels"][f"{side} {key}"]
+            assert label["text"] == relation and label["shown"] and label["height"] >= 11, (side, key, label)
+            assert inside(label, result["view"])
+    heights = [label["height"] for label in result["labels"].values() if label["shown"]]
+    assert min(heights) >= 11  # every relation label shown is 11 px or more
+
+
+_RESIZE = """
+function fits() {
+  var view = document.getElementById("view").getBoundingClientRect(), ok = true;
+  document.querySelectorAll("g.rst-tree").forEach(function (g) {
+    var b = g.getBoundingClientRect();
+    ok = ok && b.left >= view.left - 0.5 && b.right <= view.right + 0.5 && b.bottom <= view.bottom + 0.5;
+  });
+  return ok;
+}
+var result = {opened: window.rstView.state()};
+document.body.style.height = "700px";  // the window becomes lower and narrower
+document.body.style.width = "1000px";
+window.dispatchEvent(new Event("resize"));
+result.refitted = window.rstView.state(); result.fitsSmall = fits();
+window.rstView.zoomTo(0.5);  // the reader zooms: a resize keeps the zoom
+document.body.style.height = ""; document.body.style.width = "";
+window.dispatchEvent(new Event("resize"));
+result.kept = window.rstView.state();
+"""
+
+
+def test_the_page_refits_on_resize_until_the_reader_zooms(chromium: list[str], gum_dir: Path,
+                                                          tmp_path: Path) -> None:
+    tree = gum_tree(gum_dir, "GENTLE_poetry_death")
+    result = probe(chromium, draw.to_html(tree), _RESIZE, tmp_path)
+    opened, refitted, kept = result["opened"], result["refitted"], result["kept"]
+    assert opened["fitted"] and refitted["fitted"] and result["fitsSmall"]
+    # narrower: the zoom shrinks with the width (1000 - 20 against 1600 - 20 px of room)
+    assert refitted["zoom"] == pytest.approx(opened["zoom"] * 980 / 1580, rel=1e-3)
+    assert refitted["rows"] < opened["rows"]  # lower: the rows shrink too
+    assert not kept["fitted"] and kept["zoom"] == pytest.approx(0.5)
