@@ -62,6 +62,7 @@ from .common import (
     remember_defaults,
     stdin_as_file,
 )
+from .engine import Job, add_engine_options, check_engine_options, run_on_dask
 
 NO_SEGMENTER = "none"
 
@@ -106,6 +107,7 @@ def add_parser(sub) -> None:
     p.add_argument("--no-amp", action="store_true", help="no mixed precision on GPU")
     p.add_argument("--force", action="store_true",
                    help="overwrite existing files in OUT_DIR and --gold-out (never INPUT's own files)")
+    add_engine_options(p)
     p.set_defaults(run=run)
     remember_defaults(p)
 
@@ -146,6 +148,7 @@ def _parse(args: argparse.Namespace) -> int:
     from ..formats import get_format
 
     timings = {"loading": 0.0}
+    check_engine_options(args)
     if args.gold_out and not args.split:
         raise RSTKitError("--gold-out needs --split (the gold files of a corpus split)")
     segments = args.segmenter not in (None, NO_SEGMENTER)  # a segmenter named (none segments nothing either way)
@@ -157,6 +160,8 @@ def _parse(args: argparse.Namespace) -> int:
                               "corpus's own files")
     output = output_path(args.out_dir, args.output, "OUT_DIR")
     to_stdout = output == STREAM
+    if to_stdout and args.engine == "dask":
+        raise RSTKitError("--engine dask writes a directory of trees, not standard output (-)")
     out = Path(output)
     gold_out = Path(args.gold_out) if args.gold_out else None
     protected = [Path(args.input)] + ([Path(args.boundaries)] if args.boundaries else [])
@@ -216,8 +221,9 @@ def _parse(args: argparse.Namespace) -> int:
     else:
         check_names(((name, f"document {doc.doc_id!r} of {doc.path or args.input}") for name, doc in names.items()),
                     str(out))
-        check_existing(out, names, force=args.force, inputs=protected)
-    if gold_out is not None:
+        if not args.resume:  # --resume keeps the outputs there and parses the other documents
+            check_existing(out, names, force=args.force, inputs=protected)
+    if gold_out is not None and not args.resume:
         check_existing(gold_out, [f.name for f in gold_files.values()], force=args.force, inputs=protected)
     missing = missing_boundaries(documents, args.input)
     if missing and not all(has_sentences(d.edus) for d in documents):
@@ -229,6 +235,13 @@ def _parse(args: argparse.Namespace) -> int:
     if sources:
         shown = ", ".join(sources[:3]) + (", ..." if len(sources) > 3 else "")
         _note(f"boundaries of {sum(d.boundary_source != 'input' for d in documents)} document(s) from {shown}")
+    if args.engine == "dask":
+        status = _parse_on_dask(args, model, documents, writer.extensions[0], write, out, protected)
+        if gold_out is not None:
+            absent = {f.name: f for f in gold_files.values() if not (args.resume and (gold_out / f.name).is_file())}
+            write_files(gold_out, {name: file.read_bytes() for name, file in absent.items()}, into_directory=True,
+                        force=args.force, inputs=protected)
+        return status
     loading = time.perf_counter()
     parser = Parser.load(model, device=args.device, cache_dir=args.cache_dir)
     timings["loading"] += time.perf_counter() - loading
@@ -251,6 +264,20 @@ def _parse(args: argparse.Namespace) -> int:
           f"thread{'s' if threads > 1 else ''}) -> {'<stdout>' if to_stdout else out}; "
           f"models loaded in {timings['loading']:.1f}s, {spent}")
     return 0
+
+
+def _parse_on_dask(args: argparse.Namespace, model: str, documents, extension: str, write, out: Path,
+                   protected: list[Path]) -> int:
+    """The documents parsed in the batches a local run makes, each batch a task on the cluster."""
+    from ..parser.distributed import ParseSpec, parse_batch, plan_batches
+
+    spec = ParseSpec(model, device="cpu" if args.device == "auto" else args.device, cache_dir=args.cache_dir,
+                     beam=args.beam, amp=not args.no_amp)
+    job = Job("rstkit parse", "document", [f"{doc.doc_id}{extension}" for doc in documents],
+              [f"document {doc.doc_id!r}" + (f" ({doc.path})" if doc.path else "") for doc in documents],
+              plan_batches([len(doc.edus) for doc in documents], args.batch_docs), parse_batch, spec,
+              documents.__getitem__, lambda i, tree: _written(write, tree, documents[i]))
+    return run_on_dask(args, job, out, protected)
 
 
 def _one_document(count: int, source: str) -> None:

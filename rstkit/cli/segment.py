@@ -46,10 +46,12 @@ from .common import (
     info,
     output_name,
     output_path,
+    positive_int,
     refuse_unused,
     remember_defaults,
     stdin_as_file,
 )
+from .engine import Job, add_engine_options, check_engine_options, run_on_dask
 
 EXTENSIONS = {"lines": ".edus", "jsonl": ".jsonl"}
 #: the files of a directory segmented without ``--glob``: plain text and DISRPT files
@@ -77,6 +79,9 @@ def add_parser(sub) -> None:
     add_deprecated(p, "--model", "--segmenter", "model", metavar="DIR")
     add_jobs_option(p, "CPU threads for torch (default: torch's)")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
+    add_engine_options(p)
+    p.add_argument("--batch-size", dest="batch_docs", type=positive_int, default=8, metavar="N",
+                   help="with --engine dask: files per task (default: 8)")
     p.set_defaults(run=run)
     remember_defaults(p)
 
@@ -140,8 +145,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _segment(source_path: Path, output: str, args: argparse.Namespace) -> int:
+    check_engine_options(args)
+    if args.engine != "dask":
+        refuse_unused(args, ("batch_docs",), "needs --engine dask")
     if not source_path.is_dir():
         refuse_unused(args, ("glob",), "picks the files of a directory; INPUT is one file")
+        if args.engine == "dask":
+            raise RSTKitError("--engine dask segments the files of a directory; INPUT is one file", args.input)
     to_stdout = output == STREAM
     out = Path(output)
 
@@ -160,7 +170,7 @@ def _segment(source_path: Path, output: str, args: argparse.Namespace) -> int:
         into_folder = False
     else:
         files, into_folder = plan(source_path, out, extension, DEFAULT_GLOBS if args.glob is None else (args.glob,),
-                                  args.force, wants_directory(output))
+                                  args.force or args.resume, wants_directory(output))
         if args.format is not None and all(map(disrpt, files.values())):
             raise _to_unused(args.input)
     texts: dict[Path, str | DisrptFile] = {}
@@ -171,6 +181,8 @@ def _segment(source_path: Path, output: str, args: argparse.Namespace) -> int:
         except RSTKitError as exc:
             errors.append(exc)
     _raise(errors)
+    if args.engine == "dask":
+        return _segment_on_dask(args, files, texts, out)
     try:
         from ..segment.segmenter import Segmenter
     except ImportError as exc:
@@ -203,3 +215,21 @@ def _segment(source_path: Path, output: str, args: argparse.Namespace) -> int:
     info(f"{len(files)} file(s) segmented into {edus} EDUs (model loaded in {loaded - started:.1f}s, segmented in "
          f"{time.perf_counter() - loaded:.1f}s) -> {output if not to_stdout else 'standard output'}", "rstkit segment")
     return 0
+
+
+def _segment_on_dask(args: argparse.Namespace, files: dict[str, Path], texts: dict, out: Path) -> int:
+    """The files segmented on the cluster, ``--batch-size`` files a task."""
+    from ..segment.distributed import SegmentTask, segment_batch
+
+    names = list(files)
+    sources = [files[name] for name in names]
+
+    def rendered(i: int, value) -> str:
+        text = texts[sources[i]]
+        return with_boundaries(text, value) if isinstance(text, DisrptFile) else render(value, args.format or "lines")
+
+    job = Job("rstkit segment", "file", names, [f"file {source}" for source in sources],
+              [list(range(start, min(start + args.batch_docs, len(names))))
+               for start in range(0, len(names), args.batch_docs)],
+              segment_batch, args.model, lambda i: SegmentTask(names[i], texts[sources[i]]), rendered)
+    return run_on_dask(args, job, out, [Path(args.input)])
