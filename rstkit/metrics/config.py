@@ -188,7 +188,7 @@ class EvalConfig:
         shown in the signature; :meth:`preset` makes such a configuration.
     settings
         the metric family's own settings (:attr:`MetricFamily.settings_type
-        <rstkit.metrics.family.MetricFamily.settings_type>`), given as keywords by their names:
+        <rstkit.metrics.family.MetricFamily.settings_type>`), given as keywords by their names (the one way):
         ``dep_encoding`` of ``dependency`` (:class:`~rstkit.metrics.dependency.DependencySettings`),
         ``nary_children``, ``nn_relation`` and ``relation_fixer`` of the constituency metrics (peers'
         quirks, :class:`~rstkit.metrics.quirks.ConstituencySettings`), ``sentence_initial`` of
@@ -225,15 +225,9 @@ class EvalConfig:
                  unknown_labels: UnknownLabels | None = None, binarize: EvalBinarization | None = None,
                  compat: Compat | None = None, missing: Missing = "error", edus: EduMode = "gold",
                  lenient: bool = False, exclude_single_edu: bool = False, statistics: Statistics = Statistics(), *,
-                 span_key: SpanKey = "chars", preset_name: str | None = None, settings: FamilySettings | None = None,
-                 **family_settings: Any) -> None:
+                 span_key: SpanKey = "chars", preset_name: str | None = None, **family_settings: Any) -> None:
         chosen = family(metric)  # an RSTKitError naming the metrics for an unknown one
-        if settings is None:
-            settings = _family_settings(chosen, family_settings)
-        elif family_settings:
-            raise RSTKitError(f"give {metric}'s settings as keywords or as settings=, not both")
-        elif type(settings) is not chosen.settings_type:
-            raise RSTKitError(f"{metric}'s settings are a {chosen.settings_type.__name__}, not {settings!r}")
+        settings = _family_settings(chosen, family_settings)
         given = {"metric": metric, "average": average, "labels": labels,
                  "unknown_labels": unknown_labels if unknown_labels is not None else "keep" if compat else "error",
                  "binarize": binarize if binarize is not None else chosen.default_binarization, "compat": compat,
@@ -287,19 +281,11 @@ class EvalConfig:
         ``changes`` give, else the defaults (to a family of the same settings type, such as the two constituency
         families, this one's are kept but for ``changes``)."""
         shared = [f.name for f in fields(self) if f.name != "settings"]
-        own = {name: value for name, value in changes.items() if name not in shared and name != "settings"}
-        changes = {name: value for name, value in changes.items() if name not in own}
         metric = changes.get("metric", self.metric)
         if "metric" in changes and "binarize" not in changes and self.binarize == self.family.default_binarization:
             changes["binarize"] = None
-        if "settings" not in changes:
-            chosen = family(metric)
-            if chosen.settings_type is type(self.settings):
-                own = {**asdict(self.settings), **own}
-            changes["settings"] = _family_settings(chosen, own)
-        elif own:
-            raise RSTKitError(f"give {metric}'s settings as keywords or as settings=, not both")
-        return EvalConfig(**{**{name: getattr(self, name) for name in shared}, **changes})
+        kept = asdict(self.settings) if family(metric).settings_type is type(self.settings) else {}
+        return EvalConfig(**{**{name: getattr(self, name) for name in shared}, **kept, **changes})
 
     def with_(self, **changes: Any) -> EvalConfig:
         """Deprecated name of :meth:`replace`."""

@@ -19,8 +19,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from types import MappingProxyType
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Literal, Protocol, Self, get_args, get_origin, get_type_hints
 
+from ..errors import RSTKitError
 from ..settings import Binarization, Compat, EduMode, EvalBinarization, SpanKey, UnknownLabels
 from ..tree import RSTTree
 from .edus import Document, check_same_edus
@@ -28,18 +29,27 @@ from .edus import Document, check_same_edus
 #: one scored row of a document: ``(start, end, *values)``, values in the family's column order
 Row = tuple[Any, ...]
 
+
 @dataclass(frozen=True)
 class FamilySettings:
     """The settings of one metric family, beside those every family shares: a frozen dataclass whose
     fields are the settings (by the keyword :class:`~rstkit.metrics.config.EvalConfig` takes them),
-    whose defaults are the family's, and whose ``__post_init__`` checks each alone (an
-    :class:`~rstkit.errors.RSTKitError` naming the setting). A family without settings of its own has
-    this one, empty."""
+    whose defaults are the family's, and whose ``__post_init__`` checks each alone: here, that a setting
+    whose type is a ``Literal`` (of :mod:`rstkit.settings`) has one of its values, else an
+    :class:`~rstkit.errors.RSTKitError` naming the setting. A family without settings of its own has this
+    one, empty."""
 
     #: the signature key of each field (:meth:`rstkit.metrics.config.EvalConfig.from_signature` reads them)
     signature_keys: ClassVar[Mapping[str, str]] = MappingProxyType({})
     #: the fields that the signature and the JSON settings show only where they differ from their defaults
     quiet: ClassVar[frozenset[str]] = frozenset()
+
+    def __post_init__(self) -> None:
+        hints = get_type_hints(type(self))
+        for setting in fields(self):
+            allowed, value = get_args(hints[setting.name]), getattr(self, setting.name)
+            if get_origin(hints[setting.name]) is Literal and value not in allowed:
+                raise RSTKitError(f"{setting.name} must be one of {', '.join(allowed)}, not {value!r}")
 
     def check(self, config: Scoring) -> None:
         """Raise RSTKitError where these settings cannot go with the shared settings of ``config``."""

@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from ..errors import BinarizationError, RSTKitError
 from ..labels import get_label_map
-from ..settings import NARY_CHILDREN, NN_RELATIONS, RELATION_FIXERS, NaryChildren, NNRelation, RelationFixer
+from ..settings import NaryChildren, NNRelation, RelationFixer
 from ..transform import binarize
 from ..tree import NUCLEUS, SATELLITE, Node, RSTTree
 from .family import FamilySettings, Scoring
@@ -53,12 +53,6 @@ class ConstituencySettings(FamilySettings):
 
     signature_keys = MappingProxyType({"nary": "nary_children", "nn": "nn_relation", "fixer": "relation_fixer"})
     quiet = frozenset({"nary_children", "nn_relation", "relation_fixer"})
-
-    def __post_init__(self) -> None:
-        for name, allowed in (("nary_children", NARY_CHILDREN), ("nn_relation", NN_RELATIONS),
-                              ("relation_fixer", RELATION_FIXERS)):
-            if getattr(self, name) not in allowed:
-                raise RSTKitError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
 
     @property
     def has_quirks(self) -> bool:

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import EDUMismatchError, RSTKitError, printable
 from ..formats.disrpt import DisrptDocument
-from ..settings import SENTENCE_INITIAL, SentenceInitial
+from ..settings import SentenceInitial
 from ..tree import RSTTree
 from .edus import Document
 from .family import FamilySettings, MetricFamily, Row, Scoring
@@ -44,11 +44,6 @@ class SegmentationSettings(FamilySettings):
     sentence_initial: SentenceInitial = "counted"
 
     signature_keys = MappingProxyType({"sentinit": "sentence_initial"})
-
-    def __post_init__(self) -> None:
-        if self.sentence_initial not in SENTENCE_INITIAL:
-            raise RSTKitError(f"sentence_initial must be one of {', '.join(SENTENCE_INITIAL)}, "
-                              f"not {self.sentence_initial!r}")
 
 
 class EDUSegmentation(MetricFamily):
