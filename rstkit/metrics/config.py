@@ -46,7 +46,7 @@ from .registry import FAMILIES, family
 
 SIGNATURE_PREFIX = "rstkit:"
 #: the signature keys of the settings every family shares, in the signature's order (the families' own keys,
-#: :attr:`~rstkit.metrics.family.MetricFamily.signature_keys` and their settings', come beside them)
+#: :attr:`~rstkit.metrics.family.MetricFamily.descriptive_keys` and their settings', come beside them)
 SIGNATURE_KEYS = ("metric", "avg", "edus", "span", "labels", "bin", "compat", "missing", "1edu", "lenient", "ci",
                   "boot", "trials", "seed", "preset", "docs", "version")
 #: shared settings that the signature and the JSON settings show only where they differ from these defaults
@@ -376,7 +376,7 @@ class EvalConfig:
         items = parse_signature(text)
         items.setdefault("edus", "gold")
         own = {key: name for f in FAMILIES.values() for key, name in f.settings_type.signature_keys.items()}
-        known = {*SIGNATURE_KEYS, *own, *(key for f in FAMILIES.values() for key in f.signature_keys)}
+        known = {*SIGNATURE_KEYS, *own, *(key for f in FAMILIES.values() for key in f.descriptive_keys)}
         unknown_keys = [key for key in items if key not in known]
         if unknown_keys:
             raise RSTKitError(f"signature has unknown key(s) {', '.join(unknown_keys)}: {text}")

@@ -125,9 +125,10 @@ class MetricFamily(ABC):
     default_binarization: ClassVar[EvalBinarization]
     #: the type of the family's own settings (their fields, defaults, validation and signature keys)
     settings_type: ClassVar[type[FamilySettings]] = FamilySettings
-    #: the keys of the family's signature items that are no setting (``tuples``, ``bin.att``...): what it
-    #: scores, or derives from the shared settings
-    signature_keys: ClassVar[tuple[str, ...]] = ()
+    #: the keys of the family's signature items that are no setting of its own: those that describe what it
+    #: scores (``tuples``, ``seg``, ``docinit``, ``edges``, ``signals``) or follow from the shared settings
+    #: (``bin.att``); its settings' keys are :attr:`FamilySettings.signature_keys`
+    descriptive_keys: ClassVar[tuple[str, ...]] = ()
     #: what the warning on gold nodes left n-ary by bug B1 adds: when they are counted, what follows
     b1_note: ClassVar[tuple[str, str]] = ("", "")
     #: whether a one-EDU document has rows (else it is scored with none, and the warnings say so)

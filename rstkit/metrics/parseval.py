@@ -46,7 +46,7 @@ class Parseval(ConstituencyFamily):
 
     name = "parseval"
     title = "Original Parseval"
-    signature_keys = ("tuples", "bin.att")
+    descriptive_keys = ("tuples", "bin.att")
     b1_note = (" after educe's right_mixed pass",
                ("each gives one original-Parseval tuple with a k-letter nuclearity, so those documents have "
                 "fewer than n-1 gold tuples"))

@@ -49,7 +49,7 @@ class ConstituencyFamily(MetricFamily):
     relation_column = "rel"
     default_binarization = "right"
     settings_type = ConstituencySettings
-    signature_keys: ClassVar[tuple[str, ...]] = ("tuples",)
+    descriptive_keys: ClassVar[tuple[str, ...]] = ("tuples",)
 
     def binarization_items(self, config: Scoring) -> list[tuple[str, str]]:
         """The quirks that are on (:class:`~rstkit.metrics.quirks.ConstituencySettings`)."""

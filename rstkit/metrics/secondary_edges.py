@@ -36,7 +36,7 @@ class SecondaryEdges(MetricFamily):
     one_edu_rows = True
     multiset = True
     key_columns = ("target_start", "target_end")
-    signature_keys = ("edges",)
+    descriptive_keys = ("edges",)
     in_all = False
     aligned_edus = False
 

@@ -58,7 +58,7 @@ class EDUSegmentation(MetricFamily):
     relation_column = ""
     default_binarization = "none"
     settings_type = SegmentationSettings
-    signature_keys = ("seg", "docinit")
+    descriptive_keys = ("seg", "docinit")
     one_edu_rows = True
     token_level = True
 

@@ -46,7 +46,7 @@ class Signals(MetricFamily):
     multiset = True
     key_columns = ("target_start", "target_end")
     measure_kinds = MappingProxyType({"T": SIGNAL, "S": SIGNAL, "K": SIGNAL, "tok": TOKEN})
-    signature_keys = ("signals",)
+    descriptive_keys = ("signals",)
     in_all = False
     aligned_edus = False
 

@@ -46,7 +46,7 @@ class EDULengths(MetricFamily):
     relation_column = ""
     default_binarization = "none"
     settings_type = LengthSettings
-    signature_keys = ("edu",)
+    descriptive_keys = ("edu",)
     one_edu_rows = True
 
     def rows(self, tree: RSTTree, config: Scoring, *, gold: bool) -> tuple[list[Row], int | None]:
