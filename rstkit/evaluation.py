@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, TypeGuard, TypeVar, cast
 
 from .corpus import read_input
+from .corpus.segmentations import SegmentationSet, read_segmentation_sets
 from .deprecation import renamed_keywords
 from .errors import RSTKitError, RSTKitWarning, caller_stacklevel
 from .formats.disrpt import is_disrpt_input
@@ -30,7 +31,7 @@ from .gcpause import bulk_work
 from .metrics import EvalConfig, EvalResult, evaluate_all
 from .metrics.config import Statistics
 from .metrics.prepared import PreparationSpec, PreparedDocument, first_of_each_metric, prepare_document
-from .metrics.segmentation import SegmentationSet, read_segmentation_sets
+from .metrics.segmentation import prepare_disrpt
 from .report import Report, render
 from .tree import RSTTree
 
@@ -248,11 +249,13 @@ def _worker_result(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTr
 
 
 def _segmentations(sources: Sequence[Source], configs: Sequence[EvalConfig], encoding: str | None,
-                   jobs: int | None) -> list[SegmentationSet]:
+                   jobs: int | None) -> list[SegmentationSet[PreparedDocument]]:
     """The documents of the sources that are DISRPT files (a ``.tok``/``.conllu`` file, or a directory of
-    them), prepared under ``configs``, gold first, or the error reading one gave; None for the others."""
+    them), prepared under ``configs`` where they are read (:mod:`rstkit.corpus.segmentations`), gold first, or
+    the error reading one gave; None for the others."""
     specs = [PreparationSpec(tuple(first_of_each_metric(configs)), i == 0) for i in range(len(sources))]
-    return read_segmentation_sets([(source, spec) if _is_path(source) and is_disrpt_input(source) else None
+    return read_segmentation_sets([(source, partial(prepare_disrpt, spec=spec))
+                                   if _is_path(source) and is_disrpt_input(source) else None
                                    for source, spec in zip(sources, specs)], encoding=encoding, jobs=jobs)
 
 

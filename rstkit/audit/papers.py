@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import RSTKitError, RSTKitWarning
 from ..metrics import EvalConfig, score_documents
-from ..settings import RST_EVAL, Missing, UnknownLabels
+from ..settings import Missing, UnknownLabels
 from ..tree import RSTTree
 from .published import LABEL_COLUMN, Published
 from .variants import Audit, audit_published
@@ -110,8 +110,6 @@ class Paper:
     def config(self, table: PaperTable, parser: str, *, missing: Missing = "error", lenient: bool = False
                ) -> EvalConfig:
         settings: dict[str, Any] = {**table.settings, "average": self.average(table, parser)}
-        if settings.pop("compat", None) == RST_EVAL:
-            return EvalConfig.rst_eval(missing=missing, lenient=lenient, **settings)
         return EvalConfig(missing=missing, lenient=lenient, **settings)
 
 

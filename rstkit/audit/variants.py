@@ -98,7 +98,7 @@ class Variant:
 
     def config(self, *, missing: Missing = "error", lenient: bool = False,
                unknown_labels: UnknownLabels | None = None) -> EvalConfig:
-        """``right`` is rstkit's own mode; the educe binarizations use the rst-eval preset (which
+        """``right`` is rstkit's own mode; the educe binarizations use rst-eval compatibility (which
         lets unknown labels pass through unless ``unknown_labels`` says otherwise)."""
         settings: dict[str, Any] = {"metric": self.metric, "average": self.average, "labels": self.labels,
                                     "missing": missing, "lenient": lenient,
@@ -111,13 +111,12 @@ class Variant:
             del settings["labels"]
             return EvalConfig.preset(self.preset, **settings)
         if self.dep_encoding is not None:
-            make = EvalConfig.rst_eval if self.compat else EvalConfig
-            return make(binarize=cast(EvalBinarization, self.binarization), dep_encoding=self.dep_encoding,
-                        **settings)
+            return EvalConfig(binarize=cast(EvalBinarization, self.binarization), dep_encoding=self.dep_encoding,
+                              compat=RST_EVAL if self.compat else None, **settings)
         if self.binarization == "right":
             return EvalConfig(binarize="right", **settings)
         binarize = "right" if self.binarization == RST_EVAL else self.binarization
-        return EvalConfig.rst_eval(binarize=binarize, **settings)
+        return EvalConfig(binarize=binarize, compat=RST_EVAL, **settings)
 
     def as_dict(self) -> dict:
         out = {"variant": self.name, "metric": self.metric, "average": self.average, "labels": self.labels,

@@ -4,8 +4,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import warnings
-from collections.abc import Callable
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +11,7 @@ from ..errors import ManyErrors, MissingDocumentError, RSTKitError, RSTKitWarnin
 from ..evaluation import default_names, evaluate
 from ..formats.disrpt import is_disrpt_input
 from ..metrics import EvalConfig
-from ..metrics.config import DEFAULT_STATISTICS, Statistics
+from ..metrics.config import DEFAULT_STATISTICS, Statistics, setting_defaults
 from ..metrics.presets import PRESET_SETTINGS
 from ..metrics.registry import ALL_METRICS, FAMILIES, METRICS
 from ..report import FORMATS
@@ -207,12 +205,8 @@ def _or(value: int | None, default: int) -> int:
 
 
 def _plain_configs(args: argparse.Namespace, given: dict[str, tuple[str, Any]]) -> list[EvalConfig]:
-    settings = {name: value for name, (_, value) in given.items()}
-    rst_eval = settings.pop("compat", None) == RST_EVAL
-    if not rst_eval:  # EvalConfig.rst_eval keeps unknown labels unless told
-        settings["unknown_labels"] = settings.get("unknown_labels", "error")
-    make: Callable[..., EvalConfig] = EvalConfig.rst_eval if rst_eval else EvalConfig
-    return [make(metric=metric, average=average, **_own(settings, metric))
+    settings = {name: value for name, (_, value) in given.items()}  # rst-eval keeps unknown labels unless told
+    return [EvalConfig(metric=metric, average=average, **_own(settings, metric))
             for metric in args.metric or ["parseval"] for average in args.average or ["micro"]]
 
 
@@ -258,8 +252,7 @@ def _conflicting(preset: str, options: dict[str, tuple[str, Any]]) -> str:
 def _is_given(name: str, value: Any) -> bool:
     """Whether an option gave setting ``name``: the settings that a preset may set are in the options only
     where typed; the others always, typed where they differ from EvalConfig's defaults."""
-    unset = {field.name: field.default for field in fields(EvalConfig)}
-    return name not in _ALWAYS_GIVEN or value != unset[name]
+    return name not in _ALWAYS_GIVEN or value != setting_defaults()[name]
 
 
 #: the settings the options always give (no preset sets them), by :func:`_given_settings`

@@ -1,8 +1,9 @@
 """Scoring: RST-Parseval, original Parseval, dependencies and segmentation; micro / macro / DPLP-style averaging.
 
 One metric family per module (:mod:`.rst_parseval`, :mod:`.parseval`, :mod:`.dependency`,
-:mod:`.segmentation`), each a :class:`~rstkit.metrics.family.MetricFamily` named in :mod:`.registry`;
-settings in :class:`EvalConfig`; the pipeline in :mod:`.pipeline`: :func:`score_documents` (one
+:mod:`.segmentation`), each a :class:`~rstkit.metrics.family.MetricFamily` named in :mod:`.registry`
+with its own settings type; settings in :class:`EvalConfig` (the shared ones, and the family's); the
+pipeline in :mod:`.pipeline`: :func:`score_documents` (one
 configuration over ``{doc_id: tree}`` mappings) and :func:`evaluate_all` (several metrics and averages
 from one preparation). :func:`rstkit.evaluate` is the one entry point that also reads files.
 """

@@ -1,64 +1,57 @@
 """Every setting that changes a printed number, as one frozen object, and the signature made from it.
 
+:class:`EvalConfig` holds the settings every metric family shares (metric, average, labels, EDUs,
+binarization, compatibility mode, missing documents, leniency, statistics) and the family's own
+settings (``settings``: its :class:`~rstkit.metrics.family.FamilySettings`, whose type the family
+names, each family module defining its own), so that adding a family touches no line here.
 The signature is one line, ``rstkit:key=value|key=value|...``, that pins the scoring settings
-(:class:`EvalConfig`) and the resampling statistics printed with the scores
-(:class:`Statistics`); :meth:`EvalConfig.from_signature` reads it back.
+and the resampling statistics printed with the scores (:class:`Statistics`);
+:meth:`EvalConfig.from_signature` reads it back.
 """
 from __future__ import annotations
 
+import inspect
 import math
 import re
 import warnings
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields, replace
-from typing import TYPE_CHECKING, Any, cast
+from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 from .._version import __version__
 from ..errors import RSTKitError
 from ..settings import (
     AVERAGES,
     COMPAT_MODES,
-    DEP_ENCODINGS,
     EDU_MODES,
     EVAL_BINARIZATIONS,
     MISSING_POLICIES,
-    NARY_CHILDREN,
-    NN_RELATIONS,
     PRESETS,
-    RELATION_FIXERS,
     RST_EVAL,
-    SENTENCE_INITIAL,
     SPAN_KEYS,
     UNKNOWN_LABEL_POLICIES,
     Average,
     Binarization,
     Compat,
-    DependencyEncoding,
     EduMode,
     EvalBinarization,
     Metric,
     Missing,
-    NaryChildren,
-    NNRelation,
-    RelationFixer,
-    SentenceInitial,
     SpanKey,
     UnknownLabels,
 )
-from .presets import DEFINING, defining_differences, preset_defining
-
-if TYPE_CHECKING:
-    from .family import MetricFamily
+from .family import FamilySettings, MetricFamily
+from .presets import defining_differences, preset_defining
+from .registry import FAMILIES, family
 
 SIGNATURE_PREFIX = "rstkit:"
-SIGNATURE_KEYS = ("metric", "avg", "tuples", "dep", "edus", "span", "labels", "bin", "bin.att", "nary", "nn", "fixer",
-                  "compat", "missing", "1edu", "lenient", "ci", "boot", "trials", "seed", "preset", "docs", "version")
-#: settings that the signature and the JSON settings show only where they differ from these defaults (they came
-#: after the outputs they would otherwise change), each with its signature key
-QUIET_DEFAULTS = {"span_key": ("span", "chars"), "nary_children": ("nary", "all"), "nn_relation": ("nn", "left"),
-                  "relation_fixer": ("fixer", "none"), "preset_name": ("preset", None)}
-#: the segmentation family's own keys (after ``avg``)
-SEGMENTATION_SIGNATURE_KEYS = ("seg", "docinit", "sentinit")
+#: the signature keys of the settings every family shares, in the signature's order (the families' own keys,
+#: :attr:`~rstkit.metrics.family.MetricFamily.descriptive_keys` and their settings', come beside them)
+SIGNATURE_KEYS = ("metric", "avg", "edus", "span", "labels", "bin", "compat", "missing", "1edu", "lenient", "ci",
+                  "boot", "trials", "seed", "preset", "docs", "version")
+#: shared settings that the signature and the JSON settings show only where they differ from these defaults
+#: (they came after the outputs they would otherwise change), each with its signature key
+QUIET_DEFAULTS = {"span_key": ("span", "chars"), "preset_name": ("preset", None)}
 
 
 @dataclass(frozen=True)
@@ -137,7 +130,7 @@ def _is_real(value: object) -> bool:
 DEFAULT_STATISTICS = Statistics(confidence=0.95, n_bootstrap=1000, n_trials=10000, seed=12345)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class EvalConfig:
     """Settings of one evaluation.
 
@@ -152,18 +145,21 @@ class EvalConfig:
         per-document-averaged precision and recall (Ji & Eisenstein's evaluator).
     labels / unknown_labels
         relation label map (``raw``, ``rstdt18``, ``gum``) and what an unknown label does
-        (``error``, or ``keep`` it lowercased as the reference does).
+        (``error``, or ``keep`` it lowercased as the reference does); by default ``keep`` under
+        rst-eval compatibility (``compat``), else ``error``.
     binarize
         binarization of gold and predicted trees: ``right`` (right-heavy, fully
         recursive), ``right_mixed`` (educe's default: S N S becomes ((S N) S), bug B1
         included) or ``none``. None (the default) is the metric family's default: ``right``
         for the constituency metrics, ``none`` for dependencies (converted as they are).
-        :meth:`with_` moving to another metric moves a default binarization to the new
+        :meth:`replace` moving to another metric moves a default binarization to the new
         metric's default and keeps any other.
     compat
         ``rst-eval`` reproduces the reference implementation (educe / rst-eval): its
         right binarization with bug B1, ``right_mixed`` re-binarization for attachment
-        trees, pass-through of unknown labels.
+        trees, pass-through of unknown labels. This is the library's one way to ask for the
+        reference procedure (the command line's ``--compat rst-eval``; ``--preset rst-eval`` is
+        the same settings named as a preset).
     missing
         predicted documents that are absent: ``error``, ``skip`` (score the
         intersection) or ``zero`` (empty prediction).
@@ -172,6 +168,10 @@ class EvalConfig:
         number). ``aligned``: spans are compared by character (first and last character of
         the text, whitespace aside), so predictions that segment their own EDUs are scored;
         tokenizer rewrites are undone and small differences aligned (:mod:`rstkit.metrics.aligned`).
+    span_key
+        with ``edus="aligned"`` only: ``chars`` keys a span by its first and last character;
+        ``first-edu-end`` by the last character of its first EDU and of its last EDU, as DMRST and
+        isanlp_rst key spans by tokens (:func:`rstkit.metrics.aligned.key_spans`).
     lenient
         repair inconsistent extents when reading and score documents whose gold and
         predicted EDU counts differ (as the reference does), with warnings. With
@@ -183,104 +183,87 @@ class EvalConfig:
     statistics
         the resampling settings of intervals and paired tests printed with the scores
         (:class:`Statistics`; empty by default).
-    dep_encoding
-        dependencies only: how n-ary nodes become dependencies, ``chain`` (the reference's
-        default) or ``tree``, or ``GOLD,PRED`` to encode the two sides differently (``tree,chain``
-        is what showdown.py does by default).
-    span_key
-        with ``edus="aligned"`` only: ``chars`` keys a span by its first and last character;
-        ``first-edu-end`` by the last character of its first EDU and of its last EDU, as DMRST and
-        isanlp_rst key spans by tokens (:func:`rstkit.metrics.aligned.key_spans`).
-    nary_children, nn_relation, relation_fixer
-        peers' quirks, constituency metrics only (:mod:`rstkit.metrics.quirks`): NTT's binarization of
-        n-ary nodes whose children's labels differ (``first-three``), the relation of a multinuclear
-        node from its ``right`` child, and isanlp_rst's relation fixer tables.
     preset_name
         the name of the peer procedure (:mod:`rstkit.metrics.presets`) these settings expand,
         shown in the signature; :meth:`preset` makes such a configuration.
-    sentence_initial
-        segmentation only: ``counted`` (the default) or ``dropped``, the DISRPT scorer's ``-nb``:
-        every sentence-initial token is no boundary on both sides (sentences: ``.conllu`` files, or
-        trees whose EDUs carry sentence numbers).
+    settings
+        the metric family's own settings (:attr:`MetricFamily.settings_type
+        <rstkit.metrics.family.MetricFamily.settings_type>`), given as keywords by their names (the one way):
+        ``dep_encoding`` of ``dependency`` (:class:`~rstkit.metrics.dependency.DependencySettings`),
+        ``nary_children``, ``nn_relation`` and ``relation_fixer`` of the constituency metrics (peers'
+        quirks, :class:`~rstkit.metrics.quirks.ConstituencySettings`), ``sentence_initial`` of
+        ``segmentation`` (:class:`~rstkit.metrics.segmentation.SegmentationSettings`); another family's
+        setting is an error. The family's defaults where not given.
 
     >>> config = EvalConfig(metric="rst-parseval", average="macro", labels="rstdt18")
     >>> config.signature(4)
     'rstkit:metric=rst-parseval|avg=macro|tuples=nodes-root+leaves|edus=gold|labels=rstdt18...|docs=4|version=...'
+    >>> EvalConfig(metric="dependency", dep_encoding="tree").settings
+    DependencySettings(dep_encoding='tree')
     >>> EvalConfig(average="mean")
     Traceback (most recent call last):
     ...
     rstkit.errors.RSTKitError: ...
     """
 
-    metric: Metric = "parseval"
-    average: Average = "micro"
-    labels: str = "raw"
-    unknown_labels: UnknownLabels = "error"
-    binarize: EvalBinarization = None  # type: ignore[assignment]  # None: the family's default, set at once
-    compat: Compat | None = None
-    missing: Missing = "error"
-    edus: EduMode = "gold"
-    lenient: bool = False
-    exclude_single_edu: bool = False
-    statistics: Statistics = Statistics()
-    dep_encoding: str = "chain"
-    span_key: SpanKey = "chars"
-    nary_children: NaryChildren = "all"
-    nn_relation: NNRelation = "left"
-    relation_fixer: RelationFixer = "none"
-    preset_name: str | None = None
-    sentence_initial: SentenceInitial = "counted"
+    metric: Metric
+    average: Average
+    labels: str
+    unknown_labels: UnknownLabels
+    binarize: EvalBinarization
+    compat: Compat | None
+    missing: Missing
+    edus: EduMode
+    lenient: bool
+    exclude_single_edu: bool
+    statistics: Statistics
+    span_key: SpanKey
+    preset_name: str | None
+    settings: FamilySettings
 
-    def __post_init__(self) -> None:
-        from .registry import ALL_METRICS, family
+    def __init__(self, metric: Metric = "parseval", average: Average = "micro", labels: str = "raw",
+                 unknown_labels: UnknownLabels | None = None, binarize: EvalBinarization | None = None,
+                 compat: Compat | None = None, missing: Missing = "error", edus: EduMode = "gold",
+                 lenient: bool = False, exclude_single_edu: bool = False, statistics: Statistics = Statistics(), *,
+                 span_key: SpanKey = "chars", preset_name: str | None = None, **family_settings: Any) -> None:
+        chosen = family(metric)  # an RSTKitError naming the metrics for an unknown one
+        settings = _family_settings(chosen, family_settings)
+        given = {"metric": metric, "average": average, "labels": labels,
+                 "unknown_labels": unknown_labels if unknown_labels is not None else "keep" if compat else "error",
+                 "binarize": binarize if binarize is not None else chosen.default_binarization, "compat": compat,
+                 "missing": missing, "edus": edus, "lenient": lenient, "exclude_single_edu": exclude_single_edu,
+                 "statistics": statistics, "span_key": span_key, "preset_name": preset_name, "settings": settings}
+        for name, value in given.items():
+            object.__setattr__(self, name, value)
+        self._check()
 
-        if self.metric not in ALL_METRICS:
-            raise RSTKitError(f"metric must be one of {', '.join(ALL_METRICS)}, not {self.metric!r}")
-        if self.binarize is None:
-            object.__setattr__(self, "binarize", family(self.metric).default_binarization)
-        if self.edus == "aligned" and not family(self.metric).aligned_edus:
-            raise RSTKitError(f"{self.metric} keys what it scores by the gold's EDUs and cannot score aligned EDUs "
-                              "(edus='aligned'); score it with edus='gold'")
-        encodings = self.dep_encoding.split(",") if isinstance(self.dep_encoding, str) else [None]
-        if len(encodings) > 2 or any(e not in DEP_ENCODINGS for e in encodings):
-            raise RSTKitError(f"dep_encoding must be one of {', '.join(DEP_ENCODINGS)} or GOLD,PRED of them, "
-                              f"not {self.dep_encoding!r}")
+    def _check(self) -> None:
         for name, allowed in (("average", AVERAGES), ("binarize", EVAL_BINARIZATIONS),
                               ("missing", MISSING_POLICIES), ("edus", EDU_MODES),
-                              ("unknown_labels", UNKNOWN_LABEL_POLICIES), ("span_key", SPAN_KEYS),
-                              ("nary_children", NARY_CHILDREN), ("nn_relation", NN_RELATIONS),
-                              ("relation_fixer", RELATION_FIXERS), ("sentence_initial", SENTENCE_INITIAL)):
+                              ("unknown_labels", UNKNOWN_LABEL_POLICIES), ("span_key", SPAN_KEYS)):
             if getattr(self, name) not in allowed:
                 raise RSTKitError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
+        if self.edus == "aligned" and not self.family.aligned_edus:
+            raise RSTKitError(f"{self.metric} keys what it scores by the gold's EDUs and cannot score aligned EDUs "
+                              "(edus='aligned'); score it with edus='gold'")
         if self.compat is not None and self.compat not in COMPAT_MODES:
             raise RSTKitError(f"compat must be one of {', '.join(COMPAT_MODES)}, not {self.compat!r}")
         if self.preset_name is not None and self.preset_name not in PRESETS:
             raise RSTKitError(f"preset must be one of {', '.join(PRESETS)}, not {self.preset_name!r}")
         if self.preset_name is not None:
-            changed = defining_differences(self.preset_name, {key: getattr(self, key) for key in DEFINING})
+            changed = defining_differences(self.preset_name, self.all_settings())
             if changed:
                 raise RSTKitError(f"preset {self.preset_name!r} fixes {', '.join(preset_defining(self.preset_name))}; "
                                   f"these settings have {', '.join(changed)}")
         if self.span_key != "chars" and self.edus != "aligned":
             raise RSTKitError(f"span_key={self.span_key!r} keys spans of aligned EDUs (edus='aligned'); with gold "
                               "EDUs both keyings give the same scores, so it is refused")
-        if self.has_quirks and self.metric not in ("rst-parseval", "parseval"):
-            raise RSTKitError("nary_children, nn_relation and relation_fixer apply to the constituency metrics "
-                              f"(rst-parseval, parseval), not {self.metric!r}")
-        if self.has_quirks and (self.compat is not None or self.binarize not in ("right", "none")):
-            raise RSTKitError("nary_children, nn_relation and relation_fixer need binarize='right' (or 'none' "
-                              "where every tree is binary) and no compat mode")
+        self.settings.check(self)
         if not isinstance(self.statistics, Statistics):
             raise RSTKitError(f"statistics must be a Statistics object, not {self.statistics!r}")
         from ..labels import get_label_map
 
         get_label_map(self.labels)
-
-    @classmethod
-    def rst_eval(cls, **settings: Any) -> EvalConfig:
-        """The reference preset: rst-eval's behaviour, bugs included (docs/evaluation.md#the-reference-procedure)."""
-        settings.setdefault("unknown_labels", "keep")
-        return cls(compat=RST_EVAL, **settings)
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> EvalConfig:
@@ -291,22 +274,18 @@ class EvalConfig:
 
         return cls(**preset_settings(name, **overrides))
 
-    @property
-    def has_quirks(self) -> bool:
-        """Whether a peer's quirk (NTT's binarization, NN relation from the right, a relation fixer) is on."""
-        return (self.nary_children, self.nn_relation, self.relation_fixer) != ("all", "left", "none")
-
     def replace(self, **changes: Any) -> EvalConfig:
-        """A copy with ``changes`` (as :func:`dataclasses.replace`, names checked); a new ``metric``
-        takes its family's default binarization where this configuration has its own family's
-        default (and ``binarize`` is not changed too)."""
-        unknown = sorted(set(changes) - {f.name for f in fields(self)})
-        if unknown:
-            raise RSTKitError(f"unknown setting(s) {', '.join(unknown)}; settings: "
-                              f"{', '.join(f.name for f in fields(self))}")
+        """A copy with ``changes`` (settings by name, the family's own as keywords, checked as the constructor
+        checks them); a new ``metric`` takes its family's default binarization where this configuration has
+        its own family's default (and ``binarize`` is not changed too), and its family's settings: those
+        ``changes`` give, else the defaults (to a family of the same settings type, such as the two constituency
+        families, this one's are kept but for ``changes``)."""
+        shared = [f.name for f in fields(self) if f.name != "settings"]
+        metric = changes.get("metric", self.metric)
         if "metric" in changes and "binarize" not in changes and self.binarize == self.family.default_binarization:
             changes["binarize"] = None
-        return replace(self, **changes)
+        kept = asdict(self.settings) if family(metric).settings_type is type(self.settings) else {}
+        return EvalConfig(**{**{name: getattr(self, name) for name in shared}, **kept, **changes})
 
     def with_(self, **changes: Any) -> EvalConfig:
         """Deprecated name of :meth:`replace`."""
@@ -316,11 +295,8 @@ class EvalConfig:
     @property
     def family(self) -> MetricFamily:
         """The metric family this configuration scores."""
-        from .registry import family
-
         return family(self.metric)
 
-    # -- derived settings ------------------------------------------------------------
     @property
     def gold_binarization(self) -> Binarization:
         """Binarization mode (rstkit.transform) applied to gold trees."""
@@ -328,41 +304,37 @@ class EvalConfig:
             return RST_EVAL
         return self.binarize
 
-    @property
-    def dep_encodings(self) -> tuple[DependencyEncoding, DependencyEncoding]:
-        """The dependency encodings of gold and predictions (checked by ``__post_init__``)."""
-        gold, _, pred = self.dep_encoding.partition(",")
-        return cast(DependencyEncoding, gold), cast(DependencyEncoding, pred or gold)
-
-    @property
-    def attachment_rebinarization(self) -> Binarization | None:
-        """educe builds attachment trees after a ``right_mixed`` pass; rstkit needs binary trees."""
-        return "right_mixed" if self.compat == RST_EVAL else None
+    def all_settings(self) -> dict[str, Any]:
+        """Every setting by name, the family's own among them."""
+        shared = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "settings"}
+        return {**shared, **asdict(self.settings)}
 
     def as_dict(self) -> dict[str, Any]:
-        """Every setting by name, less those of other metric families than this one's."""
-        from .registry import FAMILIES
-
-        others = {name for f in FAMILIES.values() if f is not self.family for name in f.own_settings}
-        return {key: value for key, value in asdict(self).items()
-                if key not in others and not (key in QUIET_DEFAULTS and value == QUIET_DEFAULTS[key][1])}
+        """Every setting by name, less those shown only where they differ from their defaults and do not
+        (:data:`QUIET_DEFAULTS`, the family's quiet settings). The family's own come after ``statistics``,
+        its quiet ones (which came later) after ``span_key``, before ``preset_name``."""
+        shared = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "settings"}
+        shown = {name: asdict(value) if isinstance(value, Statistics) else value for name, value in shared.items()
+                 if not (name in QUIET_DEFAULTS and value == QUIET_DEFAULTS[name][1])}
+        own = self.settings.items()
+        loud = {name: value for name, value in own.items() if name not in self.settings.quiet}
+        quiet = {name: value for name, value in own.items() if name in self.settings.quiet}
+        span, preset = ({name: shown.pop(name)} if name in shown else {} for name in QUIET_DEFAULTS)
+        return {**shown, **loud, **span, **quiet, **preset}
 
     def shared_settings(self) -> dict[str, Any]:
         """The settings every metric family reads (those configurations scored together share)."""
-        from .registry import FAMILIES
-
-        own = {name for f in FAMILIES.values() for name in f.own_settings}
-        return {key: value for key, value in asdict(self).items()
-                if key not in own and key not in ("metric", "average", "binarize")}
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name not in ("metric", "average", "binarize", "settings")}
 
     def signature(self, n_documents: int) -> str:
         """A line that pins every setting that changes a printed number (sacrebleu-style).
 
         After ``avg`` come the metric family's own items (``tuples`` of the constituency metrics,
-        ``dep`` of dependencies); ``bin`` is the binarization of gold and predicted trees alike;
-        ``bin.att`` (original Parseval under rst-eval compatibility only) the re-binarization
-        before attachment trees are built; ``ci``, ``boot``, ``trials`` and ``seed`` appear when
-        statistics are printed.
+        ``dep`` of dependencies); ``bin`` is the binarization of gold and predicted trees alike, after
+        it the family's items about binarization (``bin.att``, original Parseval under rst-eval
+        compatibility only: the re-binarization before attachment trees are built; the peers' quirks);
+        ``ci``, ``boot``, ``trials`` and ``seed`` appear when statistics are printed.
         """
         family = self.family
         parts = [
@@ -374,7 +346,6 @@ class EvalConfig:
             ("labels", self.labels + ("" if self.labels == "raw" else f"+unknown:{self.unknown_labels}")),
             ("bin", self.gold_binarization),
             *family.binarization_items(self),
-            *self._quiet_items("nary_children", "nn_relation", "relation_fixer"),
             ("compat", self.compat or "none"),
             ("missing", self.missing),
             ("1edu", "excluded" if self.exclude_single_edu else "included"),
@@ -398,13 +369,15 @@ class EvalConfig:
         The signature is checked whole: every key must be known and consistent with the
         others (it must be what the configuration read would print, ``version`` aside).
         With the ``raw`` label map, whose identity mapping knows every label, the signature
-        does not pin ``unknown_labels``; it comes back as the constructors' default
+        does not pin ``unknown_labels``; it comes back as the constructor's default
         (``keep`` under rst-eval compatibility, else ``error``). A signature without ``edus``
         (printed before that setting existed) reads as ``edus=gold``, the only mode then.
         """
         items = parse_signature(text)
         items.setdefault("edus", "gold")
-        unknown_keys = [key for key in items if key not in SIGNATURE_KEYS + SEGMENTATION_SIGNATURE_KEYS]
+        own = {key: name for f in FAMILIES.values() for key, name in f.settings_type.signature_keys.items()}
+        known = {*SIGNATURE_KEYS, *own, *(key for f in FAMILIES.values() for key in f.descriptive_keys)}
+        unknown_keys = [key for key in items if key not in known]
         if unknown_keys:
             raise RSTKitError(f"signature has unknown key(s) {', '.join(unknown_keys)}: {text}")
         missing = [key for key in ("metric", "avg", "labels", "bin", "compat", "missing", "1edu", "lenient", "docs")
@@ -413,9 +386,6 @@ class EvalConfig:
             raise RSTKitError(f"signature lacks {missing[0]}=: {text}")
         labels, _, unknown = items["labels"].partition("+unknown:")
         compat = None if items["compat"] == "none" else items["compat"]
-        from .registry import FAMILIES
-
-        own = {key: field for f in FAMILIES.values() for key, field in f.signature_settings.items()}
         n_documents = _number(items, "docs", int, "an integer")
         if n_documents < 0:
             raise RSTKitError(f"signature item docs={items['docs']} is not a number of documents (>= 0): {text}")
@@ -424,14 +394,16 @@ class EvalConfig:
         try:
             statistics = Statistics(confidence=_number(items, "ci", float, "a number") if "ci" in items else None,
                                     **numbers)
-            settings: dict[str, Any] = {  # strings from the text: __post_init__ checks each choice
+            settings: dict[str, Any] = {  # strings from the text: the constructor checks each choice
                 "metric": items["metric"], "average": items["avg"], "labels": labels,
-                "unknown_labels": unknown or ("keep" if compat else "error"),
+                "unknown_labels": unknown or None,
                 "binarize": "right" if items["bin"] == RST_EVAL else items["bin"], "compat": compat,
                 "missing": items["missing"], "edus": items["edus"], "lenient": _flag(items, "lenient", "yes", "no"),
                 "exclude_single_edu": _flag(items, "1edu", "excluded", "included"), "statistics": statistics,
-                **{field: items[key] for key, field in own.items() if key in items},
                 **{name: items[key] for name, (key, _) in QUIET_DEFAULTS.items() if key in items}}
+            if items["metric"] in FAMILIES:  # the family's own settings (another family's are inconsistent below)
+                keys = FAMILIES[items["metric"]].settings_type.signature_keys
+                settings.update({name: items[key] for key, name in keys.items() if key in items})
             config = cls(**settings)
         except RSTKitError as exc:
             raise RSTKitError(f"signature{_item_named(items, exc.message, own)}: {exc.message}: {text}") from None
@@ -441,6 +413,33 @@ class EvalConfig:
                 raise RSTKitError(f"signature is inconsistent: {key}={items.get(key, '(absent)')} where these "
                                   f"settings give {key}={again.get(key, '(absent)')}: {text}")
         return config
+
+
+def _family_settings(chosen: MetricFamily, given: dict[str, Any]) -> FamilySettings:
+    """``chosen``'s settings from ``given`` (its defaults where not given); a setting it lacks is an error
+    naming the families that have it."""
+    own = chosen.own_settings
+    for name in given:
+        if name not in own:
+            having = [f.name for f in FAMILIES.values() if name in f.own_settings]
+            if not having:
+                raise RSTKitError(f"unknown setting {name}; settings: {', '.join(_setting_names())}")
+            raise RSTKitError(f"{name} is a setting of {', '.join(having)}, not of {chosen.name}")
+    return chosen.settings_type(**given)
+
+
+def setting_defaults() -> dict[str, Any]:
+    """Every setting's default by name: the constructor's (None where the default follows other settings:
+    ``binarize``, ``unknown_labels``), and each family's own."""
+    shared = {name: parameter.default for name, parameter in inspect.signature(EvalConfig).parameters.items()
+              if parameter.default is not inspect.Parameter.empty}
+    return {**shared, **{f.name: f.default for family in FAMILIES.values() for f in fields(family.settings_type)}}
+
+
+def _setting_names() -> list[str]:
+    """Every setting's name: the shared ones, then each family's own."""
+    shared = [f.name for f in fields(EvalConfig) if f.name != "settings"]
+    return list(dict.fromkeys([*shared, *(name for f in FAMILIES.values() for name in f.own_settings)]))
 
 
 def parse_signature(text: str) -> dict[str, str]:

@@ -18,15 +18,40 @@ spans of the constituency metrics (DMRST's keying), and dependency rows stay key
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from types import MappingProxyType
+from typing import cast
 
 from ..dependency import dependency_records
+from ..errors import RSTKitError
 from ..labels import get_label_map
-from ..settings import RST_EVAL, SpanKey
+from ..settings import DEP_ENCODINGS, RST_EVAL, DependencyEncoding, SpanKey
 from ..transform import binarize
 from ..tree import RSTTree
-from .config import EvalConfig
-from .family import MetricFamily, Row
+from .family import FamilySettings, MetricFamily, Row, Scoring
+
+
+@dataclass(frozen=True)
+class DependencySettings(FamilySettings):
+    """The dependency family's settings: ``dep_encoding``, how n-ary nodes become dependencies, ``chain``
+    (the reference's default) or ``tree``, or ``GOLD,PRED`` to encode the two sides differently
+    (``tree,chain`` is what showdown.py does by default); the signature's ``dep``."""
+
+    dep_encoding: str = "chain"
+
+    signature_keys = MappingProxyType({"dep": "dep_encoding"})
+
+    def __post_init__(self) -> None:
+        encodings = self.dep_encoding.split(",") if isinstance(self.dep_encoding, str) else [None]
+        if len(encodings) > 2 or any(e not in DEP_ENCODINGS for e in encodings):
+            raise RSTKitError(f"dep_encoding must be one of {', '.join(DEP_ENCODINGS)} or GOLD,PRED of them, "
+                              f"not {self.dep_encoding!r}")
+
+    @property
+    def encodings(self) -> tuple[DependencyEncoding, DependencyEncoding]:
+        """The dependency encodings of gold and predictions."""
+        gold, _, pred = self.dep_encoding.partition(",")
+        return cast(DependencyEncoding, gold), cast(DependencyEncoding, pred or gold)
 
 
 class Dependency(MetricFamily):
@@ -44,31 +69,30 @@ class Dependency(MetricFamily):
     table_measures = ("U", "O", "N", "O+N", "R", "R+N", "F")
     relation_column = "label"
     default_binarization = "none"
-    own_settings = ("dep_encoding",)
-    signature_settings = MappingProxyType({"dep": "dep_encoding"})
+    settings_type = DependencySettings
     b1_note = (" inside chain's right_mixed pass",
                ("each is encoded as a star whose dependents share one rank "
                 "(docs/metrics/dependency.md#bug-b1-in-dependencies)"))
     one_edu_rows = True
 
-    def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
+    def rows(self, tree: RSTTree, config: Scoring, *, gold: bool) -> tuple[list[Row], int | None]:
         """One row per EDU of ``tree`` binarized as ``config`` says and converted with the side's
         encoding; under compatibility mode, bug B1 inside ``chain`` and, for gold, its count."""
         label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
         mode = config.gold_binarization
         if mode != "none":
             tree = binarize(tree, mode)
-        encoding = config.dep_encodings[0 if gold else 1]
+        encoding = DependencySettings.of(config).encodings[0 if gold else 1]
         compat = config.compat == RST_EVAL
         records = dependency_records(tree, encoding, b1=compat, relabel=label_map.relabeller(passthrough))
         rows: list[Row] = [(edu, edu, head, label, nuc, rank) for edu, (head, label, nuc, rank)
                            in enumerate(zip(records.head, records.label, records.nuclearity, records.rank), start=1)]
         return rows, (records.b1_nary if gold and compat and encoding == "chain" else None)
 
-    def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
-        return [("dep", config.dep_encoding)]
+    def signature_items(self, config: Scoring) -> list[tuple[str, str]]:
+        return DependencySettings.of(config).signature_items()
 
-    def span_key(self, config: EvalConfig) -> SpanKey:
+    def span_key(self, config: Scoring) -> SpanKey:
         """``chars`` under every ``span_key``: a row is one EDU, which counts only when predicted exactly (its
         first and last character), while ``first-edu-end`` (DMRST's keying of constituents) would key it by its
         last character alone and pass an EDU cut elsewhere."""

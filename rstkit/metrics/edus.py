@@ -29,10 +29,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Protocol
 
 from ..errors import EDUMismatchError, printable
-from .config import EvalConfig
-from .prepared import PreparedDocument
+
+
+class Document(Protocol):
+    """What the comparisons of gold and prediction read of a document prepared for scoring
+    (:class:`~rstkit.metrics.prepared.PreparedDocument`)."""
+
+    @property
+    def doc_id(self) -> str: ...
+    @property
+    def source(self) -> str | None: ...
+    @property
+    def n_edus(self) -> int: ...
+    @property
+    def edu_texts(self) -> Sequence[str]: ...
+    @property
+    def tokens(self) -> Sequence[str]: ...
+
 
 _ESCAPES = {"-LRB-": "(", "-LB-": "(", "-RRB-": ")", "-RB-": ")", "-LCB-": "{", "-RCB-": "}",
             "-LSB-": "[", "-RSB-": "]", "``": '"', "''": '"'}
@@ -63,13 +79,13 @@ def normalise_edu_text(text: str) -> str:
     return _PERIODS.sub(_periods, "".join(tokens.split()))
 
 
-def check_same_edus(gold: PreparedDocument, pred: PreparedDocument, config: EvalConfig, notes: list[str]) -> None:
-    """Raise EDUMismatchError (or, when ``config.lenient``, add a warning to ``notes``) if the
+def check_same_edus(gold: Document, pred: Document, lenient: bool, notes: list[str]) -> None:
+    """Raise EDUMismatchError (or, when ``lenient``, add a warning to ``notes``) if the
     two documents prepared for scoring of a document have different EDU counts or texts."""
     if gold.n_edus != pred.n_edus:
         message = (f"EDU count mismatch for document {gold.doc_id!r}: gold {gold.source or '?'} has "
                    f"{gold.n_edus} EDUs, prediction {pred.source or '?'} has {pred.n_edus}")
-        if not config.lenient:
+        if not lenient:
             raise EDUMismatchError(message, fixes=("lenient", "edus_aligned"))
         notes.append(message + "; scored by EDU numbers (lenient)")
         return
@@ -84,7 +100,7 @@ def check_same_edus(gold: PreparedDocument, pred: PreparedDocument, config: Eval
                f"the first is EDU {first}: '{printable(gold_texts[first - 1], 60)}' in gold "
                f"{gold.source or '?'}, '{printable(pred_texts[first - 1], 60)}' in prediction "
                f"{pred.source or '?'} (compared without whitespace, PTB escapes and tokenizer rewrites undone)")
-    if not config.lenient:
+    if not lenient:
         same_text = _document_text(gold_texts) == _document_text(pred_texts)
         raise EDUMismatchError(message, fixes=("lenient", "edus_aligned") if same_text else ("lenient",))
     notes.append(message + "; scored by EDU numbers (lenient)")

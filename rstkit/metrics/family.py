@@ -3,26 +3,102 @@
 A family (RST-Parseval, original Parseval, dependency) says, in one place: its name and title;
 the rows it scores per document (a key ``(start, end)`` and named value columns, some of them
 labels); its measures, each the value columns that must be equal on rows of the same key; its
-default binarization and the settings of its own (which the signature and the JSON settings
-show for it alone); and what the warnings say of gold trees that bug B1 of the reference left
-n-ary. The pipeline (:mod:`rstkit.metrics.pipeline`) only calls these; a new family is one
-module with a :class:`MetricFamily` and one line in :mod:`rstkit.metrics.registry`.
+default binarization; its own settings (:class:`FamilySettings`: their fields and defaults, their
+validation, their signature keys), which the signature and the JSON settings show for it alone; what
+it scores (:attr:`MetricFamily.token_level`) and how gold and prediction must agree for it
+(:meth:`MetricFamily.check_pair`); and what the warnings say of gold trees that bug B1 of the
+reference left n-ary. The pipeline (:mod:`rstkit.metrics.pipeline`) only calls these; a new family is
+one module with a :class:`MetricFamily` (and its settings) and one line in :mod:`rstkit.metrics.registry`.
+
+A family reads the configuration it scores under as a :class:`Scoring` (what
+:class:`rstkit.metrics.config.EvalConfig` is), so that no family module imports the configuration.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Literal, Protocol, Self, get_args, get_origin, get_type_hints
 
-from ..settings import EvalBinarization, SpanKey
+from ..errors import RSTKitError
+from ..settings import Binarization, Compat, EduMode, EvalBinarization, SpanKey, UnknownLabels
 from ..tree import RSTTree
-
-if TYPE_CHECKING:
-    from .config import EvalConfig
+from .edus import Document, check_same_edus
 
 #: one scored row of a document: ``(start, end, *values)``, values in the family's column order
 Row = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class FamilySettings:
+    """The settings of one metric family, beside those every family shares: a frozen dataclass whose
+    fields are the settings (by the keyword :class:`~rstkit.metrics.config.EvalConfig` takes them),
+    whose defaults are the family's, and whose ``__post_init__`` checks each alone: here, that a setting
+    whose type is a ``Literal`` (of :mod:`rstkit.settings`) has one of its values, else an
+    :class:`~rstkit.errors.RSTKitError` naming the setting. A family without settings of its own has this
+    one, empty."""
+
+    #: the signature key of each field (:meth:`rstkit.metrics.config.EvalConfig.from_signature` reads them)
+    signature_keys: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    #: the fields that the signature and the JSON settings show only where they differ from their defaults
+    quiet: ClassVar[frozenset[str]] = frozenset()
+
+    def __post_init__(self) -> None:
+        hints = get_type_hints(type(self))
+        for setting in fields(self):
+            allowed, value = get_args(hints[setting.name]), getattr(self, setting.name)
+            if get_origin(hints[setting.name]) is Literal and value not in allowed:
+                raise RSTKitError(f"{setting.name} must be one of {', '.join(allowed)}, not {value!r}")
+
+    def check(self, config: Scoring) -> None:
+        """Raise RSTKitError where these settings cannot go with the shared settings of ``config``."""
+
+    def items(self) -> dict[str, Any]:
+        """The settings by name, less the quiet ones at their defaults (what the JSON settings show)."""
+        defaults = {f.name: f.default for f in fields(self)}
+        return {name: value for name, value in asdict(self).items()
+                if not (name in self.quiet and value == defaults[name])}
+
+    def signature_items(self) -> list[tuple[str, str]]:
+        """``(key, value)`` of the settings the signature shows (quiet ones only where not their defaults)."""
+        shown = self.items()
+        keys = {name: key for key, name in self.signature_keys.items()}
+        return [(keys[name], str(value)) for name, value in shown.items() if name in keys]
+
+    @classmethod
+    def of(cls, config: Scoring) -> Self:
+        """``config``'s family settings, as this type (what a family's code reads its own settings by)."""
+        settings = config.settings
+        assert isinstance(settings, cls), f"{config.metric} has {type(settings).__name__}, not {cls.__name__}"
+        return settings
+
+
+class Scoring(Protocol):
+    """What a family reads of the configuration it scores under (:class:`~rstkit.metrics.config.EvalConfig`)."""
+
+    @property
+    def metric(self) -> str: ...
+    @property
+    def labels(self) -> str: ...
+    @property
+    def unknown_labels(self) -> UnknownLabels: ...
+    @property
+    def binarize(self) -> EvalBinarization: ...
+    @property
+    def compat(self) -> Compat | None: ...
+    @property
+    def edus(self) -> EduMode: ...
+    @property
+    def span_key(self) -> SpanKey: ...
+    @property
+    def lenient(self) -> bool: ...
+    @property
+    def settings(self) -> FamilySettings: ...
+    @property
+    def gold_binarization(self) -> Binarization: ...
+    @property
+    def family(self) -> MetricFamily: ...
 
 
 class MetricFamily(ABC):
@@ -47,10 +123,12 @@ class MetricFamily(ABC):
     relation_measure: ClassVar[str] = "R"
     #: the binarization before rows are extracted when the configuration names none
     default_binarization: ClassVar[EvalBinarization]
-    #: EvalConfig fields that only this family reads (shown in its JSON settings, hidden in others')
-    own_settings: ClassVar[tuple[str, ...]] = ()
-    #: signature keys of the family's own settings, each with the EvalConfig field it pins
-    signature_settings: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    #: the type of the family's own settings (their fields, defaults, validation and signature keys)
+    settings_type: ClassVar[type[FamilySettings]] = FamilySettings
+    #: the keys of the family's signature items that are no setting of its own: those that describe what it
+    #: scores (``tuples``, ``seg``, ``docinit``, ``edges``, ``signals``) or follow from the shared settings
+    #: (``bin.att``); its settings' keys are :attr:`FamilySettings.signature_keys`
+    descriptive_keys: ClassVar[tuple[str, ...]] = ()
     #: what the warning on gold nodes left n-ary by bug B1 adds: when they are counted, what follows
     b1_note: ClassVar[tuple[str, str]] = ("", "")
     #: whether a one-EDU document has rows (else it is scored with none, and the warnings say so)
@@ -74,24 +152,37 @@ class MetricFamily(ABC):
     aligned_edus: ClassVar[bool] = True
 
     @abstractmethod
-    def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
+    def rows(self, tree: RSTTree, config: Scoring, *, gold: bool) -> tuple[list[Row], int | None]:
         """The rows of ``tree`` (a gold tree when ``gold``) under ``config`` (its label map and
         binarization), in one walk where possible, and for a gold tree how many of its nodes bug B1
         of the reference left n-ary (None where the configuration has no such warning, and for
         predictions); raises what the tree deserves (unknown label, unsupported pattern...)."""
 
-    def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
+    def signature_items(self, config: Scoring) -> list[tuple[str, str]]:
         """The family's items of the signature, after ``avg``."""
         return []
 
-    def span_key(self, config: EvalConfig) -> SpanKey:
+    def check_pair(self, gold: Document, pred: Document, config: Scoring, notes: list[str]) -> None:
+        """Raise an EDUMismatchError unless gold and prediction of one document can be scored together
+        (with ``lenient``, add a warning to ``notes`` where they can be, differently): the same EDUs with
+        gold EDUs (:func:`~rstkit.metrics.edus.check_same_edus`); with aligned EDUs, their texts are
+        placed on each other instead (:mod:`rstkit.metrics.aligned`), which checks them."""
+        if config.edus == "gold":
+            check_same_edus(gold, pred, config.lenient, notes)
+
+    def span_key(self, config: Scoring) -> SpanKey:
         """How rows are keyed with aligned EDUs (``edus="aligned"``): by ``config.span_key``, a keying of
         spans; a family whose rows are EDUs keys them by their whole characters instead."""
         return config.span_key
 
-    def binarization_items(self, config: EvalConfig) -> list[tuple[str, str]]:
+    def binarization_items(self, config: Scoring) -> list[tuple[str, str]]:
         """The family's items of the signature after ``bin``."""
         return []
+
+    @property
+    def own_settings(self) -> tuple[str, ...]:
+        """The names of the family's own settings (those :class:`~rstkit.metrics.config.EvalConfig` takes for it)."""
+        return tuple(f.name for f in fields(self.settings_type))
 
     @property
     def measure_names(self) -> tuple[str, ...]:

@@ -36,7 +36,6 @@ from .counts import (
     count_matches,
     count_multiset_matches,
 )
-from .edus import check_same_edus
 from .family import MetricFamily
 from .prepared import (
     PreparationSpec,
@@ -47,7 +46,6 @@ from .prepared import (
     prepare_document,
 )
 from .relations import Confusion, LabelSets, RelationReport, confusion, label_sets, relation_report
-from .segmentation import check_tokens
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 
 #: what the pipeline takes: a tree, or a document prepared where it was read
@@ -266,6 +264,7 @@ def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Se
             other = leading if config.replace(average=leading.average) != leading else base
             raise RSTKitError("configurations scored together may differ in metric and average only (and in "
                               f"their metric's own settings); {config} differs from {other} in more")
+    pairing = firsts[base.metric].family  # what gold and prediction must share: the same for every family here
     systems = [pred] if isinstance(pred, Mapping) else list(pred)
     if not systems:
         raise RSTKitError("no prediction set to score")
@@ -299,10 +298,7 @@ def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Se
                 for m in firsts:
                     per_doc[m].append(None)
                 continue
-            if token_level:
-                check_tokens(gold_doc, doc, base, edu_notes)
-            elif base.edus == "gold":
-                check_same_edus(gold_doc, doc, base, edu_notes)
+            pairing.check_pair(gold_doc, doc, base, edu_notes)
             for m in firsts:
                 per_doc[m].append(doc.rows_of(m))
         for m, c in firsts.items():

@@ -19,20 +19,21 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
-from typing import Any, cast, overload
+from typing import Any, TypeVar, cast, overload
 
 import numpy as np
 
 from ..errors import RSTKitError
 from ..tree import RSTTree
-from .config import EvalConfig
 from .counts import LabelIds, TupleArrays
-from .family import MetricFamily, Row
+from .family import MetricFamily, Row, Scoring
+
+_Config = TypeVar("_Config", bound=Scoring)
 
 
-def first_of_each_metric(configs: Iterable[EvalConfig]) -> list[EvalConfig]:
+def first_of_each_metric(configs: Iterable[_Config]) -> list[_Config]:
     """The first configuration of each metric, in order (what rows are prepared under)."""
-    firsts: dict[str, EvalConfig] = {}
+    firsts: dict[str, _Config] = {}
     for config in configs:
         firsts.setdefault(config.metric, config)
     return list(firsts.values())
@@ -43,7 +44,7 @@ class PreparationSpec:
     """How the documents of one side are prepared: the first configuration of each metric, and
     whether it is the gold side (whose nodes left n-ary by bug B1 the warnings count)."""
 
-    configs: tuple[EvalConfig, ...]
+    configs: tuple[Scoring, ...]
     gold: bool
 
 

@@ -1,4 +1,4 @@
-"""Peers' scoring quirks as settings of the constituency metrics (``EvalConfig.has_quirks``).
+"""Peers' scoring quirks: the settings of the constituency metrics (:class:`ConstituencySettings`).
 
 Three things published parsers' own scorers do that rstkit's procedure does not, each named
 so that a peer's number can be reproduced and said to be different (docs/presets.md):
@@ -15,21 +15,20 @@ so that a peer's number can be reproduced and said to be different (docs/presets
   ``contingency`` NS and ``restatement`` SN to ``restatement`` NS. Applied to both sides.
 
 The rows are those of :mod:`~rstkit.metrics.rst_parseval` and :mod:`~rstkit.metrics.parseval`
-(Marcu's tuples in post-order, attachment decisions in pre-order) over the tree so changed.
+(Marcu's tuples in post-order, attachment decisions in pre-order) over the tree so changed. The
+signature shows each quirk after ``bin`` only where it is on (``nary=``, ``nn=``, ``fixer=``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from types import MappingProxyType
 
-from ..errors import BinarizationError
+from ..errors import BinarizationError, RSTKitError
 from ..labels import get_label_map
-from ..settings import RelationFixer
+from ..settings import NaryChildren, NNRelation, RelationFixer
 from ..transform import binarize
 from ..tree import NUCLEUS, SATELLITE, Node, RSTTree
-
-if TYPE_CHECKING:
-    from .config import EvalConfig
+from .family import FamilySettings, Scoring
 
 SPAN = "span"
 
@@ -41,6 +40,29 @@ FIXERS: dict[RelationFixer, dict[str, str]] = {
                       "solutionhood_ns": "solutionhood_sn", "preparation_ns": "elaboration_ns",
                       "elaboration_sn": "preparation_sn", "background_ns": "elaboration_ns"},
 }
+
+
+@dataclass(frozen=True)
+class ConstituencySettings(FamilySettings):
+    """The settings of the constituency families (RST-Parseval, original Parseval): the peers' quirks
+    (module docstring), all off by default."""
+
+    nary_children: NaryChildren = "all"
+    nn_relation: NNRelation = "left"
+    relation_fixer: RelationFixer = "none"
+
+    signature_keys = MappingProxyType({"nary": "nary_children", "nn": "nn_relation", "fixer": "relation_fixer"})
+    quiet = frozenset({"nary_children", "nn_relation", "relation_fixer"})
+
+    @property
+    def has_quirks(self) -> bool:
+        """Whether a peer's quirk (NTT's binarization, NN relation from the right, a relation fixer) is on."""
+        return (self.nary_children, self.nn_relation, self.relation_fixer) != ("all", "left", "none")
+
+    def check(self, config: Scoring) -> None:
+        if self.has_quirks and (config.compat is not None or config.binarize not in ("right", "none")):
+            raise RSTKitError("nary_children, nn_relation and relation_fixer need binarize='right' (or 'none' "
+                              "where every tree is binary) and no compat mode")
 
 
 @dataclass
@@ -143,13 +165,14 @@ def apply_quirks(root: BinaryNode, nn_relation: str, fixer: RelationFixer) -> No
             right.relation = relation if pair != "SN" else SPAN
 
 
-def quirk_rows(tree: RSTTree, config: EvalConfig, *, marcu: bool) -> list[tuple[int, int, str, str]]:
+def quirk_rows(tree: RSTTree, config: Scoring, *, marcu: bool) -> list[tuple[int, int, str, str]]:
     """Marcu's tuples (``marcu``) or the attachment decisions of ``tree`` under ``config``'s label map
     and quirks (module docstring), in the order of the families' own rows."""
+    quirks = ConstituencySettings.of(config)
     label_map = get_label_map(config.labels)
     relabelled = label_map.apply(tree, config.unknown_labels == "keep")
-    root = binary_tree(relabelled, config.nary_children, config.gold_binarization)
-    apply_quirks(root, config.nn_relation, config.relation_fixer)
+    root = binary_tree(relabelled, quirks.nary_children, config.gold_binarization)
+    apply_quirks(root, quirks.nn_relation, quirks.relation_fixer)
     nodes = _nodes(root)
     if marcu:
         rows = [(n.start, n.end, n.nuclearity, n.relation) for n in _postorder(nodes) if n is not root]

@@ -31,5 +31,5 @@ def family(name: str) -> MetricFamily:
     """The family of metric ``name``."""
     try:
         return FAMILIES[name]
-    except KeyError:
-        raise RSTKitError(f"metric must be one of {', '.join(ALL_METRICS)}, not {name!r}") from None
+    except (KeyError, TypeError):  # TypeError: an unhashable name
+        raise RSTKitError(f"metric must be one of {', '.join(FAMILIES)}, not {name!r}") from None

@@ -7,15 +7,14 @@ relations counts as a label). A binary tree over n >= 2 EDUs gives 2n - 2 tuples
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from ..labels import get_label_map
 from ..settings import RST_EVAL
 from ..transform import PreparedWalk, binarize, marcu_tuples, nary_nodes, prepared_walk
 from ..tree import RSTTree
-from .config import EvalConfig
-from .family import MetricFamily, Row
-from .quirks import quirk_rows
+from .family import MetricFamily, Row, Scoring
+from .quirks import ConstituencySettings, quirk_rows
 
 #: the binarizations of gold trees that bug B1 of the reference can leave n-ary
 B1_BINARIZATIONS = (RST_EVAL, "right_mixed")
@@ -24,12 +23,12 @@ B1_BINARIZATIONS = (RST_EVAL, "right_mixed")
 CONSTITUENCY_MEASURES = MappingProxyType({"S": (), "N": ("nuc",), "R": ("rel",), "F": ("nuc", "rel")})
 
 
-def tuples(tree: RSTTree, config: EvalConfig) -> list[tuple[int, int, str, str]]:
+def tuples(tree: RSTTree, config: Scoring) -> list[tuple[int, int, str, str]]:
     """RST-Parseval tuples of an already binarized and relabelled tree."""
     return marcu_tuples(tree)
 
 
-def walk_or_prepare(tree: RSTTree, config: EvalConfig, **walk_options: Any) -> PreparedWalk | RSTTree:
+def walk_or_prepare(tree: RSTTree, config: Scoring, **walk_options: Any) -> PreparedWalk | RSTTree:
     """What the constituency families take their rows from: the one walk of ``tree`` under
     ``config``'s label map and binarization (:func:`rstkit.transform.prepared_walk`, which builds no
     tree), or where it declines, the tree relabelled and binarized the long way (which raises the
@@ -49,6 +48,12 @@ class ConstituencyFamily(MetricFamily):
     table_measures = tuple(CONSTITUENCY_MEASURES)
     relation_column = "rel"
     default_binarization = "right"
+    settings_type = ConstituencySettings
+    descriptive_keys: ClassVar[tuple[str, ...]] = ("tuples",)
+
+    def binarization_items(self, config: Scoring) -> list[tuple[str, str]]:
+        """The quirks that are on (:class:`~rstkit.metrics.quirks.ConstituencySettings`)."""
+        return ConstituencySettings.of(config).signature_items()
 
 
 class RSTParseval(ConstituencyFamily):
@@ -58,11 +63,11 @@ class RSTParseval(ConstituencyFamily):
     title = "RST-Parseval"
     b1_note = ("", "RST-Parseval supports fall below 2n-2")
 
-    def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
+    def rows(self, tree: RSTTree, config: Scoring, *, gold: bool) -> tuple[list[Row], int | None]:
         """``tuples(binarize(relabelled tree), config)``, the same list and the same errors, mostly
         without building the prepared tree (:func:`rstkit.transform.prepared_walk`); under a gold
         binarization of :data:`B1_BINARIZATIONS`, the nodes it leaves n-ary in a gold tree."""
-        if config.has_quirks:
+        if ConstituencySettings.of(config).has_quirks:
             return list(quirk_rows(tree, config, marcu=True)), None
         counted = gold and config.gold_binarization in B1_BINARIZATIONS
         prepared = walk_or_prepare(tree, config, decisions=False)
@@ -70,7 +75,7 @@ class RSTParseval(ConstituencyFamily):
             return prepared.marcu, (prepared.nary_nodes if counted else None)
         return tuples(prepared, config), (len(nary_nodes(prepared)) if counted else None)
 
-    def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
+    def signature_items(self, config: Scoring) -> list[tuple[str, str]]:
         return [("tuples", "nodes-root+leaves")]
 
 

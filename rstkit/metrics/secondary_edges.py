@@ -18,8 +18,7 @@ from types import MappingProxyType
 
 from ..labels import get_label_map
 from ..tree import RSTTree
-from .config import EvalConfig
-from .family import MetricFamily, Row
+from .family import MetricFamily, Row, Scoring
 
 
 class SecondaryEdges(MetricFamily):
@@ -37,10 +36,11 @@ class SecondaryEdges(MetricFamily):
     one_edu_rows = True
     multiset = True
     key_columns = ("target_start", "target_end")
+    descriptive_keys = ("edges",)
     in_all = False
     aligned_edus = False
 
-    def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
+    def rows(self, tree: RSTTree, config: Scoring, *, gold: bool) -> tuple[list[Row], int | None]:
         """One row per secondary edge of ``tree``, in file order, its relation mapped by ``config``'s
         label map (an unknown one raises LabelError naming the file, unless unknown labels are kept)."""
         label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
@@ -48,7 +48,7 @@ class SecondaryEdges(MetricFamily):
                  label_map.map(edge.relation, passthrough, tree.source))
                 for edge in tree.erst.secondary_edges], None
 
-    def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
+    def signature_items(self, config: Scoring) -> list[tuple[str, str]]:
         return [("edges", "extents-multiset")]
 
 

@@ -20,21 +20,30 @@ instead, so that a prediction over other tokens of the same text is scored, with
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from pathlib import Path
+from dataclasses import dataclass
 from types import MappingProxyType
 
 import numpy as np
 
-from ..cores import usable_cores
-from ..corpus.files import in_processes, resolve_jobs
-from ..errors import CorpusError, EDUMismatchError, RSTKitError, printable
-from ..formats.disrpt import DisrptDocument, list_disrpt, read_disrpt
+from ..errors import EDUMismatchError, RSTKitError, printable
+from ..formats.disrpt import DisrptDocument
+from ..settings import SentenceInitial
 from ..tree import RSTTree
-from .config import EvalConfig
-from .family import MetricFamily, Row
+from .edus import Document
+from .family import FamilySettings, MetricFamily, Row, Scoring
 from .prepared import PreparationSpec, PreparedDocument, Rows, TokenSpans, TokenText
+
+
+@dataclass(frozen=True)
+class SegmentationSettings(FamilySettings):
+    """The segmentation family's settings: ``sentence_initial``, ``counted`` (the default) or ``dropped``,
+    the DISRPT scorer's ``-nb``: every sentence-initial token is no boundary on both sides (sentences:
+    ``.conllu`` files, or trees whose EDUs carry sentence numbers); the signature's ``sentinit``."""
+
+    sentence_initial: SentenceInitial = "counted"
+
+    signature_keys = MappingProxyType({"sentinit": "sentence_initial"})
 
 
 class EDUSegmentation(MetricFamily):
@@ -48,12 +57,12 @@ class EDUSegmentation(MetricFamily):
     table_measures = ("seg",)
     relation_column = ""
     default_binarization = "none"
-    own_settings = ("sentence_initial",)
-    signature_settings = MappingProxyType({"sentinit": "sentence_initial"})
+    settings_type = SegmentationSettings
+    descriptive_keys = ("seg", "docinit")
     one_edu_rows = True
     token_level = True
 
-    def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
+    def rows(self, tree: RSTTree, config: Scoring, *, gold: bool) -> tuple[list[Row], int | None]:
         """One row per token of ``tree`` that begins an EDU (the first of each EDU's whitespace tokens)."""
         tokens: list[str] = []
         boundaries: list[bool] = []
@@ -74,15 +83,19 @@ class EDUSegmentation(MetricFamily):
         where = f"document {tree.doc_id!r} ({tree.source or 'a tree'}), whose EDUs carry no sentence numbers"
         return boundary_rows(tokens, boundaries, sentence_starts, config, where), None
 
-    def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
-        return [("seg", "disrpt"), ("docinit", "counted"), ("sentinit", config.sentence_initial)]
+    def signature_items(self, config: Scoring) -> list[tuple[str, str]]:
+        return [("seg", "disrpt"), ("docinit", "counted"), *SegmentationSettings.of(config).signature_items()]
+
+    def check_pair(self, gold: Document, pred: Document, config: Scoring, notes: list[str]) -> None:
+        """The same tokens on both sides (:func:`check_tokens`)."""
+        check_tokens(gold, pred, config.lenient, notes)
 
 
 SEGMENTATION = EDUSegmentation()
 
 
 def boundary_rows(tokens: Sequence[str], boundaries: Sequence[bool], sentence_starts: Sequence[bool] | None,
-                  config: EvalConfig, where: str) -> list[Row]:
+                  config: Scoring, where: str) -> list[Row]:
     """The rows of a document's boundaries under ``config`` (:func:`boundary_keys`), as a list."""
     keys = boundary_keys(tokens, np.array(boundaries, dtype=bool),
                          None if sentence_starts is None else np.array(sentence_starts, dtype=bool), config, where)
@@ -90,11 +103,11 @@ def boundary_rows(tokens: Sequence[str], boundaries: Sequence[bool], sentence_st
 
 
 def boundary_keys(tokens: Sequence[str], boundaries: np.ndarray, sentence_starts: np.ndarray | None,
-                  config: EvalConfig, where: str) -> np.ndarray:
+                  config: Scoring, where: str) -> np.ndarray:
     """The key of each boundary of a document under ``config``: its token's number, or with
     ``lenient`` its character offset (whitespace left out); sentence-initial tokens dropped when
     the configuration says so (``where`` names the document in the error when it has no sentences)."""
-    if config.sentence_initial == "dropped":
+    if SegmentationSettings.of(config).sentence_initial == "dropped":
         if sentence_starts is None:
             raise RSTKitError(f"dropping sentence-initial boundaries (--no-sentence-initial, the DISRPT scorer's "
                               f"-nb) needs sentences (.conllu files); {where}")
@@ -134,103 +147,7 @@ def prepare_disrpt(document: DisrptDocument, spec: PreparationSpec) -> PreparedD
                             given_tokens=tokens)
 
 
-def read_segmentations(path: str | os.PathLike[str], spec: PreparationSpec, *, encoding: str | None = None
-                       ) -> dict[str, PreparedDocument]:
-    """The documents of a DISRPT file, or of every DISRPT file under a directory
-    (:func:`~rstkit.formats.disrpt.list_disrpt`), prepared under ``spec``, by ``# newdoc id`` (an
-    id in two files is an error naming both)."""
-    (outcome,) = read_segmentation_sets([(path, spec)], encoding=encoding, jobs=1)
-    if isinstance(outcome, RSTKitError):
-        raise outcome
-    assert outcome is not None
-    return outcome
-
-
-#: with ``jobs=None``, DISRPT files are read in several processes from this many bytes in all: below it,
-#: starting the processes costs more than they save
-PARALLEL_BYTES = 4 << 20
-
-SegmentationSet = dict[str, PreparedDocument] | RSTKitError | None
-
-
-def read_segmentation_sets(sources: Sequence[tuple[str | os.PathLike[str], PreparationSpec] | None], *,
-                           encoding: str | None = None, jobs: int | None = None) -> list[SegmentationSet]:
-    """Each source's documents as :func:`read_segmentations` gives them (None for a source given as
-    None), or the error it would raise (the first, in its files' order): every file of every source
-    read at once, in ``jobs`` processes (None: one per usable core, at most one per file, where the
-    files hold :data:`PARALLEL_BYTES` or more; else one), so that a gold file and a prediction are read
-    side by side. The outcome does not depend on ``jobs``."""
-    listed: list[list[Path] | RSTKitError | None] = []
-    for source in sources:
-        try:
-            listed.append(None if source is None else list_disrpt(source[0]))
-        except RSTKitError as error:
-            listed.append(error)
-    tasks = [(file, source[1], encoding) for source, files in zip(sources, listed)
-             if source is not None and isinstance(files, list) for file in files]
-    workers = min(_workers(jobs, [file for file, _, _ in tasks]), len(tasks))
-    outcomes = iter(in_processes(_prepare_file, tasks, workers) if workers > 1 else map(_prepare_file, tasks))
-    sets: list[SegmentationSet] = []
-    for files in listed:
-        if not isinstance(files, list):
-            sets.append(files)
-            continue
-        per_file = [next(outcomes) for _ in files]
-        sets.append(_merged(files, per_file))
-    return sets
-
-
-def _workers(jobs: int | None, files: list[Path]) -> int:
-    if jobs is not None:
-        return resolve_jobs(jobs, len(files))
-    if usable_cores() < 2 or sum(_size(file) for file in files) < PARALLEL_BYTES:
-        return 1
-    return usable_cores()
-
-
-def _size(file: Path) -> int:
-    try:
-        return file.stat().st_size
-    except OSError:  # reading it gives the error
-        return 0
-
-
-FileOutcome = list[tuple[str, PreparedDocument | RSTKitError]] | RSTKitError
-
-
-def _prepare_file(task: tuple[Path, PreparationSpec, str | None]) -> FileOutcome:
-    """One DISRPT file's documents, each prepared (or the error preparing it gave), or the error reading it."""
-    file, spec, encoding = task
-    try:
-        documents = read_disrpt(file, encoding=encoding).documents
-    except RSTKitError as error:
-        return error
-    prepared: list[tuple[str, PreparedDocument | RSTKitError]] = []
-    for document in documents:
-        try:
-            prepared.append((document.doc_id, prepare_disrpt(document, spec)))
-        except RSTKitError as error:
-            prepared.append((document.doc_id, error))
-    return prepared
-
-
-def _merged(files: list[Path], outcomes: list[FileOutcome]) -> dict[str, PreparedDocument] | RSTKitError:
-    """One source's documents from its files' outcomes, or the first error, as reading the files one
-    after the other gives it (a document id in two files is an error naming both)."""
-    documents: dict[str, PreparedDocument] = {}
-    for file, outcome in zip(files, outcomes):
-        if isinstance(outcome, RSTKitError):
-            return outcome
-        for doc_id, document in outcome:
-            if doc_id in documents:
-                return CorpusError(f"document id {doc_id!r} is in {documents[doc_id].source} and in {file}", str(file))
-            if isinstance(document, RSTKitError):
-                return document
-            documents[doc_id] = document
-    return documents
-
-
-def check_tokens(gold: PreparedDocument, pred: PreparedDocument, config: EvalConfig, notes: list[str]) -> None:
+def check_tokens(gold: Document, pred: Document, lenient: bool, notes: list[str]) -> None:
     """Raise EDUMismatchError unless both documents have the same tokens; with ``lenient``, the same
     text without whitespace is enough (a warning names the first differing token)."""
     gold_tokens, pred_tokens = gold.tokens, pred.tokens
@@ -243,7 +160,7 @@ def check_tokens(gold: PreparedDocument, pred: PreparedDocument, config: EvalCon
     message = (f"token mismatch in document {gold.doc_id!r}: gold {gold.source or '?'} has {len(gold_tokens)} "
                f"tokens, prediction {pred.source or '?'} {len(pred_tokens)}; the first difference is token "
                f"{first + 1}: {shown[0]} in gold, {shown[1]} in prediction")
-    if not config.lenient:
+    if not lenient:
         raise EDUMismatchError(message, fixes=("lenient",))
     if _characters(gold_tokens) != _characters(pred_tokens):
         raise EDUMismatchError(message + "; the texts differ too (whitespace aside), so tokens cannot be aligned "

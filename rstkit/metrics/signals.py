@@ -20,8 +20,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from ..tree import RSTTree, SecondaryEdge
-from .config import EvalConfig
-from .family import MetricFamily, Row
+from .family import MetricFamily, Row, Scoring
 
 #: the kind column's values: a signal's row, one of its tokens' rows
 SIGNAL, TOKEN = 0, 1
@@ -47,10 +46,11 @@ class Signals(MetricFamily):
     multiset = True
     key_columns = ("target_start", "target_end")
     measure_kinds = MappingProxyType({"T": SIGNAL, "S": SIGNAL, "K": SIGNAL, "tok": TOKEN})
+    descriptive_keys = ("signals",)
     in_all = False
     aligned_edus = False
 
-    def rows(self, tree: RSTTree, config: EvalConfig, *, gold: bool) -> tuple[list[Row], int | None]:
+    def rows(self, tree: RSTTree, config: Scoring, *, gold: bool) -> tuple[list[Row], int | None]:
         """The rows of ``tree``'s signals, in file order, each signal's row before its tokens'."""
         rows: list[Row] = []
         for signal in tree.erst.signals:
@@ -63,7 +63,7 @@ class Signals(MetricFamily):
             rows += [(*key, signal.type, signal.subtype, "", token, TOKEN) for token in signal.tokens]
         return rows, None
 
-    def signature_items(self, config: EvalConfig) -> list[tuple[str, str]]:
+    def signature_items(self, config: Scoring) -> list[tuple[str, str]]:
         return [("signals", "relation-extents-multiset")]
 
 

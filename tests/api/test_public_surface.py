@@ -85,7 +85,7 @@ def test_audit_and_convert_take_an_evalconfig(sample):
     config = EvalConfig(labels="rstdt18", missing="error")
     assert (audit_published(gold, pred, published, config=config).as_dict()
             == audit_published(gold, pred, published, label_maps=("rstdt18",), unknown_labels="error").as_dict())
-    compat = EvalConfig.rst_eval(metric="rst-parseval")
+    compat = EvalConfig(compat="rst-eval", metric="rst-parseval")
     assert (rstkit.convert_documents(gold, "dis", config=compat)
             == rstkit.convert_documents(gold, "dis", binarize="rst-eval", labels=compat.labels))
 

@@ -493,10 +493,10 @@ def test_recompute_row_uses_each_table_settings(sample):
     paper = load_paper("morey2017")
     rows = recompute_row(paper, "je14-dplp", gold, pred)
     expected = {
-        1: EvalConfig.rst_eval(metric="rst-parseval", average="macro", labels="rstdt18"),
-        2: EvalConfig.rst_eval(metric="rst-parseval", average="micro", labels="rstdt18"),
-        3: EvalConfig.rst_eval(metric="rst-parseval", average="macro", labels="rstdt18"),
-        4: EvalConfig.rst_eval(metric="parseval", average="micro", labels="rstdt18"),
+        1: EvalConfig(compat="rst-eval", metric="rst-parseval", average="macro", labels="rstdt18"),
+        2: EvalConfig(compat="rst-eval", metric="rst-parseval", average="micro", labels="rstdt18"),
+        3: EvalConfig(compat="rst-eval", metric="rst-parseval", average="macro", labels="rstdt18"),
+        4: EvalConfig(compat="rst-eval", metric="parseval", average="micro", labels="rstdt18"),
     }
     for row in rows:
         assert row.config == expected[row.table.number]
@@ -626,7 +626,7 @@ def test_cli_paper_recomputes_a_row(capsys, sample):
     i = next(k for k, line in enumerate(lines) if line.startswith("BCS17 mono"))
     assert lines[i + 1].lstrip().startswith("recomputed") and lines[i + 2].lstrip().startswith("difference")
     gold, pred = sample
-    micro = evaluate_sample(gold, pred, EvalConfig.rst_eval(metric="rst-parseval", labels="rstdt18")).scores
+    micro = evaluate_sample(gold, pred, EvalConfig(compat="rst-eval", metric="rst-parseval", labels="rstdt18")).scores
     # 81.0: Table 2's S for BCS17 mono (morey2017-tables.md)
     assert f"{micro['S']:.2f}" in lines[i + 1] and f"{micro['S'] - 81.0:+.2f}" in lines[i + 2]
     assert "Table 1 row audited against every variant rstkit knows:" in out

@@ -53,7 +53,7 @@ def configs(compat: str | None, binarize_mode: str):
                 settings = {"metric": metric, "average": average, "labels": labels, "unknown_labels": "keep",
                             "binarize": binarize_mode}
                 if compat:
-                    yield EvalConfig.rst_eval(**settings)
+                    yield EvalConfig(compat="rst-eval", **settings)
                 else:
                     yield EvalConfig(**settings)
 

@@ -177,9 +177,9 @@ B1_NOTE = r"^bug B1 of the reference binarization left \d+ gold node\(s\) n-ary"
 
 
 def compat(gold, pred, **settings):
-    """``evaluate`` under ``EvalConfig.rst_eval(**settings)``, which must warn of B1's n-ary nodes."""
+    """``evaluate`` under ``EvalConfig(compat="rst-eval", **settings)``, which must warn of B1's n-ary nodes."""
     with pytest.warns(RSTKitWarning, match=B1_NOTE):
-        return score_documents(gold, pred, EvalConfig.rst_eval(**settings))
+        return score_documents(gold, pred, EvalConfig(compat="rst-eval", **settings))
 
 
 def f1(matched: int, gold: int, pred: int) -> Fraction:
@@ -207,7 +207,7 @@ def test_reference_tuples(corpus, doc, marcu, attach, survivors):
     reference = binarize(gold, "rst-eval")
     assert len(nary_nodes(reference)) == survivors
     assert marcu_tuples(reference) == marcu
-    config = EvalConfig.rst_eval(metric="parseval")
+    config = EvalConfig(compat="rst-eval", metric="parseval")
     assert orig_parseval.tuples(reference, config) == attach
     assert len(attach) < gold.n_edus - 1
 

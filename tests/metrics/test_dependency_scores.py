@@ -127,8 +127,8 @@ def test_scores_equal_an_independent_count(corpus, encoding, compat, coarse):
                                  compat, coarse)
     except Exception:  # noqa: BLE001 (the oracle refuses a tree: rstkit must refuse it too)
         expected = None
-    make = EvalConfig.rst_eval if compat else EvalConfig
-    config = make(metric="dependency", dep_encoding=encoding, labels="rstdt18" if coarse else "raw")
+    config = EvalConfig(metric="dependency", dep_encoding=encoding, labels="rstdt18" if coarse else "raw",
+                        compat="rst-eval" if compat else None)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RSTKitWarning)  # notes of any kind on generated corpora
@@ -192,7 +192,8 @@ def test_different_edus_are_an_error_naming_the_document():
 
 
 def test_signature_reads_back_and_pins_the_encoding():
-    config = EvalConfig.rst_eval(metric="dependency", dep_encoding="tree,chain", labels="rstdt18", average="macro")
+    config = EvalConfig(compat="rst-eval", metric="dependency", dep_encoding="tree,chain", labels="rstdt18",
+                        average="macro")
     signature = config.signature(12)
     assert "|dep=tree,chain|" in signature and "metric=dependency" in signature and "bin=none" in signature
     assert EvalConfig.from_signature(signature) == config

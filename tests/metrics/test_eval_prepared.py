@@ -102,7 +102,7 @@ def configurations(draw) -> list[EvalConfig]:
                  "missing": draw(st.sampled_from(["error", "skip", "zero"])),
                  "lenient": draw(st.booleans()), "exclude_single_edu": draw(st.booleans())}
     if draw(st.booleans()):
-        base = EvalConfig.rst_eval(**settings_)
+        base = EvalConfig(compat="rst-eval", **settings_)
     else:
         base = EvalConfig(unknown_labels=draw(st.sampled_from(["error", "keep"])),
                           binarize=draw(st.sampled_from(["right", "right_mixed", "none"])), **settings_)

@@ -39,10 +39,11 @@ CASES = [
     ([], [EvalConfig()]),
     (["--metric", "rst-parseval", "--average", "macro"], [EvalConfig(metric="rst-parseval", average="macro")]),
     (["--labels", "rstdt18", "--average", "dplp"], [EvalConfig(labels="rstdt18", average="dplp")]),
-    (["--compat", "rst-eval", "--metric", "rst-parseval"], [EvalConfig.rst_eval(metric="rst-parseval")]),
+    (["--compat", "rst-eval", "--metric", "rst-parseval"], [EvalConfig(compat="rst-eval", metric="rst-parseval")]),
     (["--metric", "all", "--average", "all"], [EvalConfig(metric=m, average=a) for m in METRICS for a in AVERAGES]),
     (["--metric", "parseval,rst-parseval", "--average", "dplp,micro", "--compat", "rst-eval"],
-     [EvalConfig.rst_eval(metric=m, average=a) for m in ("parseval", "rst-parseval") for a in ("dplp", "micro")]),
+     [EvalConfig(compat="rst-eval", metric=m, average=a)
+      for m in ("parseval", "rst-parseval") for a in ("dplp", "micro")]),
 ]
 
 
@@ -129,7 +130,7 @@ def test_the_evaluation_holds_every_configurations_result():
 def test_every_metric_and_average_equals_its_own_run():
     """Each (metric, average) of one run equals a run of that configuration alone (the old pipeline)."""
     gold, pred = read_documents(GOLD), read_documents(PRED)
-    for base in (EvalConfig(), EvalConfig.rst_eval(), EvalConfig(labels="rstdt18", exclude_single_edu=True)):
+    for base in (EvalConfig(), EvalConfig(compat="rst-eval"), EvalConfig(labels="rstdt18", exclude_single_edu=True)):
         configs = [base.replace(metric=m, average=a) for m in METRICS for a in AVERAGES]
         together = quiet(gold, pred, configs).results
         for config, result in zip(configs, together):
@@ -294,7 +295,7 @@ B1_NOTES: dict[str, int | None] = {r"^bug B1 of the reference binarization left 
 @pytest.mark.parametrize("flags, configs", [
     (["--labels", "gum"], [EvalConfig(labels="gum")]),
     (["--metric", "all", "--average", "all", "--compat", "rst-eval"],
-     [EvalConfig.rst_eval(metric=m, average=a) for m in METRICS for a in AVERAGES]),
+     [EvalConfig(compat="rst-eval", metric=m, average=a) for m in METRICS for a in AVERAGES]),
 ])
 def test_render_is_the_command_output_on_gum_like_data(request, capsys, folders, flags, configs):
     gold, pred = request.getfixturevalue(folders)

@@ -138,12 +138,13 @@ def test_nested_sns_bug_b1(request, root, folder):
     gold = read_documents(examples_root(request, root) / folder / "gold")
     pred = read_documents(examples_root(request, root) / folder / "pred")
     with pytest.warns(RSTKitWarning, match="bug B1 of the reference binarization left 1 gold node"):
-        ref = score_documents(gold, pred, EvalConfig.rst_eval(metric="rst-parseval"))
+        ref = score_documents(gold, pred, EvalConfig(compat="rst-eval", metric="rst-parseval"))
     assert ref.precision["S"] == pytest.approx(87.5)
     assert ref.recall["S"] == pytest.approx(100.0)
     assert rounded(ref.scores, 2) == {"S": 93.33, "N": 93.33, "R": 93.33, "F": 93.33}
     assert any("B1" in w for w in ref.warnings)
-    assert score_documents(gold, pred, EvalConfig.rst_eval(metric="parseval")).scores == {k: 100.0 for k in "SNRF"}
+    perfect = score_documents(gold, pred, EvalConfig(compat="rst-eval", metric="parseval")).scores
+    assert perfect == {k: 100.0 for k in "SNRF"}
     # the paper's fully recursive right-heavy binarization has no such bug
     assert scores(gold, pred, metric="rst-parseval") == {k: 100.0 for k in "SNRF"}
 
@@ -245,7 +246,7 @@ def test_signature_pins_settings(own_examples):
                   for m in ("rst-parseval", "parseval") for a in ("micro", "macro", "dplp")
                   for lab in ("raw", "rstdt18")}
     assert len(signatures) == 12  # 2 metrics x 3 averages x 2 label maps, all distinct
-    sig = score_documents(gold, pred, EvalConfig.rst_eval()).signature
+    sig = score_documents(gold, pred, EvalConfig(compat="rst-eval")).signature
     assert "compat=rst-eval" in sig and "|bin=rst-eval|bin.att=right_mixed|" in sig and "docs=2" in sig
 
 
@@ -283,7 +284,7 @@ def test_gum_rst_eval_mode_differs_only_by_b1(gum_nary_binary):
     nary, binary = gum_nary_binary
     docs = {d: t for d, t in nary.items() if d != "GENTLE_syllabus_techtonica"}
     with pytest.warns(RSTKitWarning, match=r"not in gold, ignored: GENTLE_syllabus_techtonica$"):
-        ref = score_documents(docs, binary, EvalConfig.rst_eval(metric="rst-parseval", missing="skip"))
+        ref = score_documents(docs, binary, EvalConfig(compat="rst-eval", metric="rst-parseval", missing="skip"))
     # GUM has no S N S nodes, so the reference binarization equals the right-heavy one
     assert ref.scores == {k: 100.0 for k in "SNRF"}
 
@@ -318,7 +319,7 @@ def test_reference_binarization_departs_from_right_heavy_only_by_b1(data):
     notes = {f"^bug B1 of the reference binarization left {len(leftovers)} gold node" + re.escape("(s) n-ary"): 1}
     with warns_exactly(notes if leftovers else {}):
         result = score_documents({"d": to_rstkit(nary, "d")}, {"d": to_rstkit(oracle.right_heavy(nary), "d")},
-                                 EvalConfig.rst_eval(metric="rst-parseval"))
+                                 EvalConfig(compat="rst-eval", metric="rst-parseval"))
     assert result.recall == {k: 100.0 for k in "SNRF"}
     assert result.precision == pytest.approx({k: 100 * (2 * n - 2 - missing) / (2 * n - 2) for k in "SNRF"})
 

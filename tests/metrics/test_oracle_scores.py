@@ -41,7 +41,7 @@ def config_for(setting: Setting) -> EvalConfig:
               "exclude_single_edu": setting.exclude_single_edu, "missing": setting.missing}
     if setting.attachment_pass:  # the reference pipeline (docs/evaluation.md#the-reference-procedure)
         binarize = {"educe-right": "right", "right_mixed": "right_mixed", "none": "none"}[setting.binarization]
-        return EvalConfig.rst_eval(binarize=binarize, **common)
+        return EvalConfig(compat="rst-eval", binarize=binarize, **common)
     return EvalConfig(binarize=setting.binarization, **common)
 
 

@@ -150,10 +150,10 @@ def test_quirks_off_give_rstkit_rows(gum_nary):
 
 
 def test_quirks_refuse_what_they_do_not_define():
-    with pytest.raises(RSTKitError, match="constituency"):
+    with pytest.raises(RSTKitError, match="nn_relation is a setting of rst-parseval, parseval, not of dependency"):
         EvalConfig(metric="dependency", nn_relation="right")
     with pytest.raises(RSTKitError, match="compat"):
-        EvalConfig.rst_eval(nary_children="first-three")
+        EvalConfig(compat="rst-eval", nary_children="first-three")
 
 
 # -- presets ----------------------------------------------------------------------------------------------
@@ -169,16 +169,16 @@ def test_presets_expand_deterministically_and_round_trip(name, edus, average):
     assert EvalConfig.from_signature(signature) == config
     for key, value in PRESET_SETTINGS[name].items():  # every setting expanded, overrides aside
         if key not in overrides and not (key == "span_key" and edus != "aligned"):
-            assert getattr(config, key) == value
+            assert config.all_settings()[key] == value
 
 
 def test_preset_values_from_the_peers():
     assert preset_settings("dmrst", edus="aligned")["span_key"] == "first-edu-end"
     assert "span_key" not in preset_settings("dmrst")  # gold EDUs: the keyings agree, the setting is left out
     isanlp = EvalConfig.preset("isanlp", edus="aligned")
-    assert (isanlp.metric, isanlp.labels, isanlp.relation_fixer, isanlp.span_key) == (
+    assert (isanlp.metric, isanlp.labels, isanlp.settings.relation_fixer, isanlp.span_key) == (
         "parseval", "gum", "isanlp-gum", "first-edu-end")
-    assert EvalConfig.preset("ntt").nary_children == "first-three"
+    assert EvalConfig.preset("ntt").settings.nary_children == "first-three"
     assert EvalConfig.preset("crossgenre").average == "dplp"
     assert EvalConfig.preset("rstfinder").binarize == "none"
     with pytest.raises(RSTKitError, match="unknown preset"):
@@ -191,7 +191,7 @@ def test_rst_eval_preset_gives_the_numbers_of_compat_rst_eval():
     for metric in ("rst-parseval", "parseval"):
         for average in ("micro", "macro", "dplp"):
             a = score_documents(gold, pred, EvalConfig.preset("rst-eval", metric=metric, average=average))
-            b = score_documents(gold, pred, EvalConfig.rst_eval(metric=metric, average=average))
+            b = score_documents(gold, pred, EvalConfig(compat="rst-eval", metric=metric, average=average))
             assert a.scores == b.scores and a.precision == b.precision and a.recall == b.recall
             assert a.signature == b.signature.replace("|docs=", "|preset=rst-eval|docs=")
 

@@ -76,8 +76,8 @@ def test_only_what_can_differ_is_printed():
     re-binarization only where it applies (original Parseval under rst-eval compatibility)."""
     plain = parse_signature(EvalConfig().signature(3))
     assert plain["bin"] == "right" and "bin.gold" not in plain and "bin.pred" not in plain and "bin.att" not in plain
-    assert parse_signature(EvalConfig.rst_eval(metric="parseval").signature(3))["bin.att"] == "right_mixed"
-    assert "bin.att" not in parse_signature(EvalConfig.rst_eval(metric="rst-parseval").signature(3))
+    assert parse_signature(EvalConfig(compat="rst-eval", metric="parseval").signature(3))["bin.att"] == "right_mixed"
+    assert "bin.att" not in parse_signature(EvalConfig(compat="rst-eval", metric="rst-parseval").signature(3))
     assert not {"ci", "boot", "trials", "seed"} & set(plain)
 
 
@@ -89,7 +89,7 @@ def test_only_what_can_differ_is_printed():
     (EvalConfig().signature(2).replace("|bin=right|", "|bin=rst-eval|"), "inconsistent: bin=rst-eval"),
     (EvalConfig().signature(2).replace("tuples=attachments+root-leaves", "tuples=nodes-root+leaves"),
      "inconsistent: tuples"),
-    (EvalConfig.rst_eval().signature(2).replace("|bin.att=right_mixed", ""), "inconsistent: bin.att"),
+    (EvalConfig(compat="rst-eval").signature(2).replace("|bin.att=right_mixed", ""), "inconsistent: bin.att"),
     (EvalConfig().signature(2).replace("lenient=no", "lenient=maybe"), "lenient must be yes or no"),
     (EvalConfig().signature(2).replace("docs=2", "docs=two"), "item docs=two is not an integer"),
     (EvalConfig().signature(2).replace("|lenient=no", "|lenient=no|boot=100"), "resampling needs a seed"),

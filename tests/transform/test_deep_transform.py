@@ -104,7 +104,7 @@ def test_from_attachment_round_trip(chains):
 def test_chains_score_100_against_themselves(chains):
     for tree in chains:
         for metric in ("rst-parseval", "parseval"):
-            for config in (EvalConfig(metric=metric), EvalConfig.rst_eval(metric=metric, average="macro")):
+            for config in (EvalConfig(metric=metric), EvalConfig(compat="rst-eval", metric=metric, average="macro")):
                 result = score_documents({"d": tree}, {"d": tree}, config)
                 assert result.scores == {k: 100.0 for k in "SNRF"}
 
@@ -161,14 +161,14 @@ def test_deep_sns_nest_reference_bug():
     reference = binarize(tree, "rst-eval")
     assert len(nary_nodes(reference)) == DEPTH
     assert len(marcu_tuples(reference)) == 2 * n - 2 - DEPTH
-    decisions = orig_parseval.tuples(reference, EvalConfig.rst_eval())
+    decisions = orig_parseval.tuples(reference, EvalConfig(compat="rst-eval"))
     assert len(decisions) == DEPTH + 3
     assert sorted(pair for _, _, pair, _ in decisions if len(pair) > 2) == ["NNN"] + ["SNS"] * (DEPTH - 2)
     assert decisions[:4] == [(1, n, "SN", "background"), (2, n, "NS", "elaboration"),
                              (2, n - 1, "NS", "elaboration"), (2, n - 2, "SN", "background")]
     note = f"left {DEPTH - 1} gold node(s) n-ary after educe's right_mixed pass in 1 document(s)"
     with pytest.warns(RSTKitWarning, match=re.escape(note)):
-        result = score_documents({"d": tree}, {"d": tree}, EvalConfig.rst_eval(metric="parseval"))
+        result = score_documents({"d": tree}, {"d": tree}, EvalConfig(compat="rst-eval", metric="parseval"))
     assert result.scores == {k: 100.0 for k in "SNRF"}
     assert any(note in w for w in result.warnings)
 

@@ -102,9 +102,8 @@ def test_walk_gives_the_long_ways_tuples_or_declines(tree, labels, passthrough, 
 @given(tree=TREES, labels=st.sampled_from(label_map_names()), passthrough=st.booleans(),
        mode=st.sampled_from(BINARIZATIONS), compat=st.booleans())
 def test_metric_tuples_equal_the_long_way_errors_included(tree, labels, passthrough, mode, compat):
-    make = EvalConfig.rst_eval if compat else EvalConfig
-    config = make(binarize="right" if mode == "rst-eval" else mode, labels=labels,
-                  unknown_labels="keep" if passthrough else "error")
+    config = EvalConfig(binarize="right" if mode == "rst-eval" else mode, labels=labels,
+                        compat="rst-eval" if compat else None, unknown_labels="keep" if passthrough else "error")
     if config.gold_binarization != mode:
         return  # rst-eval's binarization comes with compatibility mode, and right becomes rst-eval there
     label_map = get_label_map(labels)
