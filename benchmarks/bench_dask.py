@@ -62,8 +62,8 @@ def main() -> None:
                 cases.append((f"dask, {n} worker{'s' if n > 1 else ''}",
                                [*base, str(out), "--model", model, "--engine", "dask", "--workers", str(n)], out))
             one = None
-            for name, command, out in cases:
-                wall, cpu = timed(command)
+            for name, line, out in cases:
+                wall, cpu = timed(line)
                 assert out == local or same_files(local, out), f"{name}: the files differ from the local run's"
                 rate = DOCS / wall
                 one = rate if name.startswith("dask, 1 ") else one
