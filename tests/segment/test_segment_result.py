@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rstkit.segment import BoundaryScore, boundary_score, build_segmentation, paragraphs, tokenize
+from rstkit.metrics.segmentation import BoundaryCounts
+from rstkit.segment import build_segmentation, paragraphs, tokenize
+from rstkit.segment.evaluate import as_record
 from rstkit.tree import EDU
 
 
@@ -71,20 +73,22 @@ def test_edus_and_the_whitespace_between_them_are_the_text(text: str, data) -> N
     assert result.lines().count("\n") == (len(result.edus) + len(paragraphs(text)) - 1 if result.edus else 0)
 
 
-def test_boundary_score_counts_like_disrpt() -> None:
+def test_boundary_counts_count_like_disrpt() -> None:
     # DISRPT's seg_eval.py over token labels: gold B _ _ B _ B, predicted B _ B _ _ B
     # -> tokens 0 and 5 are true positives, 2 a false positive, 3 a false negative
     gold, predicted = [0, 3, 5], [0, 2, 5]
-    score = boundary_score(gold, predicted)
-    assert (score.true_positives, score.false_positives, score.false_negatives) == (2, 1, 1)
+    score = BoundaryCounts.of([(gold, predicted)])
+    assert as_record(score)["tp"] == 2 and (as_record(score)["fp"], as_record(score)["fn"]) == (1, 1)
     assert score.precision == pytest.approx(2 / 3) and score.recall == pytest.approx(2 / 3)
     assert score.f1 == pytest.approx(2 / 3)
-    total = score + boundary_score([0, 4], [0, 4])
-    assert (total.true_positives, total.false_positives, total.false_negatives) == (4, 1, 1)
-    assert total.as_dict()["f1"] == round(100 * 0.8, 2)
+    # a second document with both boundaries right: 4 tp, 1 fp, 1 fn; P = R = 4/5, F1 80.0
+    total = score + BoundaryCounts.of([([0, 4], [0, 4])])
+    assert {k: as_record(total)[k] for k in ("tp", "fp", "fn")} == {"tp": 4, "fp": 1, "fn": 1}
+    assert as_record(total)["f1"] == round(100 * 0.8, 2)
+    assert total.matched.tolist() == [2, 2]  # per document
 
 
-def test_boundary_score_without_predictions_is_zero_not_an_error() -> None:
-    score = boundary_score([0, 4], [])
+def test_boundary_counts_without_predictions_are_zero_not_an_error() -> None:
+    score = BoundaryCounts.of([([0, 4], [])])
     assert (score.precision, score.recall, score.f1) == (0.0, 0.0, 0.0)
-    assert BoundaryScore().f1 == 0.0
+    assert BoundaryCounts.of([]).f1 == 0.0
