@@ -24,6 +24,14 @@ Binarization modes (evaluation.md section 4):
 ``none``
     the tree unchanged.
 
+Two ways lead to the tuples the constituency metrics score: the long way (relabel the tree, binarize it,
+then :func:`marcu_tuples` or :func:`attachment_decisions`), public and the one that reports every
+error, and :func:`prepared_walk`, the same tuples in one walk that builds no tree, which leaves to the
+long way only the trees it declares it does not take (checked where they arise; any other exception
+surfaces). The walk is kept for speed: ``rstkit eval --metric rst-parseval,parseval`` on GUM's 280
+lisp_nary/lisp_binary pairs takes 1.57 s of CPU with it and 1.87 s the long way, reading included;
+scoring the trees already read, 0.31 s against 0.72 s.
+
 Every walk here is iterative (:func:`_rebuild` keeps its own stack; the one-walk tuples of
 :func:`prepared_walk` nest one walk per binarization pass at most), so tree depth is bounded by
 memory, not by Python's recursion limit.
