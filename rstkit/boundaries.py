@@ -190,31 +190,3 @@ def edus_from_lines(text: str) -> tuple[EDU, ...]:
         edus.append((line.strip(), paragraph))
     known = paragraph > 1
     return tuple(EDU(i, t, None, p if known else None) for i, (t, p) in enumerate(edus, 1))
-
-
-@dataclass(frozen=True)
-class BoundaryScores:
-    """Precision and recall of predicted sentence ends (the last EDU of a document excluded:
-    it always ends a sentence)."""
-
-    true_positives: int
-    predicted: int
-    gold: int
-
-    @property
-    def precision(self) -> float:
-        return self.true_positives / self.predicted if self.predicted else 0.0
-
-    @property
-    def recall(self) -> float:
-        return self.true_positives / self.gold if self.gold else 0.0
-
-
-def sentence_end_scores(documents: Sequence[tuple[Sequence[int], Sequence[int]]]) -> BoundaryScores:
-    """Scores of ``(predicted, gold)`` sentence indices per document."""
-    tp = predicted = gold = 0
-    for pred, truth in documents:
-        for i in range(len(truth) - 1):
-            p, g = pred[i] != pred[i + 1], truth[i] != truth[i + 1]
-            tp, predicted, gold = tp + (p and g), predicted + p, gold + g
-    return BoundaryScores(tp, predicted, gold)

@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import torch
 
-        from ..segment.evaluate import evaluate_gum
+        from ..segment.evaluate import as_record, evaluate_gum
         from ..segment.train import SegmenterTrainConfig, train_on_gum, write_scores
     except ImportError as exc:
         raise RSTKitError(f"rstkit train-segmenter needs torch ({exc.name} is missing): "
@@ -103,6 +103,6 @@ def run(args: argparse.Namespace) -> int:
                 edus = score["edus"]
                 print(f"{split:6} {condition:10} {100 * edus.precision:6.2f} {100 * edus.recall:6.2f} "
                       f"{100 * edus.f1:6.2f}")
-                scores.setdefault(split, {})[condition] = {k: v.as_dict() for k, v in score.items()}
+                scores.setdefault(split, {})[condition] = {k: as_record(v) for k, v in score.items()}
         write_scores(args.out, scores)
     return 0

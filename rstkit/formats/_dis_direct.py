@@ -8,16 +8,19 @@ import sys
 from itertools import accumulate, repeat
 
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, Node
-from ._dis_events import PARAGRAPH_END, REL2PAR
+from ._dis_events import PARAGRAPH_END
 from ._fastnodes import new_edu, new_node
+
+#: a node's relation (possessive: as fast, never backtracks)
+REL2PAR = r"\(\s*+rel2par\s++([^\s()]+)\s*+\)"
 
 # -- the direct path: a well-formed, regularly laid out file straight into the tree ----------
 # One match per node: a leaf group or an inner node's header, each with the closing brackets of
-# inner nodes that follow it. The text atom is the scanner's (below). Anything else, and any
+# inner nodes that follow it. The text atom ends where the grammar's TEXT token ends. Anything else, and any
 # inconsistency (an extent or leaf number that differs from the leaves, a unary node, a node
 # without a nucleus, a missing relation, Root out of place), declines the file: the event path
 # then reads it and gives the error, the warning or the lenient repair.
-#: an EDU text body: up to the first ``_!`` followed by ``)``, as the scanner's text atom (unrolled and
+#: an EDU text body: up to the first ``_!`` followed by ``)``, as the grammar's TEXT token (unrolled and
 #: possessive, like every quantifier of _DIRECT: nothing it matches is followed by what it could give back)
 _BODY = r"[^_]*+(?:_(?!!\s*+\))[^_]*+)*+"
 _DIRECT = re.compile(rf"""

@@ -1,5 +1,4 @@
-"""The event path of the .dis reader (:func:`rstkit.formats.dis.loads_dis`): node events from the fast
-scanner (a regularly laid out file, one regular-expression match per node) or from the grammar
+"""The event path of the .dis reader (:func:`rstkit.formats.dis.loads_dis`): node events from the grammar
 (:mod:`._dis_grammar`), turned into the tree by one builder, which checks extents and repairs them
 when lenient. Private: the format's one reader is ``loads_dis``."""
 from __future__ import annotations
@@ -13,64 +12,6 @@ from ..tree import EDU, ROOT, Node, nuclearity_from_word
 #: one node of a file: (nuclearity word, line, extent, relation, EDU text body, has child nodes);
 #: extent is the leaf number of ``(leaf i)`` or the pair of ``(span a b)``; None closes a span node
 Event = tuple[str, int, int | tuple[int, int], str | None, str | None, bool] | None
-
-
-# -- the fast scanner -----------------------------------------------------------------------
-# One match per node or closing bracket. The text atom is lark's TEXT terminal, made atomic so
-# that it ends where the grammar's token ends (never stretched to make the rest match).
-_WS = r"\s*"
-REL2PAR = r"\(\s*+rel2par\s++([^\s()]+)\s*+\)"  # possessive: as fast, never backtracks
-_NODE_SCAN = re.compile(rf"""
-    (                                            # 1 the whole match (for line counting)
-      ({_WS}\(\s*)                               # 2 up to the nuclearity word
-      (?:
-        (Nucleus|Satellite|Root)\s*\(\s*         # 3 nuclearity word
-        (?:
-          leaf\s+(\d+)\s*\)\s*                   # 4 leaf number
-          (?:{REL2PAR}\s*)?                     # 5 relation
-          (?>\(\s*text\s+_!(.*?)_!\s*\))\s*\)    # 6 EDU text; the leaf's closing bracket
-        | span\s+(\d+)\s+(\d+)\s*\)              # 7, 8 extent of an inner node
-          (?:\s*{REL2PAR})?                     # 9 relation
-        )
-      )
-    | {_WS}(\))                                  # 10 closing bracket of an inner node
-    | {_WS}\Z                                    # end of the file
-    | (.)                                        # 11 anything else: leave it to the grammar
-    )""", re.DOTALL | re.VERBOSE)
-
-
-def scan(text: str) -> list[Event] | None:
-    """The node events of a regularly laid out file, or None when the grammar must read it."""
-    if "//TT_ERR" in text:
-        return None
-    events: list[Event] = []
-    append = events.append
-    depth = 0
-    closed = False  # the top node is complete
-    line = 1
-    for whole, lead, word, leaf_no, leaf_rel, body, first, last, rel, close, junk in _NODE_SCAN.findall(text):
-        if word:
-            if closed:
-                return None
-            node_line = line + lead.count("\n")
-            if leaf_no:
-                append((word, node_line, int(leaf_no), leaf_rel or None, body, False))
-                closed = depth == 0
-            else:
-                append((word, node_line, (int(first), int(last)), rel or None, None, True))
-                depth += 1
-        elif close:
-            if depth == 0:
-                return None
-            depth -= 1
-            append(None)
-            closed = depth == 0
-        elif junk:
-            return None
-        else:
-            break  # end of the file
-        line += whole.count("\n")
-    return events if closed else None
 
 
 # -- building the tree from events -----------------------------------------------------------

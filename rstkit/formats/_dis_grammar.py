@@ -1,5 +1,5 @@
 """The precise reader of .dis files (:func:`rstkit.formats.dis.loads_dis`): a real grammar (lark,
-LALR, imported when a file first needs it) that gives the scanner's node events or explains a syntax
+LALR, imported when a file first needs it) that gives a file's node events or explains a syntax
 error. Private: the format's one reader is ``loads_dis``."""
 from __future__ import annotations
 

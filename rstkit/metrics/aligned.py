@@ -31,7 +31,8 @@ length of the text. When both sides have the same EDUs, every number equals gold
 scoring's; when both have the same text, every number is what it was before texts were aligned.
 
 Segmentation is scored beside the trees as DISRPT's ``seg_eval.py`` does: precision, recall
-and F1 of the positions where an EDU begins, micro over the corpus. The document-initial
+and F1 of the positions where an EDU begins, micro over the corpus
+(:class:`~rstkit.metrics.segmentation.BoundaryCounts`). The document-initial
 boundary counts, because DISRPT labels the first token of every document ``BeginSeg=Yes``
 and counts it like any other; it is always matched, which is part of why segmentation
 scores run high.
@@ -44,11 +45,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..errors import EDUMismatchError, printable
-from ..settings import ZERO_DIVISION, SpanKey, ZeroDivision
-from .average import f1_score, percent
+from ..settings import SpanKey
 from .counts import TupleArrays
 from .edus import normalise_edu_text
 from .prepared import PreparedDocument
+from .segmentation import BoundaryCounts
 from .textalign import MAX_APPROXIMATE, MAX_EDITS, Span, Stretch, TextAlignment, align_texts
 
 #: characters of a differing stretch shown in messages
@@ -165,30 +166,16 @@ def renumber(sides: Sequence[TupleArrays]) -> list[TupleArrays]:
 
 
 @dataclass(frozen=True)
-class BoundaryCounts:
-    """EDU boundary counts per document (arrays of shape (n_docs,)): gold, predicted, matched; and
-    the characters the document's texts were aligned by other than equal to equal (``changed``,
-    ``inserted``, ``deleted``; zeros where the texts are the same)."""
+class AlignedSegmentation:
+    """A system's EDU boundaries on the characters of the gold text (``boundaries``, per document, as
+    :class:`~rstkit.metrics.segmentation.BoundaryCounts` counts them) and the characters each document's
+    texts were aligned by other than equal to equal (``changed``, ``inserted``, ``deleted``; arrays of
+    shape (n_docs,), zeros where the texts are the same)."""
 
-    gold: np.ndarray
-    pred: np.ndarray
-    matched: np.ndarray
+    boundaries: BoundaryCounts
     changed: np.ndarray
     inserted: np.ndarray
     deleted: np.ndarray
-
-    def select(self, mask: np.ndarray) -> BoundaryCounts:
-        return BoundaryCounts(self.gold[mask], self.pred[mask], self.matched[mask], self.changed[mask],
-                            self.inserted[mask], self.deleted[mask])
-
-    def summary(self, *, zero_division: ZeroDivision = ZERO_DIVISION) -> dict[str, float | int]:
-        """Micro precision, recall, F1 (percent; ``zero_division`` where a denominator is 0, see
-        :func:`~rstkit.metrics.average.divide`) and the three counts."""
-        g, p, m = int(self.gold.sum()), int(self.pred.sum()), int(self.matched.sum())
-        precision = float(percent(m, p, zero_division=zero_division))
-        recall = float(percent(m, g, zero_division=zero_division))
-        f1 = float(f1_score(precision, recall))
-        return {"precision": precision, "recall": recall, "f1": f1, "gold": g, "pred": p, "matched": m}
 
     def alignment(self, doc_ids: Sequence[str]) -> list[dict[str, str | int]]:
         """Per document whose texts were aligned approximately: its id and the characters changed,
@@ -395,20 +382,19 @@ def _edus(side: str, first: int, last: int) -> str:
     return f"{side} EDU {first}" if first == last else f"{side} EDUs {first}-{last}"
 
 
-def segmentation(placements: Sequence[Placement], system: int) -> BoundaryCounts:
-    """Boundary counts of each document for one system; a missing prediction predicts no boundary."""
-    gold = np.array([p.gold.n_edus for p in placements], dtype=np.int64)
-    pred = np.array([m.n_edus if (m := p.pred[system]) is not None else 0 for p in placements], dtype=np.int64)
-    matched = np.array([np.intersect1d(p.gold.edu_starts, m.edu_starts, assume_unique=True).size
-                        if (m := p.pred[system]) is not None else 0 for p in placements], dtype=np.int64)
+def segmentation(placements: Sequence[Placement], system: int) -> AlignedSegmentation:
+    """Boundary counts of each document for one system, and its alignment counts; a missing prediction
+    predicts no boundary."""
+    boundaries = BoundaryCounts.of((p.gold.edu_starts, m.edu_starts if (m := p.pred[system]) is not None else ())
+                                   for p in placements)
     counts = np.array([(a.changed, a.inserted, a.deleted) if (a := p.alignments[system]) is not None else (0, 0, 0)
                        for p in placements], dtype=np.int64).reshape(-1, 3)
-    return BoundaryCounts(gold, pred, matched, counts[:, 0], counts[:, 1], counts[:, 2])
+    return AlignedSegmentation(boundaries, counts[:, 0], counts[:, 1], counts[:, 2])
 
 
 def align(placements: Sequence[Placement], gold_arrays: TupleArrays, pred_arrays: Sequence[TupleArrays],
           edu_columns: Sequence[str] = (), span_key: SpanKey = "chars"
-          ) -> tuple[TupleArrays, list[TupleArrays], list[BoundaryCounts]]:
+          ) -> tuple[TupleArrays, list[TupleArrays], list[AlignedSegmentation]]:
     """Gold and predicted rows on (renumbered) character spans, and each system's segmentation.
 
     ``gold_arrays`` and ``pred_arrays`` hold the rows over EDU numbers of the documents of

@@ -60,7 +60,7 @@ class SystemResult:
     counts: Counts
     scores: Scores
     arrays: TupleArrays
-    segmentation: aligned.BoundaryCounts | None = None  # EDU boundaries, with edus="aligned" only
+    segmentation: aligned.AlignedSegmentation | None = None  # EDU boundaries, with edus="aligned" only
     label_sets: LabelSets | None = None  # its relation labels and the gold's, for families that score relations
 
 
@@ -150,14 +150,15 @@ class EvalResult:
                         (100.0 * f1[i]).tolist()]
         if segmentation is not None:
             fields.append(("segmentation", ("gold", "pred", "matched")))
-            columns += [segmentation.gold.tolist(), segmentation.pred.tolist(), segmentation.matched.tolist()]
+            boundaries = segmentation.boundaries
+            columns += [boundaries.gold.tolist(), boundaries.pred.tolist(), boundaries.matched.tolist()]
         return Table(tuple(fields), tuple(columns))
 
     def segmentation(self, system: int = 0) -> dict[str, float | int] | None:
         """EDU boundary precision, recall, F1 (percent, micro over the documents that enter the
         averages) and counts, with ``edus="aligned"``; None otherwise."""
         segmentation = self._system(system).segmentation
-        return None if segmentation is None else segmentation.select(self.included).summary()
+        return None if segmentation is None else segmentation.boundaries.select(self.included).summary()
 
     def alignment(self, system: int = 0) -> list[dict[str, Any]]:
         """With ``edus="aligned"``, per document whose texts were aligned approximately: its id and
@@ -333,7 +334,7 @@ def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | N
     """The result of one metric: its row arrays (and the vocabularies that encoded them), matched
     corpus-wide; on characters when ``placements`` (``edus="aligned"``) are given."""
     family = config.family
-    segmentations: Sequence[aligned.BoundaryCounts | None] = [None] * len(pred_arrays)
+    segmentations: Sequence[aligned.AlignedSegmentation | None] = [None] * len(pred_arrays)
     if placements is not None:
         gold_arrays, pred_arrays, segmentations = aligned.align(placements, gold_arrays, pred_arrays,
                                                                 family.edu_columns, family.span_key(config))

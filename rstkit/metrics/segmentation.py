@@ -17,10 +17,17 @@ error.
 Both sides must have the same tokens (:func:`check_tokens`: an error naming the document and the
 first differing token); ``lenient`` keys rows by character offset in the text without whitespace
 instead, so that a prediction over other tokens of the same text is scored, with a warning.
+
+:class:`BoundaryCounts` is the one count of boundaries outside the family's rows: per document, the
+positions where gold and prediction begin an EDU, each side's number and how many both have, and
+their micro precision, recall and F1. It scores the EDUs of trees on aligned characters beside the
+tree metrics (:mod:`~rstkit.metrics.aligned`), the segmenter on GUM (:mod:`rstkit.segment.evaluate`,
+its training's development F1 and threshold) and, in the tests, inferred sentence boundaries; the
+family itself is scored by the pipeline from its rows like every family, with the same counts.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -28,8 +35,9 @@ import numpy as np
 
 from ..errors import EDUMismatchError, RSTKitError, printable
 from ..formats.disrpt import DisrptDocument
-from ..settings import SentenceInitial
+from ..settings import ZERO_DIVISION, SentenceInitial, ZeroDivision
 from ..tree import RSTTree
+from .average import divide, f1_score, percent
 from .edus import Document
 from .family import FamilySettings, MetricFamily, Row, Scoring
 from .prepared import PreparationSpec, PreparedDocument, Rows, TokenSpans, TokenText
@@ -170,3 +178,73 @@ def check_tokens(gold: Document, pred: Document, lenient: bool, notes: list[str]
 
 def _characters(tokens: Sequence[str]) -> str:
     return "".join("".join(token.split()) for token in tokens)
+
+
+@dataclass(frozen=True)
+class BoundaryCounts:
+    """EDU boundaries per document (arrays of shape (n_docs,)): the gold's, the prediction's, and
+    those both have (``matched``), as DISRPT's scorer counts them: a true positive is a matched
+    boundary, a false positive a predicted one that is not, a false negative a gold one that is not.
+
+    >>> counts = BoundaryCounts.of([([0, 4, 9], [0, 4, 6, 12]), ([0, 5], [0])])
+    >>> counts.matched.tolist(), int(counts.gold.sum()), int(counts.pred.sum())
+    ([2, 1], 5, 5)
+    >>> round(counts.precision, 3), round(counts.recall, 3)
+    (0.6, 0.6)
+    """
+
+    gold: np.ndarray
+    pred: np.ndarray
+    matched: np.ndarray
+
+    @classmethod
+    def of(cls, documents: Iterable[tuple[Iterable[int] | np.ndarray, Iterable[int] | np.ndarray]]
+           ) -> BoundaryCounts:
+        """The counts of ``(gold positions, predicted positions)`` per document (token numbers,
+        character offsets: any positions where an EDU begins; a position given twice counts once)."""
+        gold, pred, matched = [], [], []
+        for gold_positions, pred_positions in documents:
+            g, p = _positions(gold_positions), _positions(pred_positions)
+            gold.append(g.size)
+            pred.append(p.size)
+            matched.append(np.intersect1d(g, p, assume_unique=True).size)
+        return cls(np.array(gold, dtype=np.int64), np.array(pred, dtype=np.int64), np.array(matched, dtype=np.int64))
+
+    def __add__(self, other: BoundaryCounts) -> BoundaryCounts:
+        """The documents of both."""
+        return BoundaryCounts(np.concatenate([self.gold, other.gold]), np.concatenate([self.pred, other.pred]),
+                              np.concatenate([self.matched, other.matched]))
+
+    def select(self, mask: np.ndarray) -> BoundaryCounts:
+        """The counts of the documents where ``mask`` is true."""
+        return BoundaryCounts(self.gold[mask], self.pred[mask], self.matched[mask])
+
+    @property
+    def precision(self) -> float:
+        """Micro precision over the documents, a fraction (0 where nothing is predicted)."""
+        return float(divide(int(self.matched.sum()), int(self.pred.sum())))
+
+    @property
+    def recall(self) -> float:
+        """Micro recall over the documents, a fraction (0 where the gold has no boundary)."""
+        return float(divide(int(self.matched.sum()), int(self.gold.sum())))
+
+    @property
+    def f1(self) -> float:
+        """The harmonic mean of :attr:`precision` and :attr:`recall` (0 where both are 0)."""
+        return float(f1_score(self.precision, self.recall))
+
+    def summary(self, *, zero_division: ZeroDivision = ZERO_DIVISION) -> dict[str, float | int]:
+        """Micro precision, recall, F1 in percent (``zero_division`` where a denominator is 0, see
+        :func:`~rstkit.metrics.average.divide`) and the three counts: what reports print."""
+        g, p, m = int(self.gold.sum()), int(self.pred.sum()), int(self.matched.sum())
+        precision = float(percent(m, p, zero_division=zero_division))
+        recall = float(percent(m, g, zero_division=zero_division))
+        f1 = float(f1_score(precision, recall))
+        return {"precision": precision, "recall": recall, "f1": f1, "gold": g, "pred": p, "matched": m}
+
+
+def _positions(positions: Iterable[int] | np.ndarray) -> np.ndarray:
+    """``positions`` as a sorted array of distinct int64."""
+    given = positions if isinstance(positions, np.ndarray) else np.fromiter(positions, dtype=np.int64)
+    return np.unique(given.astype(np.int64, copy=False))

@@ -1,8 +1,9 @@
 """EDU segmentation of plain text: ``Segmenter.load().segment(text)``.
 
 The segmenter (:mod:`rstkit.segment.segmenter`) needs torch and is imported on first use,
-so ``import rstkit.segment`` stays light; the tokenizer, the result types and the
-DISRPT-style scoring are plain Python.
+so ``import rstkit.segment`` stays light; the tokenizer and the result types are plain Python (the
+DISRPT-style scoring of :mod:`.evaluate` is the evaluation's,
+:class:`rstkit.metrics.segmentation.BoundaryCounts`).
 
     >>> from rstkit.segment import Segmenter
     >>> result = Segmenter.load().segment(text)      # doctest: +SKIP
@@ -10,12 +11,11 @@ DISRPT-style scoring are plain Python.
 """
 from __future__ import annotations
 
-from .evaluate import BoundaryScore, boundary_score
 from .result import EDUSpan, Segmentation, build_segmentation
 from .tokenize import paragraphs, read_plain_text, tokenize
 
-__all__ = ["BoundaryScore", "EDUSpan", "Segmentation", "Segmenter", "SegmenterTrainConfig", "boundary_score",
-           "build_segmentation", "paragraphs", "read_plain_text", "tokenize"]
+__all__ = ["EDUSpan", "Segmentation", "Segmenter", "SegmenterTrainConfig", "build_segmentation", "paragraphs",
+           "read_plain_text", "tokenize"]
 
 
 def __getattr__(name: str):

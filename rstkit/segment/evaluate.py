@@ -11,7 +11,8 @@ scores we count them too.
 
 A boundary here is the character offset where an EDU begins, which is the same as a
 token when both sides use the same tokens, and lets a prediction on other tokens (our own
-tokenisation of raw text) be scored against the gold as well.
+tokenisation of raw text) be scored against the gold as well. The counting is the evaluation's
+(:class:`~rstkit.metrics.segmentation.BoundaryCounts`).
 
 Conditions (how the text is presented to the segmenter, see :mod:`rstkit.segment.gum`):
 
@@ -27,57 +28,28 @@ Conditions (how the text is presented to the segmenter, see :mod:`rstkit.segment
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
-from ..metrics.average import divide, f1_score
+from ..metrics.segmentation import BoundaryCounts
 from .gum import GoldDocument, gold_documents, read_gum_trees
 
 CONDITIONS = ("gold-flat", "gold", "raw", "raw-flat")
 
 
-@dataclass(frozen=True)
-class BoundaryScore:
-    """Boundary counts and DISRPT's precision, recall and F1 (in [0, 1])."""
-
-    true_positives: int = 0
-    false_positives: int = 0
-    false_negatives: int = 0
-
-    def __add__(self, other: BoundaryScore) -> BoundaryScore:
-        return BoundaryScore(self.true_positives + other.true_positives,
-                             self.false_positives + other.false_positives,
-                             self.false_negatives + other.false_negatives)
-
-    @property
-    def precision(self) -> float:
-        return float(divide(self.true_positives, self.true_positives + self.false_positives))
-
-    @property
-    def recall(self) -> float:
-        return float(divide(self.true_positives, self.true_positives + self.false_negatives))
-
-    @property
-    def f1(self) -> float:
-        return float(f1_score(self.precision, self.recall))
-
-    def as_dict(self) -> dict:
-        return {"tp": self.true_positives, "fp": self.false_positives, "fn": self.false_negatives,
-                "precision": round(100 * self.precision, 2), "recall": round(100 * self.recall, 2),
-                "f1": round(100 * self.f1, 2)}
+def as_record(counts: BoundaryCounts) -> dict[str, int | float]:
+    """The counts of a split and condition as the model's ``config.json`` keeps them: true positives,
+    false positives and false negatives, and precision, recall and F1 in percent (two decimals)."""
+    matched, gold, pred = int(counts.matched.sum()), int(counts.gold.sum()), int(counts.pred.sum())
+    return {"tp": matched, "fp": pred - matched, "fn": gold - matched,
+            "precision": round(100 * counts.precision, 2), "recall": round(100 * counts.recall, 2),
+            "f1": round(100 * counts.f1, 2)}
 
 
-def boundary_score(gold_starts: Iterable[int], predicted_starts: Iterable[int]) -> BoundaryScore:
-    """Score the character offsets where predicted EDUs begin against the gold ones."""
-    gold, predicted = set(gold_starts), set(predicted_starts)
-    return BoundaryScore(len(gold & predicted), len(predicted - gold), len(gold - predicted))
-
-
-def score_documents(segmenter, documents: Sequence[GoldDocument], gold_tokens: bool) -> dict[str, BoundaryScore]:
-    """EDU and sentence boundary scores of ``segmenter`` over ``documents`` (masked ones
+def score_documents(segmenter, documents: Sequence[GoldDocument], gold_tokens: bool) -> dict[str, BoundaryCounts]:
+    """EDU and sentence boundary counts of ``segmenter`` over ``documents`` (masked ones
     left out), on the documents' gold tokens or on the segmenter's own tokenisation."""
-    edus, sentences = BoundaryScore(), BoundaryScore()
+    edus, sentences = [], []
     for doc in documents:
         if doc.masked:
             continue
@@ -88,15 +60,15 @@ def score_documents(segmenter, documents: Sequence[GoldDocument], gold_tokens: b
         starts = [e.start for e in result.edus]
         sentence_starts = [e.start for i, e in enumerate(result.edus)
                            if i == 0 or e.sentence != result.edus[i - 1].sentence]
-        edus += boundary_score(doc.edu_starts, starts)
-        sentences += boundary_score(doc.sentence_starts, sentence_starts)
-    return {"edus": edus, "sentences": sentences}
+        edus.append((doc.edu_starts, starts))
+        sentences.append((doc.sentence_starts, sentence_starts))
+    return {"edus": BoundaryCounts.of(edus), "sentences": BoundaryCounts.of(sentences)}
 
 
 def evaluate_gum(segmenter, root: str | Path, splits: Sequence[str] = ("dev", "test", "test2"),
-                 conditions: Sequence[str] = CONDITIONS) -> dict[str, dict[str, dict[str, BoundaryScore]]]:
-    """``{split: {condition: {"edus"|"sentences": score}}}`` on a GUM checkout."""
-    results: dict[str, dict[str, dict[str, BoundaryScore]]] = {}
+                 conditions: Sequence[str] = CONDITIONS) -> dict[str, dict[str, dict[str, BoundaryCounts]]]:
+    """``{split: {condition: {"edus"|"sentences": counts}}}`` on a GUM checkout."""
+    results: dict[str, dict[str, dict[str, BoundaryCounts]]] = {}
     for split in splits:
         trees = read_gum_trees(root, split)
         with_paragraphs, flat = gold_documents(trees, paragraphs=True), gold_documents(trees, paragraphs=False)

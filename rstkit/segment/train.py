@@ -37,10 +37,10 @@ from torch import nn
 
 from ..cache import cache_dir
 from ..errors import RSTKitError
+from ..metrics.segmentation import BoundaryCounts
 from ..models import CONFIG, TrainSettings, config_text, read_config, write_model_dir
 from ..tree import RSTTree
 from ..vocabulary import UNK, Vocabulary
-from .evaluate import BoundaryScore, boundary_score
 from .features import FLAGS, TokenFeatures, featurize, word_key
 from .gum import GoldDocument, corpus_card, gold_documents, read_gum_trees
 from .model import EDU_START, INSIDE, NET_OPTIONS, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
@@ -140,11 +140,9 @@ def make_examples(documents: Sequence[GoldDocument], segmenter: Segmenter,
     return examples
 
 
-def dev_f1(segmenter: Segmenter, documents: Sequence[GoldDocument]) -> BoundaryScore:
-    score = BoundaryScore()
-    for doc in documents:
-        score += boundary_score(doc.edu_starts, [e.start for e in segmenter.segment(doc.text).edus])
-    return score
+def dev_f1(segmenter: Segmenter, documents: Sequence[GoldDocument]) -> BoundaryCounts:
+    return BoundaryCounts.of((doc.edu_starts, [e.start for e in segmenter.segment(doc.text).edus])
+                             for doc in documents)
 
 
 def train(train_trees: Mapping[str, RSTTree], dev_trees: Mapping[str, RSTTree], out: str | Path,
@@ -276,10 +274,11 @@ def tune_threshold(segmenter: Segmenter, documents: Sequence[GoldDocument]) -> f
     best, best_threshold = -1.0, 0.5
     for threshold in np.arange(0.20, 0.81, 0.05):
         segmenter.threshold = float(threshold)
-        score = BoundaryScore()
+        chosen = []
         for doc, tokens, forced, p in predictions:
             starts, _ = segmenter.decide(p)
-            score += boundary_score(doc.edu_starts, [tokens[i][0] for i in set(starts) | forced])
+            chosen.append((doc.edu_starts, [tokens[i][0] for i in set(starts) | forced]))
+        score = BoundaryCounts.of(chosen)
         if score.f1 > best:
             best, best_threshold = score.f1, float(threshold)
     return round(best_threshold, 2)

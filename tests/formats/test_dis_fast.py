@@ -1,9 +1,10 @@
-"""The .dis reader's two paths (fast scanner, lark grammar) agree; deep trees; error messages.
+"""The .dis reader's two paths (direct, lark grammar) agree; deep trees; error messages.
 
-The scanner (``_dis_events.scan``) either declines a file (None) or produces exactly the node events the
-grammar produces (``_dis_grammar.grammar_events``); one builder turns events into the tree, so equal events
-mean equal trees, errors and warnings. Appending RST-DT's ``//TT_ERR`` mark (which the grammar
-ignores and the scanner declines) sends a file through the grammar end to end.
+The direct path (``_dis_direct.direct``) either declines a file (None) or builds exactly the tree that
+the grammar's node events (``_dis_grammar.grammar_events``) give through the builder, node lines and
+EDU paragraphs included; every error, warning and lenient repair is the builder's. Appending RST-DT's
+``//TT_ERR`` mark (which the grammar ignores and the direct path declines) sends a file through the
+grammar end to end.
 """
 from __future__ import annotations
 
@@ -25,18 +26,6 @@ PROJECT = Path(__file__).resolve().parents[1].parent
 FORCE_GRAMMAR = "\n//TT_ERR\n"
 
 
-def events_agree(text: str, source: str = "<string>") -> list | None:
-    """Assert the scanner's events are the grammar's (or the scanner declined); return them."""
-    fast = _dis_events.scan(text)
-    try:
-        precise = _dis_grammar.grammar_events(text, source)
-    except FormatError:
-        assert fast is None, "the scanner accepted a file the grammar rejects"
-        return None
-    assert fast is None or fast == precise
-    return fast
-
-
 def node_list(tree: RSTTree | Node) -> list[tuple]:
     return [(n.start, n.end, n.nuclearity, n.relation, n.line) for n in tree.nodes()]
 
@@ -47,7 +36,7 @@ def direct_agrees(text: str, source: str = "<string>") -> tuple | None:
     direct = _dis_direct.direct(text)
     try:
         builder = _dis_events.Builder(source, False)
-        root = builder.build(_dis_events.scan(text) or _dis_grammar.grammar_events(text, source))
+        root = builder.build(_dis_grammar.grammar_events(text, source))
         tree = RSTTree(root, builder.edus(), "", source)
         validate(tree)
     except RSTKitError:
@@ -60,16 +49,6 @@ def direct_agrees(text: str, source: str = "<string>") -> tuple | None:
 
 
 # -- every real file --------------------------------------------------------------------------
-@pytest.mark.gum
-@pytest.mark.parametrize("form", ["lisp_nary", "lisp_binary"])
-def test_both_paths_give_the_same_events_on_every_gum_file(gum_dir, form):
-    files = sorted((gum_dir / form).glob("*.dis"))
-    assert len(files) == 281
-    for path in files:
-        events = events_agree(read_text(path), str(path))
-        assert events is not None, f"{path.name}: the scanner declined a regular GUM file"
-
-
 @pytest.mark.gum
 @pytest.mark.parametrize("form", ["lisp_nary", "lisp_binary"])
 def test_the_direct_path_builds_the_event_paths_tree_on_every_gum_file(gum_dir, form):
@@ -87,8 +66,6 @@ def test_both_paths_agree_on_the_sample_examples_and_test_files(examples_dir):
     regular = [p for p in files if "sample" in p.parts or examples_dir in p.parents]
     assert len(regular) >= 10 and any(p.name == "ex3.dis" for p in regular)
     for path in files:  # parser outputs in dis syntax may be declined, but never read differently
-        events = events_agree(read_text(path), str(path))
-        assert events is not None or path not in regular, path
         direct = direct_agrees(read_text(path), str(path))
         assert direct is not None or path not in regular, path
 
@@ -174,14 +151,12 @@ def test_generated_files_read_as_written_on_both_paths(document):
         assert [(n.start, n.end, n.nuclearity, n.relation) for n in read.nodes()] == expected_nodes
         assert [e.text for e in read.edus] == [b.strip() for b in bodies]
     assert node_list(trees[0]) == node_list(trees[1]) and trees[0].edus == trees[1].edus
-    events_agree(text)
     assert direct_agrees(text) is not None
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(dis_documents(bodies=NASTY))
-def test_nasty_texts_the_scanner_takes_read_exactly_as_the_grammar_reads_them(document):
-    events_agree(document[0])
+def test_nasty_texts_the_direct_path_takes_read_exactly_as_the_grammar_reads_them(document):
     direct_agrees(document[0])
 
 
@@ -192,20 +167,19 @@ def test_mutated_files_are_declined_or_read_as_the_grammar_reads_them(document, 
     cut = data.draw(st.integers(0, len(text)))
     width = data.draw(st.integers(0, 6))
     insert = data.draw(st.sampled_from(["", "(", ")", "_!", " ", "x", "(leaf 1)", "(text _!", "\n", "Root"]))
-    events_agree(text[:cut] + insert + text[cut + width:])
     direct_agrees(text[:cut] + insert + text[cut + width:])
 
 
-def test_scanner_takes_the_regular_layouts():
+def test_the_direct_path_takes_the_regular_layouts():
     """Several leaves on one line, tabs and newlines between tokens, a 1-EDU document, <P>."""
     one_line = "( Root (span 1 2) ( Nucleus (leaf 1) (rel2par List) (text _!a (b) [c] \"d\"<P>_!) )" \
                "\t( Nucleus\n(leaf 2)\n\t(rel2par List)\n(text _!é 中 _! x_!) ) )"
-    assert events_agree(one_line) is not None
+    assert direct_agrees(one_line) is not None
     tree = loads_dis(one_line)
     assert [e.text for e in tree.edus] == ['a (b) [c] "d"', "é 中 _! x"]
     assert [e.paragraph for e in tree.edus] == [1, 2]
     one_edu = "( Root (leaf 1) (text _!Correction appended._!) )"
-    assert events_agree(one_edu) is not None and loads_dis(one_edu).edus == (EDU(1, "Correction appended."),)
+    assert direct_agrees(one_edu) is not None and loads_dis(one_edu).edus == (EDU(1, "Correction appended."),)
 
 
 @pytest.mark.parametrize("text", [
@@ -214,9 +188,9 @@ def test_scanner_takes_the_regular_layouts():
     "( Root (leaf1) (text _!a_!) )",
     "( Root (leaf 1) (text _!a_!) ) )",
 ])
-def test_scanner_declines_what_it_does_not_handle(text):
-    assert _dis_events.scan(text) is None and _dis_direct.direct(text) is None
-    events_agree(text)
+def test_the_direct_path_declines_what_it_does_not_handle(text):
+    assert _dis_direct.direct(text) is None
+    direct_agrees(text)
 
 
 @pytest.mark.parametrize("change", [

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rstkit import transform
 from rstkit.corpus import read_tree
 from rstkit.labels import get_label_map, label_map_names
 from rstkit.metrics import EvalConfig, parseval, rst_parseval
@@ -181,6 +182,35 @@ def test_tuple_arrays_rows_as_given():
     assert arrays.columns["rel"].tolist() == [0, 1, 0] and arrays.n_docs == 3
     empty = arrays_of_prepared([None, Rows([], PARSEVAL)], PARSEVAL, vocabularies)
     assert empty.n_docs == 2 and empty.start.size == 0 and empty.doc.size == 0
+
+@pytest.mark.parametrize("bug", [KeyError("child"), IndexError("list index out of range"), ValueError("unpack")])
+def test_a_bug_in_the_walk_surfaces_instead_of_falling_back(monkeypatch, bug):
+    """The walk declines only where it says it does (an unknown label, a pattern a binarization does
+    not define, a node left to the long way); a bug inside it (here injected into the expansion of
+    n-ary nodes) surfaces as it is, from the walk and from the metrics that use it, instead of being
+    hidden by the long way's correct answer. Before, KeyError and IndexError of any origin gave None."""
+    e = [Node(i, i, NUCLEUS, "List") for i in range(1, 4)]
+    tree = RSTTree(Node(1, 3, ROOT, None, tuple(e)), tuple(EDU(i, f"e{i}") for i in range(1, 4)), "d")
+    assert prepared_walk(tree, "right", None) is not None  # the ternary List node is walked
+
+    def broken(node, mode, source):
+        raise bug
+
+    monkeypatch.setattr(transform, "_expand", broken)
+    with pytest.raises(type(bug)):
+        prepared_walk(tree, "right", None)
+    with pytest.raises(type(bug)):
+        prepared_walk(tree, "right", get_label_map("rstdt18").relabeller())
+    for family in (RST_PARSEVAL, PARSEVAL):
+        with pytest.raises(type(bug)):
+            family.rows(tree, EvalConfig(), gold=True)
+    # the declared conditions still decline: an unknown label (the map's KeyError), a unary node
+    bad = tree.with_root(Node(1, 3, ROOT, None, (Node(1, 1, NUCLEUS, "no-such-label"), e[1], e[2])))
+    monkeypatch.undo()
+    assert prepared_walk(bad, "right", get_label_map("rstdt18").relabeller()) is None
+    unary = RSTTree(Node(1, 1, ROOT, None, (Node(1, 1, NUCLEUS, SPAN),)), (EDU(1),), "u")
+    assert prepared_walk(unary, "right", None) is None
+
 
 
 # -- the whole walk (transform.prepared_walk): rst-eval's procedure, B1 counts ----------------------
