@@ -52,15 +52,18 @@ def main() -> None:
     print(f"{os.cpu_count()} cores; load average at start {os.getloadavg()[0]:.1f}")
     print("| model | engine | wall s | CPU s | documents/s | vs 1 worker | 100k documents |")
     print("|---|---|---|---|---|---|---|")
-    base = [sys.executable, "-m", "rstkit", "parse", str(args.gum), "--split", "test", "--batch-size", "4", "-q"]
+    def command(out: Path, *options: str) -> list[str]:
+        return [sys.executable, "-m", "rstkit", "parse", str(args.gum), str(out), "--split", "test", "--batch-size",
+                "4", "-q", *options]
+
     with tempfile.TemporaryDirectory() as tmp:
         for model in args.models.split(","):
             local = Path(tmp) / f"{model}-local"
-            cases = [("local, 1 thread", [*base, str(local), "--model", model, "--jobs", "1"], local)]
+            cases = [("local, 1 thread", command(local, "--model", model, "--jobs", "1"), local)]
             for n in map(int, args.workers.split(",")):
                 out = Path(tmp) / f"{model}-dask{n}"
                 cases.append((f"dask, {n} worker{'s' if n > 1 else ''}",
-                               [*base, str(out), "--model", model, "--engine", "dask", "--workers", str(n)], out))
+                               command(out, "--model", model, "--engine", "dask", "--workers", str(n)), out))
             one = None
             for name, line, out in cases:
                 wall, cpu = timed(line)

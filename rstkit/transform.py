@@ -397,10 +397,12 @@ class _Declined(RSTKitError):
     """A node the walks leave to the long way (caught in :func:`prepared_walk`)."""
 
 
-def _unknown(relation: str | None) -> _Declined:
+class _UnknownLabel(_Declined):
     """A label the map does not know (its ``KeyError``, caught around each lookup of the walks): left
     to the long way, which reports it."""
-    return _Declined(f"relation label {relation!r} is unknown to the label map")
+
+    def __init__(self, relation: str | None) -> None:
+        super().__init__(f"relation label {relation!r} is unknown to the label map")
 
 
 def _expand(node: Node, mode: Binarization, source: str | None) -> tuple[tuple[Node, ...], int | None]:
@@ -467,7 +469,7 @@ def _marcu_walk(tree: RSTTree, passes: tuple[Binarization, ...],
         try:
             mapped = label[node.relation]
         except KeyError:
-            raise _unknown(node.relation) from None
+            raise _UnknownLabel(node.relation) from None
         add((node.start, node.end, node.nuclearity, mapped))
         nary += len(kids) > 2
     out.reverse()
@@ -488,7 +490,7 @@ def _decision_walk(tree: RSTTree, passes: tuple[Binarization, ...], label: Mappi
         try:
             label[node.relation]
         except KeyError:
-            raise _unknown(node.relation) from None
+            raise _UnknownLabel(node.relation) from None
         if not kids:
             continue
         if len(kids) == 2:
@@ -504,7 +506,7 @@ def _decision_walk(tree: RSTTree, passes: tuple[Binarization, ...], label: Mappi
         try:
             mapped = label[relation]
         except KeyError:
-            raise _unknown(relation) from None
+            raise _UnknownLabel(relation) from None
         add((node.start, node.end, pair, mapped))
     return out, k_letter
 
