@@ -6,27 +6,21 @@ package's ``__init__`` (imported first by Python, light by design) is all that r
 import sys
 
 
-class _TerminatedEarly(KeyboardInterrupt):
-    """SIGTERM before the command line took over."""
-
-
-def _terminated_early(signum, frame):
-    raise _TerminatedEarly
-
-
 def main() -> int:
     """Run the command line on ``sys.argv``; its exit status."""
+    terminated: tuple[type[BaseException], ...] = ()  # SIGTERM's exception, once it is imported
     try:
-        import signal
+        from .interrupts import Terminated, raise_terminated_from_now
 
-        signal.signal(signal.SIGTERM, _terminated_early)
+        terminated = (Terminated,)
+        raise_terminated_from_now()
         from .cli import main as command_line
 
         return command_line()
-    except _TerminatedEarly:
-        print("rstkit: terminated", file=sys.stderr)
-        return 128 + 15  # SIGTERM
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, terminated):
+            print("rstkit: terminated", file=sys.stderr)
+            return 128 + 15  # SIGTERM
         print("rstkit: interrupted", file=sys.stderr)
         return 128 + 2  # SIGINT
 

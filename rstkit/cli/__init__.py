@@ -21,21 +21,19 @@ interrupted`` / ``rstkit: terminated``), no traceback; what the command was writ
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import re
-import signal
 import sys
-import threading
 import time
 import warnings
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from importlib import import_module
 from typing import NoReturn, cast
 
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
 from ..gcpause import gc_pauses_allowed
+from ..interrupts import INTERRUPTED, TERMINATED, Terminated, terminate_as_interrupt
 from ..progress import shown
 from .common import VERBOSITY, add_verbosity_options, detail, set_verbosity, standard_streams, warn
 
@@ -134,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     set_verbosity(args)
     # the command prints its warnings, whatever filters its caller set; progress unless --quiet; rstkit's bulk
     # work pauses the garbage collector (gcpause)
-    with (warnings.catch_warnings(), _terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1), gc_pauses_allowed(),
+    with (warnings.catch_warnings(), terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1), gc_pauses_allowed(),
           standard_streams()):
         warnings.simplefilter("default", RSTKitWarning)
         warnings.showwarning = _show_warning
@@ -152,28 +150,6 @@ def sub_parser(parser: argparse.ArgumentParser, name: str | None) -> argparse.Ar
     return None
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where the program is (as Ctrl-C raises KeyboardInterrupt), so that the
-    cleanup of what was being written runs."""
-
-
-def _terminated(signum, frame) -> None:
-    raise Terminated()
-
-
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM raises :class:`Terminated` while a command runs (in the main thread only)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def _run(args: argparse.Namespace) -> int:
     """Run the chosen subcommand; errors become one line on stderr and an exit status."""
     try:
@@ -189,10 +165,10 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     except Terminated:
         print("rstkit: terminated", file=sys.stderr)
-        return 128 + signal.SIGTERM
+        return TERMINATED
     except KeyboardInterrupt:
         print("rstkit: interrupted", file=sys.stderr)
-        return 128 + signal.SIGINT
+        return INTERRUPTED
     except Exception as exc:
         if os.environ.get("RSTKIT_TRACEBACK"):
             raise
