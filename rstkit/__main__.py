@@ -4,6 +4,10 @@ any moment of start-up (importing :mod:`rstkit.cli` and the subcommand, parsing 
 answered as later ones are: one line and status 130 (SIGINT) or 143 (SIGTERM), no traceback. The
 package's ``__init__`` (imported first by Python, light by design) is all that runs before it."""
 import sys
+import time
+
+#: when the command started (its ``--verbose`` total time counts from here: start-up included)
+STARTED = time.monotonic()
 
 
 def main() -> int:
@@ -16,7 +20,7 @@ def main() -> int:
         raise_terminated_from_now()
         from .cli import main as command_line
 
-        return command_line()
+        return command_line(started=STARTED)
     except KeyboardInterrupt as exc:
         if isinstance(exc, terminated):
             print("rstkit: terminated", file=sys.stderr)

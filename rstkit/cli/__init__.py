@@ -120,7 +120,11 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     warn(str(message))
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, started: float | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv``); its exit status. ``started``: when the
+    process started (``time.monotonic()``; ``rstkit.__main__`` gives it), for ``--verbose``'s total
+    time (default: now)."""
+    started = time.monotonic() if started is None else started
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)
@@ -136,9 +140,10 @@ def main(argv: list[str] | None = None) -> int:
           standard_streams()):
         warnings.simplefilter("default", RSTKitWarning)
         warnings.showwarning = _show_warning
-        started = time.process_time()
+        cpu = time.process_time()
         status = _run(args)
-        detail(f"{args.command}: exit status {status}, {time.process_time() - started:.2f}s of CPU in the command")
+        detail(f"{args.command}: exit status {status}, {time.process_time() - cpu:.2f}s of CPU in the command, "
+               f"{time.monotonic() - started:.1f}s in all (start-up included)")
         return status
 
 

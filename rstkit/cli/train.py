@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..corpus import resolve_corpus
 from ..errors import RSTKitError
+from ..extras import needs
 from ..labels import label_map_names
 from ..output import check_target
 from .common import (
@@ -108,8 +109,7 @@ def run(args: argparse.Namespace) -> int:
         from ..parser.inputs import read_training_trees
         from ..parser.train import check_output_dir, train, train_ensemble
     except ImportError as exc:
-        raise RSTKitError(f"rstkit train needs the parser extra ({exc.name} is missing): "
-                          "pip install 'rstkit[parser]' (torch==2.13.0, tqdm, transformers)") from None
+        raise RSTKitError(needs("rstkit train", exc.name or "the parser extra", extra="parser")) from None
     try:
         options = json.loads(args.options)
     except json.JSONDecodeError as exc:

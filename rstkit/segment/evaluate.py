@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..metrics.average import divide, f1_score
+from ..progress import Progress
 from .gum import GoldDocument, gold_documents, read_gum_trees
 
 CONDITIONS = ("gold-flat", "gold", "raw", "raw-flat")
@@ -74,11 +75,13 @@ def boundary_score(gold_starts: Iterable[int], predicted_starts: Iterable[int]) 
     return BoundaryScore(len(gold & predicted), len(predicted - gold), len(gold - predicted))
 
 
-def score_documents(segmenter, documents: Sequence[GoldDocument], gold_tokens: bool) -> dict[str, BoundaryScore]:
+def score_documents(segmenter, documents: Sequence[GoldDocument], gold_tokens: bool, what: str = "score"
+                    ) -> dict[str, BoundaryScore]:
     """EDU and sentence boundary scores of ``segmenter`` over ``documents`` (masked ones
-    left out), on the documents' gold tokens or on the segmenter's own tokenisation."""
+    left out), on the documents' gold tokens or on the segmenter's own tokenisation; progress
+    reported as ``what``."""
     edus, sentences = BoundaryScore(), BoundaryScore()
-    for doc in documents:
+    for doc in Progress.counting(documents, what, "doc"):
         if doc.masked:
             continue
         if gold_tokens:
@@ -103,5 +106,6 @@ def evaluate_gum(segmenter, root: str | Path, splits: Sequence[str] = ("dev", "t
         results[split] = {}
         for condition in conditions:
             documents = flat if condition.endswith("-flat") else with_paragraphs
-            results[split][condition] = score_documents(segmenter, documents, condition.startswith("gold"))
+            results[split][condition] = score_documents(segmenter, documents, condition.startswith("gold"),
+                                                        f"score {split} {condition}")
     return results
