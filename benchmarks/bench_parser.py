@@ -15,7 +15,6 @@ import warnings
 import pytest
 
 torch = pytest.importorskip("torch")
-pytest.importorskip("tqdm")
 
 from rstkit.corpus import gum_corpus
 from rstkit.models import shipped, shipped_model_dir

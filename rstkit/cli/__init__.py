@@ -21,21 +21,19 @@ interrupted`` / ``rstkit: terminated``), no traceback; what the command was writ
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import re
-import signal
 import sys
-import threading
 import time
 import warnings
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from importlib import import_module
 from typing import NoReturn, cast
 
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
 from ..gcpause import gc_pauses_allowed
+from ..interrupts import INTERRUPTED, TERMINATED, Terminated, terminate_as_interrupt
 from ..progress import shown
 from .common import VERBOSITY, add_verbosity_options, detail, set_verbosity, standard_streams, warn
 
@@ -122,7 +120,11 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     warn(str(message))
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, started: float | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv``); its exit status. ``started``: when the
+    process started (``time.monotonic()``; ``rstkit.__main__`` gives it), for ``--verbose``'s total
+    time (default: now)."""
+    started = time.monotonic() if started is None else started
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)
@@ -134,13 +136,14 @@ def main(argv: list[str] | None = None) -> int:
     set_verbosity(args)
     # the command prints its warnings, whatever filters its caller set; progress unless --quiet; rstkit's bulk
     # work pauses the garbage collector (gcpause)
-    with (warnings.catch_warnings(), _terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1), gc_pauses_allowed(),
+    with (warnings.catch_warnings(), terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1), gc_pauses_allowed(),
           standard_streams()):
         warnings.simplefilter("default", RSTKitWarning)
         warnings.showwarning = _show_warning
-        started = time.process_time()
+        cpu = time.process_time()
         status = _run(args)
-        detail(f"{args.command}: exit status {status}, {time.process_time() - started:.2f}s of CPU in the command")
+        detail(f"{args.command}: exit status {status}, {time.process_time() - cpu:.2f}s of CPU in the command, "
+               f"{time.monotonic() - started:.1f}s in all (start-up included)")
         return status
 
 
@@ -150,28 +153,6 @@ def sub_parser(parser: argparse.ArgumentParser, name: str | None) -> argparse.Ar
         if isinstance(action, argparse._SubParsersAction) and name in action.choices:
             return action.choices[name]
     return None
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where the program is (as Ctrl-C raises KeyboardInterrupt), so that the
-    cleanup of what was being written runs."""
-
-
-def _terminated(signum, frame) -> None:
-    raise Terminated()
-
-
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM raises :class:`Terminated` while a command runs (in the main thread only)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -189,10 +170,10 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     except Terminated:
         print("rstkit: terminated", file=sys.stderr)
-        return 128 + signal.SIGTERM
+        return TERMINATED
     except KeyboardInterrupt:
         print("rstkit: interrupted", file=sys.stderr)
-        return 128 + signal.SIGINT
+        return INTERRUPTED
     except Exception as exc:
         if os.environ.get("RSTKIT_TRACEBACK"):
             raise

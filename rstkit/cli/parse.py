@@ -46,6 +46,7 @@ from pathlib import Path
 
 from ..convert import unwritable
 from ..errors import ManyErrors, RSTKitError
+from ..extras import needs
 from ..formats import all_formats
 from ..output import check_existing, check_names, check_target, write_files
 from .common import (
@@ -139,8 +140,7 @@ def _parse(args: argparse.Namespace) -> int:
         )
         from ..parser.threads import default_threads
     except ImportError as exc:
-        raise RSTKitError(f"rstkit parse needs the parser extra ({exc.name} is missing): "
-                          "pip install 'rstkit[parser]' (torch==2.13.0, tqdm, transformers)") from None
+        raise RSTKitError(needs("rstkit parse", exc.name or "the parser extra", extra="parser")) from None
     import warnings
 
     from ..boundaries import complete, has_sentences

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from ..corpus import walk_input
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning
+from ..extras import needs
 from ..folders import not_regular
 from ..formats.disrpt import DisrptFile, is_disrpt, read_disrpt, with_boundaries
 from ..output import check_existing, check_names, check_target, wants_directory, write_files
@@ -186,7 +187,7 @@ def _segment(source_path: Path, output: str, args: argparse.Namespace) -> int:
     try:
         from ..segment.segmenter import Segmenter
     except ImportError as exc:
-        raise RSTKitError(f"rstkit segment needs torch ({exc.name} is missing): pip install torch==2.13.0") from None
+        raise RSTKitError(needs("rstkit segment", exc.name or "the parser extra", extra="parser")) from None
     started = time.perf_counter()
     segmenter = Segmenter.load(args.model, threads=args.jobs)
     loaded = time.perf_counter()

@@ -1,6 +1,6 @@
 """``rstkit train --corpus gum|rstdt|DIR -o MODEL_DIR``: train rstkit's shift-reduce parser.
 
-Needs the ``parser`` extra (torch, tqdm, transformers). ``gum`` and ``rstdt`` name the
+Needs the ``parser`` extra (torch, transformers). ``gum`` and ``rstdt`` name the
 corpora found at ``--corpus-root`` (or ``$RSTKIT_GUM`` / ``$RSTKIT_RSTDT``); any other value
 is a GUM checkout, an RST-DT release or a directory of documents (splits from
 ``splits.tsv``). The model is selected on the dev split by ``--select-by`` (default
@@ -21,8 +21,10 @@ from pathlib import Path
 
 from ..corpus import resolve_corpus
 from ..errors import RSTKitError
+from ..extras import needs
 from ..labels import label_map_names
 from ..output import check_target
+from ..progress import showing, shown
 from .common import (
     add_deprecated,
     add_input_options,
@@ -103,13 +105,17 @@ def seed_list(text: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    with shown(showing() and os.environ.get("RANK", "0") == "0"):  # under torchrun, the first process reports
+        return _train(args)
+
+
+def _train(args: argparse.Namespace) -> int:
     try:
         from ..parser.config import TrainConfig
         from ..parser.inputs import read_training_trees
         from ..parser.train import check_output_dir, train, train_ensemble
     except ImportError as exc:
-        raise RSTKitError(f"rstkit train needs the parser extra ({exc.name} is missing): "
-                          "pip install 'rstkit[parser]' (torch==2.13.0, tqdm, transformers)") from None
+        raise RSTKitError(needs("rstkit train", exc.name or "the parser extra", extra="parser")) from None
     try:
         options = json.loads(args.options)
     except json.JSONDecodeError as exc:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..corpus import resolve_corpus
 from ..errors import CorpusError, RSTKitError
+from ..extras import needs
 from .common import add_deprecated, add_jobs_option, nonnegative_float, output_name, positive_float, positive_int
 
 
@@ -63,6 +64,7 @@ def add_parser(sub) -> None:
     p.add_argument("--max-docs", type=positive_int, default=None,
                    help="train and select on the first N documents only (smoke tests)")
     p.add_argument("--no-eval", action="store_true", help="do not score the model on dev, test and test2")
+    p.add_argument("--resume", action="store_true", help="continue from DIR/checkpoint.pt (written after every epoch)")
     p.set_defaults(run=run)
 
 
@@ -71,10 +73,11 @@ def run(args: argparse.Namespace) -> int:
         import torch
 
         from ..segment.evaluate import as_record, evaluate_gum
-        from ..segment.train import SegmenterTrainConfig, train_on_gum, write_scores
+        from ..segment.gum import corpus_card, read_gum_trees
+        from ..segment.segmenter import Segmenter
+        from ..segment.train import SegmenterTrainConfig, write_scores
     except ImportError as exc:
-        raise RSTKitError(f"rstkit train-segmenter needs torch ({exc.name} is missing): "
-                          "pip install torch==2.13.0") from None
+        raise RSTKitError(needs("rstkit train-segmenter", exc.name or "the parser extra", extra="parser")) from None
     if args.out is None:
         raise RSTKitError("name the model directory to write: -o DIR")
     corpus = resolve_corpus("gum", args.corpus_root)
@@ -93,7 +96,9 @@ def run(args: argparse.Namespace) -> int:
                                   window=args.window, lr=args.lr, lr_decay=args.lr_decay, seed=args.seed,
                                   flat_probability=args.flat_probability, max_docs=args.max_docs,
                                   pretrained=args.pretrained, net=net)
-    segmenter = train_on_gum(root, args.out, config, log=lambda line: print(line, flush=True))
+    splits = {"train": read_gum_trees(root, "train"), "dev": read_gum_trees(root, "dev")}
+    info = {"corpus": corpus_card(root), "train_split": "train", "dev_split": "dev"}
+    segmenter = Segmenter.train(splits["train"], splits["dev"], config, out=args.out, info=info, resume=args.resume)
     if not args.no_eval:
         results = evaluate_gum(segmenter, root)
         print(f"{'split':6} {'condition':10} {'P':>6} {'R':>6} {'F1':>6}  (EDU boundaries, DISRPT counting)")

@@ -5,9 +5,7 @@ in a process pool with ``jobs`` > 1, whose workers may send back something small
 tree, ignore SIGINT and are ended by the parent when it is interrupted)."""
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
-import signal
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -20,6 +18,7 @@ from ..folders import not_regular, walk_files
 from ..formats import Format, all_formats, get_format
 from ..formats.detect import describe_groups, sniffed
 from ..gcpause import bulk_work
+from ..interrupts import interrupts_blocked, worker_ignores_interrupts
 from ..progress import Progress
 from ..tree import RSTTree
 
@@ -219,8 +218,8 @@ def in_processes(function: Callable[[Task], Result], tasks: Sequence[Task], work
     for, when the parent is interrupted or a worker crashes."""
     pool = None
     try:
-        with _interrupts_blocked():  # until each worker has set its own handlers
-            pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
+        with interrupts_blocked():  # until each worker has set its own handlers
+            pool = multiprocessing.get_context().Pool(workers, initializer=worker_ignores_interrupts)
         # an interrupt held back meanwhile arrives here, with the pool made: it is ended below
         yield from pool.imap(function, tasks, chunksize=chunksize)
     except BaseException:  # an interrupt (or a worker's crash): the workers are ended, not waited for
@@ -237,32 +236,6 @@ def in_processes(function: Callable[[Task], Result], tasks: Sequence[Task], work
 def _counted(outcome: Outcome, bar: Progress) -> Outcome:
     bar.update()
     return outcome
-
-
-_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
-
-
-@contextlib.contextmanager
-def _interrupts_blocked() -> Iterator[None]:
-    """SIGINT and SIGTERM blocked in this thread (where the system can), so that processes started
-    meanwhile begin with them blocked."""
-    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-def _worker_signals() -> None:
-    """A reading worker leaves SIGINT (a Ctrl-C reaches every process of the terminal's group) to
-    its parent, which ends it, and ends at once on SIGTERM, whatever handler it inherited."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)
 
 
 def _read_one(task: tuple[Path, str | None, bool, bool, Callable[[RSTTree], Any] | None, dict]) -> Outcome:

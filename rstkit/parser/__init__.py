@@ -1,4 +1,4 @@
-"""rstkit's own shift-reduce RST parser (optional extra ``parser``: torch, tqdm, transformers).
+"""rstkit's own shift-reduce RST parser (optional extra ``parser``: torch, transformers).
 
 * :class:`Parser` (:mod:`.api`): ``Parser.load(name_or_path)``, ``parser.parse(docs)``,
   ``Parser.train(train, dev, config)``; :class:`TrainConfig` (:mod:`.config`) its settings

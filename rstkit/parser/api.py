@@ -21,6 +21,7 @@ import torch
 
 from ..boundaries import has_paragraphs, has_sentences
 from ..errors import RSTKitError, RSTKitWarning
+from ..extras import needs
 from ..models import locate, shipped
 from ..tree import EDU, RSTTree
 from .config import TrainConfig
@@ -39,8 +40,7 @@ def default_model() -> tuple[str, str | None]:
     missing = pretrained_available(best)
     if missing is None:
         return best, None
-    return fallback, (f"the {best} model needs {missing} (pip install 'rstkit[parser]'); "
-                      f"using the {fallback} model")
+    return fallback, f"{needs(f'the {best} model', missing)}; using the {fallback} model"
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from ..corpus import Corpus, format_for_path, list_files, open_corpus, read_file
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError
 from ..folders import not_regular
 from ..formats import doc_id_from_path, read_text
+from ..progress import Progress
 from ..segment.result import Segmentation
 from ..segment.tokenize import read_plain_text
 from ..tree import EDU, RSTTree
@@ -240,11 +241,13 @@ def read_training_trees(corpus: Corpus, doc_ids: Sequence[str], *, lenient: bool
     """``{doc_id: tree}`` of ``doc_ids`` in ``corpus``, their EDUs given the sentence and
     paragraph indices of the corpus's boundary source (:meth:`Corpus.boundary_corpus`, e.g.
     GUM's ``.rsd`` files) where it has one."""
-    trees = {d: replace(read_tree(corpus.path(d), corpus.format, lenient=lenient), doc_id=d) for d in doc_ids}
+    trees = {d: replace(read_tree(corpus.path(d), corpus.format, lenient=lenient), doc_id=d)
+             for d in Progress.counting(doc_ids, "read", "doc")}
     source = corpus.boundary_corpus()
     if source is None:
         return trees
-    return {d: with_boundaries(t, read_tree(source.path(d), source.format).edus) for d, t in trees.items()}
+    return {d: with_boundaries(t, read_tree(source.path(d), source.format).edus)
+            for d, t in Progress.counting(list(trees.items()), "read boundaries", "doc")}
 
 
 def missing_boundaries(documents: Sequence[Document], where: str) -> str | None:

@@ -20,7 +20,6 @@ with gradients; its weights are then part of the parser's model directory.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from ..output import replacing_file
 from ..pretrained import PretrainedEncoder
 
 _SHARED: dict[tuple[str, int, float], PretrainedEncoder] = {}
@@ -107,10 +107,8 @@ def pooled_states(pretrained: PretrainedEncoder, texts: Sequence[str], cache_dir
     edus = torch.from_numpy(piece_edus(states.offsets, starts))
     pooled = pool(torch.from_numpy(states.layers), edus, len(texts)).half().numpy()
     if file is not None:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        partial = file.with_suffix(f".{os.getpid()}.tmp.npy")
-        np.save(partial, pooled)
-        partial.replace(file)
+        with replacing_file(file) as stream:  # whole or not at all: runs may share the cache
+            np.save(stream, pooled)
     return pooled
 
 

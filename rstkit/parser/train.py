@@ -1,28 +1,24 @@
-"""Training: teacher forcing on oracle states, batched across documents.
+"""Training the parser: teacher forcing on oracle states, batched across documents, through the
+one training loop (:func:`rstkit.training.fit`; this module gives it the parser's hooks,
+:class:`ParserTrainee`).
 
 Each batch holds several whole documents; all of their oracle states are scored in one
-pass; the gradients of ``accumulate`` batches make one optimizer step. The learning rate
+pass; the gradients of ``accumulate`` batches make one optimizer step (AdamW). The learning rate
 warms up linearly over a fraction of all steps, then stays constant or decays (cosine or
 linear) to ``min_lr_ratio``; a fine-tuned transformer's layers learn at ``encoder_lr``
 times ``layer_decay`` per layer below the top, its embeddings lowest. After each epoch
 the dev set is parsed greedily and scored with the ``select_by`` metric; the best model is
-written to the output directory, and a checkpoint (model, optimizer, schedule, AMP grad
-scaler, epoch, every random state) lets ``resume`` continue exactly where training
-stopped. Training stops after ``patience`` epochs without improvement or after
-``epochs``; how it stopped is added to the model's config at the end.
-
-Under ``torchrun`` (``WORLD_SIZE`` > 1) training runs with DistributedDataParallel
-(NCCL on GPUs, gloo on CPUs): each process takes its share of every epoch's batches,
-rank 0 evaluates and writes, and all processes stop together.
+written to the output directory at once. The loop's checkpoint lets ``resume`` continue exactly
+where training stopped, and runs under ``torchrun`` share every epoch's batches. Training stops
+after ``patience`` epochs without improvement or after ``epochs``; how it stopped is added to the
+model's config at the end.
 """
 from __future__ import annotations
 
 import json
 import math
 import os
-import random
 import re
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -36,6 +32,9 @@ from ..cache import cache_dir
 from ..errors import RSTKitError
 from ..labels import get_label_map
 from ..metrics import EvalConfig, score_documents
+from ..models import config_text, write_model_dir
+from ..progress import Progress
+from ..training import CHECKPOINT, Trainee, distributed, fit, init_distributed, seed_everything, stderr_log
 from ..tree import RSTTree
 from .config import TrainConfig, parse_select_by
 from .data import training_input, training_tree
@@ -47,7 +46,6 @@ from .model import ParserInput, ParserModel, collate
 from .modeldir import CONFIG, ModelSpec, build_model, save_ensemble_dir, save_model_dir
 from .threads import default_threads
 
-CHECKPOINT = "checkpoint.pt"
 _LAYER = re.compile(r"\.(?:layer|layers|h|block)\.(\d+)\.")
 
 
@@ -62,18 +60,15 @@ def resolve_device(name: str) -> torch.device:
     return torch.device(name)
 
 
-def seed_everything(seed: int) -> None:
-    random.seed(seed)
-    np.random.seed(seed)
-    torch.manual_seed(seed)
-
-
 def dev_scores(gold: dict[str, RSTTree], pred: dict[str, RSTTree], label_map: str, select_by: str
                ) -> dict[str, float]:
     """S/N/R/F of ``pred`` under the metric and average of ``select_by`` (e.g. ``parseval-micro-F``)."""
     metric, average, _ = parse_select_by(select_by)
     result = score_documents(gold, pred, EvalConfig(metric=metric, average=average, labels=label_map))
     return dict(result.scores)
+
+
+_log = stderr_log("train")
 
 
 def check_output_dir(out: str | Path) -> Path:
@@ -89,30 +84,63 @@ def check_output_dir(out: str | Path) -> Path:
     return out
 
 
-def _distributed() -> tuple[int, int]:
-    return int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
-
-
-def _log(message: str) -> None:
-    if _distributed()[0] == 0:
-        print(f"rstkit train: {message}", file=sys.stderr, flush=True)
-
-
 def _cache_dir(config: TrainConfig) -> str | None:
     if pretrained_part(config.encoder) is None or config.cache_dir == "":
         return None
     return config.cache_dir or str(cache_dir("features"))
 
 
+class ParserTrainee(Trainee):
+    """The parser's hooks of the training loop (:func:`rstkit.training.fit`): batches of whole
+    documents, AdamW with parameter groups, a per-step schedule, AMP on CUDA, dev parsing scored
+    by ``select_by``, the best model written to ``out`` as soon as it is found."""
+
+    model: ParserModel
+
+    def __init__(self, model: ParserModel, spec: ModelSpec, config: TrainConfig, train_docs: list[ParserInput],
+                 gold_dev: dict[str, RSTTree], dev_docs: list[ParserInput], scorer: ModelEnsemble, out: Path,
+                 device: torch.device, info: dict[str, Any]):
+        self.model, self.spec, self.config, self.out, self.device, self.info = model, spec, config, out, device, info
+        self.train_docs, self.gold_dev, self.dev_docs, self.scorer = train_docs, gold_dev, dev_docs, scorer
+        self.key = parse_select_by(config.select_by)[2]
+        self.clip, self.accumulate = config.clip, config.accumulate
+        self.amp = config.amp and device.type == "cuda"
+        self.optimizer = torch.optim.AdamW(parameter_groups(model, config), weight_decay=config.weight_decay)
+        batches_per_epoch = math.ceil(len(train_docs) / config.batch_docs) // distributed()[1]  # each process's
+        steps_per_epoch = max(1, math.ceil(batches_per_epoch / config.accumulate))
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, lr_factor(config, steps_per_epoch))
+
+    def batches(self, epoch: int) -> list[list[ParserInput]]:
+        return _batches(self.train_docs, self.config.batch_docs, np.random.default_rng(self.config.seed + epoch))
+
+    def loss(self, net: torch.nn.Module, batch: list[ParserInput]) -> tuple[torch.Tensor, int]:
+        inputs = collate(batch, self.model.encoder, self.device)
+        with autocast(self.device, self.amp):
+            return net(inputs), 1
+
+    def evaluate(self) -> tuple[dict[str, float], float]:
+        scores = dev_scores(self.gold_dev, decode(self.scorer, self.dev_docs, self.device, amp=self.amp),
+                            self.config.label_map, self.config.select_by)
+        return scores, scores[self.key]
+
+    def describe(self, scores: dict[str, float]) -> str:
+        return f"{self.config.select_by.rsplit('-', 1)[0]} " + " ".join(f"{k} {v:.1f}" for k, v in scores.items())
+
+    def keep_best(self, epoch: int, scores: dict[str, float]) -> None:
+        save_model_dir(self.out, self.model, self.spec, {**self.info, "train_config": self.config.as_dict(),
+                                                         "best_epoch": epoch, "select_by": self.config.select_by,
+                                                         "dev_scores": scores})
+
+
 def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: str | Path,
           config: TrainConfig, resume: bool = False, info: dict[str, Any] | None = None) -> dict[str, Any]:
     """Train a parser and write the best model (by the dev ``select_by`` metric) to ``out``."""
-    rank, world = _distributed()
+    rank, world = distributed()
     out = check_output_dir(out)
     torch.set_num_threads(config.threads or default_threads(len(train_trees)))
     device = resolve_device(config.device)
     if world > 1:
-        device = _init_distributed(device, rank)
+        device = init_distributed(device, rank)
     seed_everything(config.seed)
     label_map = get_label_map(config.label_map)
     hide = np.random.default_rng(config.seed).random(len(train_trees)) < config.hide_boundaries
@@ -129,75 +157,21 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
         vocab = build_vocabulary((e.text for t in gold_train.values() for e in t.edus), config.min_count)
     model = build_model(spec, vocab, _cache_dir(config)).to(device)
     started = time.time()
-    train_docs = [training_input(t, model.encoder, relations, model.context) for t in gold_train.values()]
+    train_docs = [training_input(tree, model.encoder, relations, model.context)  # pretrained states: minutes
+                  for tree in Progress.counting(list(gold_train.values()), "prepare training inputs", "doc")]
     scorer = ModelEnsemble([model])
-    dev_docs = [scorer.parser_input(d, t.edus) for d, t in gold_dev.items()]
+    dev_docs = [scorer.parser_input(doc_id, tree.edus)
+                for doc_id, tree in Progress.counting(list(gold_dev.items()), "prepare dev inputs", "doc")]
     _log(f"inputs prepared in {time.time() - started:.0f}s")
-    optimizer = torch.optim.AdamW(parameter_groups(model, config), weight_decay=config.weight_decay)
-    batches_per_epoch = math.ceil(len(train_docs) / config.batch_docs) // world  # each process's batches
-    steps_per_epoch = max(1, math.ceil(batches_per_epoch / config.accumulate))
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_factor(config, steps_per_epoch))
-    use_amp = config.amp and device.type == "cuda"
-    scaler = torch.amp.GradScaler("cuda", enabled=use_amp)
-    state: dict[str, Any] = {"epoch": 0, "best": -math.inf, "best_epoch": 0, "bad_epochs": 0, "history": []}
-    if resume:
-        state = _load_checkpoint(out / CHECKPOINT, model, optimizer, scheduler, scaler)
-    net = torch.nn.parallel.DistributedDataParallel(model) if world > 1 else model
+    trainee = ParserTrainee(model, spec, config, train_docs, gold_dev, dev_docs, scorer, out, device, info or {})
     _log(f"{len(train_docs)} training documents, {len(dev_docs)} dev, {len(relations)} relations, "
          f"{sum(p.numel() for p in model.parameters() if p.requires_grad)} trained parameters, device {device}, "
          f"selecting by dev {config.select_by}" + (f", {world} processes" if world > 1 else ""))
-    from tqdm import tqdm
-
-    key = parse_select_by(config.select_by)[2]
-    while state["epoch"] < config.epochs and state["bad_epochs"] < config.patience:
-        epoch = state["epoch"] + 1
-        started = time.time()
-        net.train()
-        batches = _batches(train_docs, config.batch_docs, np.random.default_rng(config.seed + epoch))
-        mine = batches[rank::world][:len(batches) // world] if world > 1 else batches
-        total = 0.0
-        optimizer.zero_grad(set_to_none=True)
-        for number, batch_docs in enumerate(tqdm(mine, desc=f"epoch {epoch}", unit="batch",
-                                                 disable=rank != 0 or None, leave=False, file=sys.stderr), 1):
-            batch = collate(batch_docs, model.encoder, device)
-            with autocast(device, use_amp):
-                loss = net(batch)
-            scaler.scale(loss / config.accumulate).backward()
-            total += loss.detach().item()
-            if number % config.accumulate == 0 or number == len(mine):
-                scaler.unscale_(optimizer)
-                torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
-                scaler.step(optimizer)
-                scaler.update()
-                scheduler.step()
-                optimizer.zero_grad(set_to_none=True)
-        if rank == 0:
-            scores = dev_scores(gold_dev, decode(scorer, dev_docs, device, amp=use_amp), config.label_map,
-                                config.select_by)
-            improved = scores[key] > state["best"]
-            state["history"].append({"epoch": epoch, "loss": total / max(1, len(mine)), "dev": scores,
-                                     "seconds": round(time.time() - started, 1)})
-            state["epoch"] = epoch
-            if improved:
-                state.update(best=scores[key], best_epoch=epoch, bad_epochs=0)
-                save_model_dir(out, model, spec, {**(info or {}), "train_config": config.as_dict(),
-                                                  "best_epoch": epoch, "select_by": config.select_by,
-                                                  "dev_scores": scores})
-            else:
-                state["bad_epochs"] += 1
-            _save_checkpoint(out / CHECKPOINT, model, optimizer, scheduler, scaler, state)
-            _log(f"epoch {epoch}: loss {total / max(1, len(mine)):.3f}, dev {config.select_by.rsplit('-', 1)[0]} "
-                 + " ".join(f"{k} {v:.1f}" for k, v in scores.items())
-                 + (" (best)" if improved else "") + f", {time.time() - started:.0f}s")
-        else:
-            state["epoch"] = epoch
-        if world > 1:
-            _agree(state, device)
+    state = fit(trainee, config, out, resume=resume, log=_log, device=device)
     if world > 1:
         torch.distributed.destroy_process_group()
-    state["stopped"] = "patience" if state["bad_epochs"] >= config.patience else "epochs"
     if rank == 0 and (out / CONFIG).is_file():
-        _record_stop(out / CONFIG, state, key)
+        _record_stop(out, state, trainee.key)
     return state
 
 
@@ -211,7 +185,7 @@ def train_ensemble(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree
         member = out / f"seed{seed}"
         states.append(train(train_trees, dev_trees, member, replace(config, seed=seed),
                             resume=resume and (member / CHECKPOINT).is_file(), info=info))
-    if _distributed()[0] == 0:
+    if distributed()[0] == 0:
         members = [f"seed{s}" for s in seeds]
         save_ensemble_dir(out, members, {**(info or {}), "seeds": list(seeds),
                                          "members_dev": {m: s["best"] for m, s in zip(members, states)}})
@@ -259,13 +233,13 @@ def lr_factor(config: TrainConfig, steps_per_epoch: int) -> Callable[[int], floa
     return factor
 
 
-def _record_stop(config_file: Path, state: dict, key: str) -> None:
+def _record_stop(out: Path, state: dict, key: str) -> None:
     """Add how training ended to the best model's config (it was written before the end)."""
-    config = json.loads(config_file.read_text(encoding="utf-8"))
+    config = json.loads((out / CONFIG).read_text(encoding="utf-8"))
     config["info"].update(epochs_run=state["epoch"], stopped=state["stopped"],
                           dev_by_epoch=[round(h["dev"][key], 2) for h in state["history"]],
                           seconds_by_epoch=[h["seconds"] for h in state["history"]])
-    config_file.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    write_model_dir(out, {CONFIG: config_text(config)})
 
 
 def without_boundaries(tree: RSTTree) -> RSTTree:
@@ -286,62 +260,3 @@ def _batches(docs: Sequence[ParserInput], size: int, rng: np.random.Generator) -
     batches = [[docs[i] for i in order[s:s + size]] for s in range(0, len(order), size)]
     rng.shuffle(batches)
     return batches
-
-
-def _random_states() -> dict[str, Any]:
-    states = {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()}
-    if torch.cuda.is_available():
-        states["cuda"] = torch.cuda.get_rng_state_all()
-    return states
-
-
-def _save_checkpoint(path: Path, model: ParserModel, optimizer: torch.optim.Optimizer, scheduler, scaler,
-                     state: dict) -> None:
-    tmp = path.with_suffix(".tmp")
-    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
-                "scheduler": scheduler.state_dict(), "scaler": scaler.state_dict(), "state": state,
-                "rng": _random_states()}, tmp)
-    tmp.replace(path)
-
-
-def _load_checkpoint(path: Path, model: ParserModel, optimizer: torch.optim.Optimizer, scheduler, scaler) -> dict:
-    if not path.is_file():
-        raise RSTKitError(f"cannot resume: no {CHECKPOINT} here", str(path.parent))
-    saved = torch.load(path, map_location="cpu", weights_only=False)
-    try:
-        model.load_state_dict(saved["model"])
-        optimizer.load_state_dict(saved["optimizer"])
-    except (RuntimeError, ValueError):
-        raise RSTKitError("cannot resume: the checkpoint was trained with other settings or data "
-                          "(vocabulary, relations or sizes differ)", str(path)) from None
-    scheduler.load_state_dict(saved["scheduler"])
-    scaler.load_state_dict(saved["scaler"])
-    rng = saved["rng"]
-    random.setstate(rng["python"])
-    np.random.set_state(rng["numpy"])
-    torch.set_rng_state(rng["torch"])
-    if "cuda" in rng and torch.cuda.is_available():
-        torch.cuda.set_rng_state_all(rng["cuda"])
-    _log(f"resuming after epoch {saved['state']['epoch']} (best dev {saved['state']['best']:.1f})")
-    return saved["state"]
-
-
-def _init_distributed(device: torch.device, rank: int) -> torch.device:
-    import torch.distributed as dist
-
-    if device.type == "cuda":
-        local = int(os.environ.get("LOCAL_RANK", rank))
-        torch.cuda.set_device(local)
-        device = torch.device("cuda", local)
-    dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
-    return device
-
-
-def _agree(state: dict, device: torch.device) -> None:
-    """Broadcast rank 0's stop decision (and epoch bookkeeping) to all processes."""
-    import torch.distributed as dist
-
-    flags = torch.tensor([float(state["bad_epochs"]), float(state["epoch"])],
-                         device=device if device.type == "cuda" else "cpu")
-    dist.broadcast(flags, 0)
-    state["bad_epochs"], state["epoch"] = int(flags[0]), int(flags[1])

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..extras import needs
 from .errors import ProbeError
 from .task import Instance
 
@@ -89,7 +90,7 @@ def _sklearn():
         from sklearn.preprocessing import StandardScaler
         from threadpoolctl import threadpool_limits
     except ImportError:
-        raise ProbeError("the probe classifier needs scikit-learn: pip install 'rstkit[probe]'") from None
+        raise ProbeError(needs("the probe classifier", "scikit-learn")) from None
     return LogisticRegression, StandardScaler, threadpool_limits
 
 

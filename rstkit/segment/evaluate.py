@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..metrics.segmentation import BoundaryCounts
+from ..progress import Progress
 from .gum import GoldDocument, gold_documents, read_gum_trees
 
 CONDITIONS = ("gold-flat", "gold", "raw", "raw-flat")
@@ -46,11 +47,13 @@ def as_record(counts: BoundaryCounts) -> dict[str, int | float]:
             "f1": round(100 * counts.f1, 2)}
 
 
-def score_documents(segmenter, documents: Sequence[GoldDocument], gold_tokens: bool) -> dict[str, BoundaryCounts]:
+def score_documents(segmenter, documents: Sequence[GoldDocument], gold_tokens: bool, what: str = "score"
+                    ) -> dict[str, BoundaryCounts]:
     """EDU and sentence boundary counts of ``segmenter`` over ``documents`` (masked ones
-    left out), on the documents' gold tokens or on the segmenter's own tokenisation."""
+    left out), on the documents' gold tokens or on the segmenter's own tokenisation; progress
+    reported as ``what``."""
     edus, sentences = [], []
-    for doc in documents:
+    for doc in Progress.counting(documents, what, "doc"):
         if doc.masked:
             continue
         if gold_tokens:
@@ -75,5 +78,6 @@ def evaluate_gum(segmenter, root: str | Path, splits: Sequence[str] = ("dev", "t
         results[split] = {}
         for condition in conditions:
             documents = flat if condition.endswith("-flat") else with_paragraphs
-            results[split][condition] = score_documents(segmenter, documents, condition.startswith("gold"))
+            results[split][condition] = score_documents(segmenter, documents, condition.startswith("gold"),
+                                                        f"score {split} {condition}")
     return results

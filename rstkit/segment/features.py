@@ -2,16 +2,20 @@
 
 Everything here is plain Python and numpy (no torch), computed once per text from the
 text and its token spans, so the same code serves training (GUM as raw text) and
-prediction (a user's text).
+prediction (a user's text); a model that also reads a pretrained encoder's states loads it
+with :func:`load_encoder` (torch, imported then) and pools them per token (:func:`pool_pieces`).
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from ..errors import RSTKitError
+from ..extras import needs
 from ..vocabulary import Vocabulary
 from .tokenize import Span
 
@@ -103,3 +107,20 @@ def pool_pieces(offsets: np.ndarray, vectors: np.ndarray, tokens: Sequence[Span]
     sums = np.add.reduceat(vectors[pieces].astype(np.float64), run_starts, axis=0)
     result[some] = sums / counts[some, None]
     return result
+
+
+def load_encoder(name: str, cache_dir: str | Path | None = None):
+    """The parser's pretrained encoder ``name`` (``minilm`` or ``hf:PATH``)."""
+    try:
+        from ..pretrained import PretrainedEncoder
+
+        return PretrainedEncoder.load(name, cache_dir=cache_dir)
+    except ImportError as exc:
+        raise RSTKitError(needs(f"this segmenter model reads the pretrained encoder {name!r}, which",
+                                exc.name or "transformers", extra="parser")
+                          + "; or use the shipped model that needs nothing but torch (segmenter-base)") from None
+    except RSTKitError as exc:
+        if name != "minilm":
+            raise
+        raise RSTKitError(f"this segmenter model reads the pretrained encoder 'minilm': {exc.message}; or use the "
+                          "shipped model that needs nothing but torch (segmenter-base)", exc.path) from None

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..corpus import gum_corpus, read_tree
+from ..progress import Progress
 from ..tree import EDU, RSTTree
 from .tokenize import Span
 
@@ -128,7 +129,8 @@ def read_gum_trees(root: str | Path, split: str) -> dict[str, RSTTree]:
     """The trees of one split of a GUM checkout, from its ``.rsd`` files (``dependencies/``: their
     EDUs know their sentences and paragraphs), in the split's order."""
     corpus = gum_corpus(root, "rsd")
-    return {doc_id: read_tree(corpus.path(doc_id)) for doc_id in corpus.doc_ids(split)}
+    return {doc_id: read_tree(corpus.path(doc_id)) for doc_id in Progress.counting(corpus.doc_ids(split),
+                                                                                   f"read {split}", "doc")}
 
 
 def gold_documents(trees: Mapping[str, RSTTree], paragraphs: bool = True) -> list[GoldDocument]:

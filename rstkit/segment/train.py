@@ -1,5 +1,9 @@
-"""Training the segmenter (CPU, minutes): ``train(train_trees, dev_trees, out, config)``, the
-parser's shape (:func:`rstkit.parser.train.train`); ``rstkit train-segmenter`` gives it GUM's splits.
+"""Training the segmenter (CPU, minutes): :meth:`Segmenter.train(train_trees, dev_trees, config, out=)
+<rstkit.segment.segmenter.Segmenter.train>`, the parser's shape; ``rstkit train-segmenter`` gives it
+GUM's splits. The loop is rstkit's one training loop (:func:`rstkit.training.fit`); this module gives
+it the segmenter's hooks (:class:`SegmenterTrainee`) and prepares the data. It needs nothing from
+:mod:`rstkit.segment.segmenter` (which imports it): what it asks of a segmenter is :class:`Trainable`,
+and the segmenter is made by the class that :meth:`~rstkit.segment.segmenter.Segmenter.train` passes.
 
 The training text is each tree's EDUs rebuilt as raw text (:mod:`rstkit.segment.gum`: GUM's
 ``.rsd`` files give each EDU's tokens, sentence and paragraph)
@@ -21,7 +25,6 @@ pooled over the token's word pieces), computed once per text and cached on disk.
 from __future__ import annotations
 
 import copy
-import os
 import random
 import time
 import warnings
@@ -29,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import torch
@@ -39,12 +42,14 @@ from ..cache import cache_dir
 from ..errors import RSTKitError
 from ..metrics.segmentation import BoundaryCounts
 from ..models import CONFIG, TrainSettings, config_text, read_config, write_model_dir
+from ..progress import Progress
+from ..training import Trainee, fit, seed_everything, stderr_log
 from ..tree import RSTTree
 from ..vocabulary import UNK, Vocabulary
-from .features import FLAGS, TokenFeatures, featurize, word_key
-from .gum import GoldDocument, corpus_card, gold_documents, read_gum_trees
+from .features import FLAGS, TokenFeatures, featurize, load_encoder, word_key
+from .gum import GoldDocument, gold_documents
 from .model import EDU_START, INSIDE, NET_OPTIONS, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
-from .segmenter import Segmenter, load_encoder
+from .result import Segmentation
 from .tokenize import Span, tokenize
 
 
@@ -121,13 +126,14 @@ def build_vocabularies(documents: Sequence[GoldDocument], min_word_count: int) -
     return Vocabulary.build(words, min_word_count), Vocabulary.build(chars, 2)
 
 
-def make_examples(documents: Sequence[GoldDocument], segmenter: Segmenter,
-                  same_text: Sequence[Example] | None = None) -> list[Example]:
+def make_examples(documents: Sequence[GoldDocument], segmenter: Trainable,
+                  same_text: Sequence[Example] | None = None, what: str = "prepare training texts") -> list[Example]:
     """Training examples of ``documents``. ``same_text``: examples of the same documents laid
     out otherwise (with paragraph breaks), whose pretrained vectors are reused where the
-    tokens are the same (a pretrained tokenizer does not see the layout's whitespace)."""
+    tokens are the same (a pretrained tokenizer does not see the layout's whitespace). Progress is
+    reported as ``what``."""
     examples = []
-    for i, doc in enumerate(d for d in documents if d.tokens):
+    for i, doc in enumerate(Progress.counting([d for d in documents if d.tokens], what, "doc")):
         tokens = own_tokens(doc)
         features = featurize(doc.text, tokens, doc.paragraph_starts, segmenter.words, segmenter.chars)
         if segmenter.encoder is not None:
@@ -140,30 +146,101 @@ def make_examples(documents: Sequence[GoldDocument], segmenter: Segmenter,
     return examples
 
 
-def dev_f1(segmenter: Segmenter, documents: Sequence[GoldDocument]) -> BoundaryCounts:
+class Trainable(Protocol):
+    """What training asks of a segmenter (:class:`rstkit.segment.segmenter.Segmenter`, made from the
+    parts :func:`train_segmenter` builds by the ``make`` it is given)."""
+
+    net: SegmenterNet
+    words: Vocabulary
+    chars: Vocabulary
+    encoder: Any
+    settings: dict
+    threshold: float
+
+    def token_vectors(self, text: str, tokens: Sequence[Span]) -> np.ndarray: ...
+
+    def segment(self, text: str) -> Segmentation: ...
+
+    def probabilities(self, text: str, tokens: Sequence[Span], paragraph_starts: Sequence[int] = ()
+                      ) -> np.ndarray: ...
+
+    def decide(self, probabilities: np.ndarray) -> tuple[list[int], list[int]]: ...
+
+    def save(self, path: str | Path) -> None: ...
+
+
+S = TypeVar("S", bound=Trainable)
+
+
+def dev_f1(segmenter: Trainable, documents: Sequence[GoldDocument], what: str = "segment dev") -> BoundaryCounts:
     return BoundaryCounts.of((doc.edu_starts, [e.start for e in segmenter.segment(doc.text).edus])
-                             for doc in documents)
+                             for doc in Progress.counting(documents, what, "doc"))
 
 
-def train(train_trees: Mapping[str, RSTTree], dev_trees: Mapping[str, RSTTree], out: str | Path,
-          config: SegmenterTrainConfig | None = None, *args: Any, log: Callable[[str], None] = print,
-          info: Mapping[str, Any] | None = None, **old: Any) -> Segmenter:
+class SegmenterTrainee(Trainee):
+    """The segmenter's hooks of the training loop (:func:`rstkit.training.fit`): random windows of
+    each document with or without its paragraph breaks, a per-token cross-entropy with word dropout,
+    Adam with a per-epoch exponential decay, dev F1 with and without paragraph breaks (their mean
+    selects), the best weights kept in memory (and in the checkpoint) until the end."""
+
+    schedule_per = "epoch"
+
+    def __init__(self, segmenter: Trainable, config: SegmenterTrainConfig, examples: list[Example],
+                 flat_examples: list[Example], dev_docs: list[GoldDocument], dev_flat: list[GoldDocument]):
+        self.segmenter, self.config = segmenter, config
+        self.examples, self.flat_examples, self.dev_docs, self.dev_flat = examples, flat_examples, dev_docs, dev_flat
+        self.model = segmenter.net
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.lr)
+        self.scheduler = torch.optim.lr_scheduler.ExponentialLR(self.optimizer, gamma=config.lr_decay)
+        self.loss_function = nn.CrossEntropyLoss(reduction="sum")
+        self.best_state: dict[str, Any] | None = None
+
+    def batches(self, epoch: int) -> list[list[tuple[Example, int, int]]]:
+        windows = _epoch_windows(self.examples, self.flat_examples, self.config)
+        return [windows[b:b + self.config.batch_size] for b in range(0, len(windows), self.config.batch_size)]
+
+    def loss(self, net: torch.nn.Module, batch: list[tuple[Example, int, int]]) -> tuple[torch.Tensor, int]:
+        words_t, chars_t, flags_t, lengths, extra_t = batch_windows([(e.features, lo, hi) for e, lo, hi in batch])
+        if self.config.word_dropout:
+            drop = (torch.rand(words_t.shape) < self.config.word_dropout) & (words_t > UNK)
+            words_t = words_t.masked_fill(drop, UNK)
+        gold = torch.full(words_t.shape, -100, dtype=torch.int64)
+        for row, (e, lo, hi) in enumerate(batch):
+            gold[row, :hi - lo] = torch.from_numpy(e.labels[lo:hi])
+        scores = net(words_t, chars_t, flags_t, lengths, extra_t)
+        tokens = int(lengths.sum())
+        return self.loss_function(scores.reshape(-1, 3), gold.reshape(-1)) / tokens, tokens
+
+    def evaluate(self) -> tuple[dict[str, float], float]:
+        with_paragraphs = dev_f1(self.segmenter, self.dev_docs)
+        flat = dev_f1(self.segmenter, self.dev_flat, "segment dev without paragraph breaks")
+        return {"F1": 100 * with_paragraphs.f1, "flat F1": 100 * flat.f1}, (with_paragraphs.f1 + flat.f1) / 2
+
+    def describe(self, scores: dict[str, float]) -> str:
+        return f"F1 {scores['F1']:.2f} (flat {scores['flat F1']:.2f})"
+
+    def keep_best(self, epoch: int, scores: dict[str, float]) -> None:
+        self.best_state = copy.deepcopy(self.model.state_dict())
+
+    def kept(self) -> dict[str, Any]:
+        return {"best_state": self.best_state}
+
+    def restore(self, kept: dict[str, Any]) -> None:
+        self.best_state = kept["best_state"]
+
+
+def train_segmenter(make: Callable[..., S], train_trees: Mapping[str, RSTTree], dev_trees: Mapping[str, RSTTree],
+                    out: str | Path, config: SegmenterTrainConfig, *, resume: bool = False,
+                    log: Callable[[str], None] | None = None, info: Mapping[str, Any] | None = None) -> S:
     """Train on ``train_trees`` (``{doc_id: tree}``, their EDUs with sentences and paragraphs),
     select on ``dev_trees``, write the model to ``out`` and return it; ``info`` (facts such as the
-    corpus) is written into the model's training record. The order of the parser's
-    :func:`rstkit.parser.train.train`; the old ``train(gum_root, out, config, log, train_split,
-    dev_split)`` still works, deprecated."""
-    if isinstance(train_trees, (str, os.PathLike)):
-        warnings.warn("train(gum_root, out, config, ...) is deprecated: call train(train_trees, dev_trees, out, "
-                      "config) (rstkit.segment.gum.read_gum_trees reads a split)", DeprecationWarning, stacklevel=2)
-        rest = ([config] if config is not None else []) + list(args)  # the old log, train_split, dev_split
-        return train_on_gum(train_trees, dev_trees, out, *rest[1:], log=rest[0] if rest else log,  # type: ignore
-                            **old)
-    if config is None or args or old:
-        raise TypeError("train() takes (train_trees, dev_trees, out, config, *, log=, info=)")
-    random.seed(config.seed)
-    np.random.seed(config.seed)
-    torch.manual_seed(config.seed)
+    corpus) is written into the model's training record. ``make(net, words, chars, settings,
+    encoder)`` makes the segmenter (:meth:`rstkit.segment.segmenter.Segmenter.train` passes its
+    class); ``resume``: continue from ``out``'s checkpoint; ``log``: where the lines go (default:
+    standard error, ``rstkit train-segmenter: ...``)."""
+    log = log or stderr_log("train-segmenter")
+    out = Path(out)
+    seed_everything(config.seed)
     started = time.time()
 
     def usable(trees: Mapping[str, RSTTree], paragraphs: bool) -> list[GoldDocument]:
@@ -183,69 +260,27 @@ def train(train_trees: Mapping[str, RSTTree], dev_trees: Mapping[str, RSTTree], 
         settings["pretrained"] = {"encoder": config.pretrained, "layers": list(config.pretrained_layers)}
     extra = encoder.dim if encoder is not None else 0
     net = SegmenterNet(NetConfig(words=len(words), chars=len(chars), flags=len(FLAGS), extra=extra, **config.net))
-    segmenter = Segmenter(net, words, chars, settings, encoder)
+    segmenter = make(net, words, chars, settings, encoder)
     examples = make_examples(train_docs, segmenter)
-    flat_examples = make_examples(train_flat, segmenter, same_text=examples)
-    settings["training"]["train_documents"] = len(examples)
+    flat_examples = make_examples(train_flat, segmenter, same_text=examples,
+                                  what="prepare training texts without paragraph breaks")
+    segmenter.settings["training"]["train_documents"] = len(examples)
     log(f"{len(examples)} training documents, {sum(len(e.labels) for e in examples)} tokens; "
         f"{len(words)} words, {len(chars)} characters; {len(dev_docs)} dev documents ({time.time() - started:.0f}s)")
-
-    optimizer = torch.optim.Adam(net.parameters(), lr=config.lr)
-    schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=config.lr_decay)
-    loss_function = nn.CrossEntropyLoss(reduction="sum")
-    best, best_state, best_epoch, history = -1.0, None, 0, []
-    for epoch in range(1, config.epochs + 1):
-        net.train()
-        total, count = 0.0, 0
-        windows = _epoch_windows(examples, flat_examples, config)
-        for b in range(0, len(windows), config.batch_size):
-            batch = windows[b:b + config.batch_size]
-            words_t, chars_t, flags_t, lengths, extra_t = batch_windows([(e.features, lo, hi) for e, lo, hi in batch])
-            if config.word_dropout:
-                drop = (torch.rand(words_t.shape) < config.word_dropout) & (words_t > UNK)
-                words_t = words_t.masked_fill(drop, UNK)
-            gold = torch.full(words_t.shape, -100, dtype=torch.int64)
-            for row, (e, lo, hi) in enumerate(batch):
-                gold[row, :hi - lo] = torch.from_numpy(e.labels[lo:hi])
-            scores = net(words_t, chars_t, flags_t, lengths, extra_t)
-            loss = loss_function(scores.reshape(-1, 3), gold.reshape(-1)) / int(lengths.sum())
-            optimizer.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), 5.0)
-            optimizer.step()
-            total += loss.item() * int(lengths.sum())
-            count += int(lengths.sum())
-        schedule.step()
-        net.eval()
-        with_paragraphs, flat = dev_f1(segmenter, dev_docs), dev_f1(segmenter, dev_flat)
-        mean = (with_paragraphs.f1 + flat.f1) / 2
-        history.append({"epoch": epoch, "loss": round(total / max(count, 1), 4),
-                        "dev_f1": round(100 * with_paragraphs.f1, 2), "dev_flat_f1": round(100 * flat.f1, 2)})
-        log(f"epoch {epoch}: loss {total / max(count, 1):.4f}, dev F1 {100 * with_paragraphs.f1:.2f} "
-            f"(flat {100 * flat.f1:.2f}), {time.time() - started:.0f}s")
-        if mean > best:
-            best, best_state, best_epoch = mean, copy.deepcopy(net.state_dict()), epoch
-        elif epoch - best_epoch >= config.patience:
-            break
-    if best_state is not None:
-        net.load_state_dict(best_state)
-    net.eval()
+    trainee = SegmenterTrainee(segmenter, config, examples, flat_examples, dev_docs, dev_flat)
+    state = fit(trainee, config, out, resume=resume, log=log)
+    if trainee.best_state is not None:
+        segmenter.net.load_state_dict(trainee.best_state)
+    segmenter.net.eval()
     segmenter.threshold = tune_threshold(segmenter, dev_docs + dev_flat)
-    segmenter.settings["training"].update(best_epoch=best_epoch, history=history,
+    history = [{"epoch": h["epoch"], "loss": round(h["loss"], 4), "dev_f1": round(h["dev"]["F1"], 2),
+                "dev_flat_f1": round(h["dev"]["flat F1"], 2)} for h in state["history"]]
+    segmenter.settings["training"].update(best_epoch=state["best_epoch"], history=history,
                                           seconds=round(time.time() - started))
     segmenter.save(out)
-    log(f"best epoch {best_epoch}, threshold {segmenter.threshold:.2f}; model in {out} "
+    log(f"best epoch {state['best_epoch']}, threshold {segmenter.threshold:.2f}; model in {out} "
         f"({time.time() - started:.0f}s)")
     return segmenter
-
-
-def train_on_gum(root: str | Path, out: str | Path, config: SegmenterTrainConfig, train_split: str = "train",
-                 dev_split: str = "dev", *, log: Callable[[str], None] = print) -> Segmenter:
-    """:func:`train` on two splits of the GUM checkout ``root`` (``rstkit train-segmenter``), its
-    corpus card and the splits' names as ``info``."""
-    info = {"corpus": corpus_card(root), "train_split": train_split, "dev_split": dev_split}
-    return train(read_gum_trees(root, train_split), read_gum_trees(root, dev_split), out, config, log=log,
-                 info=info)
 
 
 def _epoch_windows(examples: list[Example], flat_examples: list[Example],
@@ -263,10 +298,10 @@ def _epoch_windows(examples: list[Example], flat_examples: list[Example],
     return windows
 
 
-def tune_threshold(segmenter: Segmenter, documents: Sequence[GoldDocument]) -> float:
+def tune_threshold(segmenter: Trainable, documents: Sequence[GoldDocument]) -> float:
     """The boundary probability threshold with the best F1 on ``documents``."""
     predictions = []
-    for doc in documents:
+    for doc in Progress.counting(documents, "tune the threshold on dev", "doc"):
         tokens = own_tokens(doc)
         paragraph_starts = set(doc.paragraph_starts)
         forced = {0} | {i for i, (a, _) in enumerate(tokens) if a in paragraph_starts}

@@ -9,7 +9,6 @@ import sys
 import pytest
 
 pytest.importorskip("torch")
-pytest.importorskip("tqdm")
 
 from rstkit.parser.modeldir import read_config
 

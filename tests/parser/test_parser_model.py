@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 torch = pytest.importorskip("torch")
-pytest.importorskip("tqdm")
 
 from rstkit.cli import main
 from rstkit.corpus import gum_corpus, read_documents

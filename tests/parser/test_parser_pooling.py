@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
-pytest.importorskip("tqdm")
 
 from rstkit.parser.api import Parser
 from rstkit.parser.config import TrainConfig

