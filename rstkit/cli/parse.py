@@ -33,8 +33,8 @@ the ``--to`` format can hold, before the model is loaded; the files are written 
 
 Reproduce the shipped model's GUM test scores::
 
-    rstkit parse GUM_CHECKOUT /tmp/gum-pred --split test --gold-out /tmp/gum-gold
-    rstkit eval /tmp/gum-gold /tmp/gum-pred --labels gum
+    rstkit parse GUM_CHECKOUT /tmp/gum-pred --split test
+    rstkit eval GUM_CHECKOUT /tmp/gum-pred --split test --labels gum
 """
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ from ..boundaries import (
     read_boundary_file,
     with_boundaries,
 )
-from ..corpus import Corpus, format_for_path, list_files, open_corpus, read_file, read_tree, walk_input
+from ..corpus import Corpus, format_for_path, list_files, read_file, read_tree, split_corpus, walk_input
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError
 from ..folders import not_regular
 from ..formats import doc_id_from_path, read_text
@@ -224,7 +224,7 @@ def apply_boundaries(documents: list[Document], source: str | Path) -> list[Docu
 def read_corpus_split(path: str | Path, split: str) -> tuple[list[Document], dict[str, Path]]:
     """``(documents, {doc_id: gold file})`` of one split of a corpus directory (a GUM
     checkout's EDUs come from its ``.rsd`` files, for their boundaries)."""
-    corpus = open_corpus(path)
+    corpus = split_corpus(path, split)
     ids = corpus.doc_ids(split)
     source = corpus.boundary_corpus() or corpus
     documents = []
