@@ -48,6 +48,7 @@ from ..convert import unwritable
 from ..errors import ManyErrors, RSTKitError
 from ..formats import all_formats
 from ..output import check_existing, check_names, check_target, write_files
+from ..progress import waiting
 from .common import (
     STREAM,
     VERBOSITY,
@@ -123,22 +124,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _parse(args: argparse.Namespace) -> int:
-    try:
-        import torch
+    with waiting("start-up: importing torch"):  # seconds; tens of seconds on a busy machine
+        try:
+            import torch
 
-        from ..parser.api import Parser, default_model
-        from ..parser.inputs import (
-            apply_boundaries,
-            input_files,
-            missing_boundaries,
-            plain_text_files,
-            read_corpus_split,
-            read_parse_inputs,
-        )
-        from ..parser.threads import default_threads
-    except ImportError as exc:
-        raise RSTKitError(f"rstkit parse needs the parser extra ({exc.name} is missing): "
-                          "pip install 'rstkit[parser]' (torch==2.13.0, tqdm, transformers)") from None
+            from ..parser.api import Parser, default_model
+            from ..parser.inputs import (
+                apply_boundaries,
+                input_files,
+                missing_boundaries,
+                plain_text_files,
+                read_corpus_split,
+                read_parse_inputs,
+            )
+            from ..parser.threads import default_threads
+        except ImportError as exc:
+            raise RSTKitError(f"rstkit parse needs the parser extra ({exc.name} is missing): "
+                              "pip install 'rstkit[parser]' (torch==2.13.0, tqdm, transformers)") from None
+
     import warnings
 
     from ..boundaries import complete, has_sentences
@@ -199,7 +202,8 @@ def _parse(args: argparse.Namespace) -> int:
                 if reason:
                     _note(f"note: {reason}")
             loading = time.perf_counter()
-            segmenter = Segmenter.load(name)
+            with waiting(f"loading the {name} segmenter"):
+                segmenter = Segmenter.load(name)
             timings["loading"] += time.perf_counter() - loading
         segmenting = time.perf_counter()
         documents, gold_files = read_parse_inputs(args.input, args.in_format, args.boundaries,
@@ -230,7 +234,8 @@ def _parse(args: argparse.Namespace) -> int:
         shown = ", ".join(sources[:3]) + (", ..." if len(sources) > 3 else "")
         _note(f"boundaries of {sum(d.boundary_source != 'input' for d in documents)} document(s) from {shown}")
     loading = time.perf_counter()
-    parser = Parser.load(model, device=args.device, cache_dir=args.cache_dir)
+    with waiting(f"loading the {model} parser"):
+        parser = Parser.load(model, device=args.device, cache_dir=args.cache_dir)
     timings["loading"] += time.perf_counter() - loading
     started = time.perf_counter()
     inputs = [replace(d, edus=complete(d.edus).edus) for d in documents]

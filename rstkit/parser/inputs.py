@@ -38,6 +38,7 @@ from ..corpus import Corpus, format_for_path, list_files, read_file, read_tree, 
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError
 from ..folders import not_regular
 from ..formats import doc_id_from_path, read_text
+from ..progress import Progress
 from ..segment.result import Segmentation
 from ..segment.tokenize import read_plain_text
 from ..tree import EDU, RSTTree
@@ -177,19 +178,23 @@ def read_parse_inputs(path: str | Path, format: str | None = None, boundaries: s
         raise CorpusError("no documents to parse found", str(path))
     documents: dict[str, Document] = {}
     failures: list[RSTKitError] = []
-    for file in files:
-        try:
-            for doc in read_document_file(file, format, segmenter):
-                check_input_edus(doc.edus, doc.doc_id, str(file))
-                if doc.doc_id in documents:
-                    raise CorpusError(f"document id {doc.doc_id!r} appears twice", str(file))
-                if boundaries is None and not (has_sentences(doc.edus) and has_paragraphs(doc.edus)):
-                    sibling = _sibling(doc)
-                    if sibling is not None:
-                        doc = _with_source(doc, sibling, f"sibling {sibling.name}")
-                documents[doc.doc_id] = doc
-        except RSTKitError as exc:
-            failures.append(exc)
+    texts = plain_text_files(files, format) if segmenter is not None else []
+    # segmenting plain text takes seconds a document: reported (the caller's shown() decides where)
+    with Progress(len(files), "segment" if texts else "read", "file") as bar:
+        for file in files:
+            try:
+                for doc in read_document_file(file, format, segmenter):
+                    check_input_edus(doc.edus, doc.doc_id, str(file))
+                    if doc.doc_id in documents:
+                        raise CorpusError(f"document id {doc.doc_id!r} appears twice", str(file))
+                    if boundaries is None and not (has_sentences(doc.edus) and has_paragraphs(doc.edus)):
+                        sibling = _sibling(doc)
+                        if sibling is not None:
+                            doc = _with_source(doc, sibling, f"sibling {sibling.name}")
+                    documents[doc.doc_id] = doc
+            except RSTKitError as exc:
+                failures.append(exc)
+            bar.update()
     if failures:
         raise failures[0] if len(failures) == 1 else ManyErrors(failures)
     result = list(documents.values())
