@@ -35,7 +35,7 @@ from ..pretrained import MINILM, missing_packages
 from ..vocabulary import Vocabulary
 from .features import TokenFeatures, featurize, pool_pieces
 from .model import EDU_START, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
-from .result import Segmentation, build_segmentation
+from .result import Segmentation, build_segmentation, merge_lone_edus
 from .tokenize import Span, paragraphs, tokenize
 
 if TYPE_CHECKING:
@@ -151,9 +151,12 @@ class Segmenter:
 
     def segment_tokens(self, text: str, tokens: Sequence[Span], paragraph_starts: Sequence[int] = ()) -> Segmentation:
         """EDUs of ``text`` already split into ``tokens`` (spans of ``text``, e.g. a
-        corpus' gold tokens); ``paragraph_starts`` are character offsets (none: one paragraph)."""
+        corpus' gold tokens); ``paragraph_starts`` are character offsets (none: one paragraph).
+        No EDU is a lone dash, nor a lone conjunction but before a subordinate clause
+        (:func:`~rstkit.segment.result.merge_lone_edus`)."""
         paragraph_starts = sorted(paragraph_starts)
         edu_starts, sentence_starts = self.decide(self.probabilities(text, tokens, paragraph_starts))
+        edu_starts, sentence_starts = merge_lone_edus(text, tokens, edu_starts, sentence_starts, paragraph_starts)
         return build_segmentation(text, tokens, edu_starts, sentence_starts, paragraph_starts)
 
     def decide(self, probabilities: np.ndarray) -> tuple[list[int], list[int]]:
