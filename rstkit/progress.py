@@ -4,13 +4,11 @@ Library functions report progress through :class:`Progress`; whether anything is
 caller's choice, made once with :func:`shown` (the command line shows progress unless
 ``--quiet``; the Python API shows none unless asked). Work that ends before the first report is
 due (half a second on a terminal, ``every`` seconds otherwise) prints nothing. :func:`waiting`
-reports a phase with nothing to count (its time); :func:`since_start` is the time since the process
-started (``-v`` ends with it).
+reports a phase with nothing to count (its time).
 """
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import threading
 import time
@@ -24,8 +22,6 @@ _SHOWN: ContextVar[bool] = ContextVar("rstkit_progress_shown", default=False)
 BAR_DELAY = 0.5
 #: width of the bar in characters
 BAR_WIDTH = 30
-#: seconds between redraws of a bar
-BAR_TICK = 0.1
 
 
 @contextlib.contextmanager
@@ -73,7 +69,7 @@ class Progress:
         now = self.clock()
         elapsed = now - self.started
         if self._terminal:
-            if elapsed >= BAR_DELAY and (self._last_report is None or now - self._last_report >= BAR_TICK):
+            if elapsed >= BAR_DELAY and (self._last_report is None or now - self._last_report >= 0.1):
                 self._draw(elapsed)
                 self._last_report = now
         elif elapsed >= self.every and (self._last_report is None or now - self._last_report >= self.every):
@@ -119,7 +115,7 @@ def waiting(what: str, *, every: float = 5.0, stream: TextIO | None = None,
     done = threading.Event()
 
     def report() -> None:
-        while not done.wait(BAR_TICK if bar._terminal else every / 10):
+        while not done.wait(0.1 if bar._terminal else every / 10):  # a bar is redrawn up to ten times a second
             bar.update(0)
 
     timer = threading.Thread(target=report, name=f"rstkit progress: {what}", daemon=True)
@@ -132,20 +128,3 @@ def waiting(what: str, *, every: float = 5.0, stream: TextIO | None = None,
         if timer.is_alive():
             timer.join()
         bar.close()
-
-
-#: when this module was first imported: the start of the process where the system cannot tell it
-_IMPORTED = time.monotonic()
-
-
-def since_start() -> float:
-    """Seconds since this process started, interpreter start-up and imports included: on Linux from the
-    start time in ``/proc/self/stat`` (in clock ticks since boot, 10 ms), elsewhere since this module was
-    first imported (the command line imports it before its subcommand's module)."""
-    try:
-        with open("/proc/self/stat", "rb") as stat:
-            fields = stat.read().rsplit(b")", 1)[1].split()  # after the command name, which may hold spaces
-        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22 of the whole line: starttime
-        return max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - started)
-    except (OSError, IndexError, ValueError, AttributeError):
-        return time.monotonic() - _IMPORTED

@@ -36,7 +36,7 @@ from typing import NoReturn, cast
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
 from ..gcpause import gc_pauses_allowed
-from ..progress import shown, since_start
+from ..progress import shown
 from .common import VERBOSITY, add_verbosity_options, detail, set_verbosity, standard_streams, warn
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names); a command shows
@@ -140,8 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         warnings.showwarning = _show_warning
         started = time.process_time()
         status = _run(args)
-        detail(f"{args.command}: exit status {status}, {time.process_time() - started:.2f}s of CPU in the command, "
-               f"{since_start():.1f}s in all since the process started (start-up included)")
+        detail(f"{args.command}: exit status {status}, {time.process_time() - started:.2f}s of CPU in the command")
         return status
 
 

@@ -39,6 +39,7 @@ Reproduce the shipped model's GUM test scores::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from dataclasses import replace
@@ -123,25 +124,32 @@ def run(args: argparse.Namespace) -> int:
         return _parse(argparse.Namespace(**{**vars(args), "input": given}))
 
 
+def _import_torch() -> None:
+    """torch and the parser imported, their start-up reported (seconds; tens of seconds on a busy machine)."""
+    with waiting("start-up: importing torch"), contextlib.suppress(ImportError):  # _parse names the extra
+        import torch  # noqa: F401
+
+        from ..parser import api  # noqa: F401
+
+
 def _parse(args: argparse.Namespace) -> int:
-    with waiting("start-up: importing torch"):  # seconds; tens of seconds on a busy machine
-        try:
-            import torch
+    _import_torch()
+    try:
+        import torch
 
-            from ..parser.api import Parser, default_model
-            from ..parser.inputs import (
-                apply_boundaries,
-                input_files,
-                missing_boundaries,
-                plain_text_files,
-                read_corpus_split,
-                read_parse_inputs,
-            )
-            from ..parser.threads import default_threads
-        except ImportError as exc:
-            raise RSTKitError(f"rstkit parse needs the parser extra ({exc.name} is missing): "
-                              "pip install 'rstkit[parser]' (torch==2.13.0, tqdm, transformers)") from None
-
+        from ..parser.api import Parser, default_model
+        from ..parser.inputs import (
+            apply_boundaries,
+            input_files,
+            missing_boundaries,
+            plain_text_files,
+            read_corpus_split,
+            read_parse_inputs,
+        )
+        from ..parser.threads import default_threads
+    except ImportError as exc:
+        raise RSTKitError(f"rstkit parse needs the parser extra ({exc.name} is missing): "
+                          "pip install 'rstkit[parser]' (torch==2.13.0, tqdm, transformers)") from None
     import warnings
 
     from ..boundaries import complete, has_sentences

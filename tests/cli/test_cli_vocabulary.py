@@ -318,13 +318,6 @@ def test_a_phase_with_nothing_to_count_reports_its_time():
     assert terminal.text.count("\n") == 1
 
 
-def test_the_time_since_start_includes_the_start_up():
-    code = "import time; time.sleep(1); from rstkit.progress import since_start; print(since_start())"
-    seconds = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                                   cwd=ROOT).stdout)
-    assert seconds >= 1.0  # the second slept before rstkit was imported counts
-
-
 def test_eval_takes_the_reference_binarization_as_draw_and_convert_spell_it(capsys):
     """`eval --binarize rst-eval` is `--compat rst-eval` (the reference's binarization comes with its mode)."""
     sample = ["eval", "corpora/sample/gold", "corpora/sample/pred", "--metric", "rst-parseval", "-q",

