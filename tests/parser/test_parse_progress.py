@@ -81,3 +81,25 @@ def test_segmenting_plain_text_is_reported_as_segment(monkeypatch, tmp_path, cap
     assert [len(d.edus) for d in documents] == [2, 2, 2]
     # three files read at 3, 6, 9 s: one line at 6 s
     assert lines == ["segment: 2/3 file (6s)\n"]
+
+
+def test_segmenting_a_long_text_reports_as_it_goes(monkeypatch):
+    """One long text is one file: the segmenter reports its tokens, a batch of windows at a time."""
+    from rstkit.segment.segmenter import Segmenter
+
+    lines = []
+    stream = type("Log", (), {"write": lambda self, text: lines.append(text), "flush": lambda self: None})()
+    monkeypatch.setattr("rstkit.segment.segmenter.Progress", partial(progress.Progress, stream=stream,
+                                                                     clock=stepping_clock(3.0)))
+    segmenter = Segmenter.load("segmenter-base")
+    segmenter.window, segmenter.margin, segmenter.batch_size = 4, 1, 1  # one window of 4 tokens a batch
+    with progress.shown():
+        segmenter.segment(" ".join("abcdefghijklmnopqrst"))  # 20 one-letter tokens: 5 batches
+        # batches done at 3, 6, 9, 12, 15 s (4 tokens each): lines at 6 s (8 tokens) and 12 s (16 tokens)
+        assert lines == ["segment: 8/20 token (6s)\n", "segment: 16/20 token (12s)\n"]
+        segmenter.batch_size = 5  # the 5 windows in one batch: one step, not reported even when it is slow
+        monkeypatch.setattr("rstkit.segment.segmenter.Progress", partial(progress.Progress, stream=stream,
+                                                                         clock=stepping_clock(10.0)))
+        lines.clear()
+        segmenter.segment(" ".join("abcdefghijklmnopqrst"))
+        assert lines == []
