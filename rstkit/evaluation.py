@@ -149,13 +149,15 @@ _RESULT_ATTRIBUTES = frozenset(f.name for f in fields(EvalResult)) | frozenset(
 def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig | Sequence[EvalConfig] | None = None,
              names: Sequence[str] | None = None, *, gold_format: str | None = None, pred_format: str | None = None,
              doc_map: str | os.PathLike | None = None, skip_errors: bool = False,
-             jobs: int | None = None, encoding: str | None = None) -> Evaluation:
+             jobs: int | None = None, encoding: str | None = None, split: str | None = None) -> Evaluation:
     """Score one or several prediction sets against gold, as ``rstkit eval`` does.
 
     ``gold`` and ``pred``: a path (file or directory; ``gold_format`` / ``pred_format`` name the
     format, ``"auto"`` detects it; ``doc_map`` is the predictions' file-name map; unreadable files
     are an error, or with ``skip_errors`` left out and noted; ``jobs`` processes read them;
-    ``encoding`` names the files' encoding, see :func:`~rstkit.formats.read_text`), one tree
+    ``encoding`` names the files' encoding, see :func:`~rstkit.formats.read_text`; ``split``: ``gold`` is a
+    corpus directory, a GUM checkout, an RST-DT release or a directory with ``splits.tsv``, and the documents
+    of this split of it are the gold, as :func:`~rstkit.corpus.read_documents` reads them), one tree
     (:class:`~rstkit.tree.RSTTree`), a list of trees or a ``{doc_id: tree}`` mapping. ``pred`` may also
     be a list of such sets, one per system (the first is the baseline of paired tests); ``names`` name
     them (default: the file or directory name before its first dot, else ``system1``, ``system2``...).
@@ -181,15 +183,20 @@ def evaluate(gold: Source, pred: Source | Sequence[Source], config: EvalConfig |
     configs = [config or EvalConfig()] if config is None or isinstance(config, EvalConfig) else list(config)
     if not configs:
         raise RSTKitError("no configuration to score")
+    if split is not None and not _is_path(gold):
+        raise RSTKitError(f"split {split!r} selects documents of a corpus directory; gold is a "
+                          f"{type(gold).__name__}, not a path")
     sources = _prediction_sets(pred)
     if names is not None and len(names) != len(sources):
         raise RSTKitError(f"{len(names)} name(s) for {len(sources)} prediction set(s)")
     notes: list[str] = []
     lenient = configs[0].lenient
     reading = {"encoding": encoding} if encoding else {}
-    segmentations = _segmentations([gold, *sources], configs, encoding, jobs)  # DISRPT files, read at once
+    segmentations = _segmentations([gold, *sources], configs, encoding, jobs,  # DISRPT files, read at once
+                                   gold_split=split is not None)
+    gold_reading = {**reading, "split": split} if split is not None else reading
     gold_docs = _read(segmentations[0]) if segmentations[0] is not None else _documents(
-        gold, gold_format, lenient, skip_errors, jobs, notes, reading, _worker_result(configs, gold=True))
+        gold, gold_format, lenient, skip_errors, jobs, notes, gold_reading, _worker_result(configs, gold=True))
     options = {"doc_map": doc_map, **reading} if doc_map else reading
     pred_worker_result = _worker_result(configs, gold=False)
     preds = [_documents(p, pred_format, lenient, skip_errors, jobs, notes, options, pred_worker_result)
@@ -249,14 +256,15 @@ def _worker_result(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTr
 
 
 def _segmentations(sources: Sequence[Source], configs: Sequence[EvalConfig], encoding: str | None,
-                   jobs: int | None) -> list[SegmentationSet[PreparedDocument]]:
+                   jobs: int | None, gold_split: bool = False) -> list[SegmentationSet[PreparedDocument]]:
     """The documents of the sources that are DISRPT files (a ``.tok``/``.conllu`` file, or a directory of
     them), prepared under ``configs`` where they are read (:mod:`rstkit.corpus.segmentations`), gold first, or
-    the error reading one gave; None for the others."""
+    the error reading one gave; None for the others (and for a gold of which a split is read: a corpus of trees)."""
     specs = [PreparationSpec(tuple(first_of_each_metric(configs)), i == 0) for i in range(len(sources))]
     return read_segmentation_sets([(source, partial(prepare_disrpt, spec=spec))
-                                   if _is_path(source) and is_disrpt_input(source) else None
-                                   for source, spec in zip(sources, specs)], encoding=encoding, jobs=jobs)
+                                   if _is_path(source) and is_disrpt_input(source) and not (i == 0 and gold_split)
+                                   else None for i, (source, spec) in enumerate(zip(sources, specs))],
+                                  encoding=encoding, jobs=jobs)
 
 
 def _read(segmentation: dict[str, PreparedDocument] | RSTKitError) -> dict[str, PreparedDocument]:

@@ -3,12 +3,14 @@
 Library functions report progress through :class:`Progress`; whether anything is shown is the
 caller's choice, made once with :func:`shown` (the command line shows progress unless
 ``--quiet``; the Python API shows none unless asked). Work that ends before the first report is
-due (half a second on a terminal, ``every`` seconds otherwise) prints nothing.
+due (half a second on a terminal, ``every`` seconds otherwise) prints nothing. :func:`waiting`
+reports a phase with nothing to count (its time).
 """
 from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 import time
 from collections.abc import Callable, Collection, Iterator
 from contextvars import ContextVar
@@ -90,7 +92,9 @@ class Progress:
                 self._draw(elapsed)
                 self._last_report = now
         elif elapsed >= self.every and (self._last_report is None or now - self._last_report >= self.every):
-            self.stream.write(f"{self.what}: {self._count()} ({elapsed:.0f}s)\n")
+            count = self._count()
+            self.stream.write(f"{self.what}: {count} ({elapsed:.0f}s)\n" if count
+                              else f"{self.what} ({elapsed:.0f}s)\n")
             self.stream.flush()
             self._last_report = now
 
@@ -103,6 +107,8 @@ class Progress:
             self._drawn = False
 
     def _count(self) -> str:
+        if self.total is None and not self.unit:  # a phase with nothing to count (:func:`waiting`): its time
+            return ""
         return f"{self.done}/{self.total} {self.unit}" if self.total is not None else f"{self.done} {self.unit}"
 
     def _draw(self, elapsed: float) -> None:
@@ -111,6 +117,33 @@ class Progress:
             bar = f"[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] "
         else:
             bar = ""
-        self.stream.write(f"\r{self.what} {bar}{self._count()} {elapsed:.1f}s")
+        count = self._count()
+        self.stream.write(f"\r{self.what} {bar}{count + ' ' if count else ''}{elapsed:.1f}s")
         self.stream.flush()
         self._drawn = True
+
+
+@contextlib.contextmanager
+def waiting(what: str, *, every: float = 5.0, stream: TextIO | None = None,
+            enabled: bool | None = None) -> Iterator[Progress]:
+    """A phase with nothing to count (importing torch, loading a model) reported as :class:`Progress`
+    reports counted work, its time only: ``what 3.1s`` redrawn on a terminal, ``what (5s)`` every ``every``
+    seconds elsewhere, nothing when it ends before the first report is due. A timer thread reports while
+    the block runs, so the block's own work needs no calls."""
+    bar = Progress(None, what, "", enabled=enabled, every=every, stream=stream)
+    done = threading.Event()
+
+    def report() -> None:
+        while not done.wait(0.1 if bar._terminal else every / 10):  # a bar is redrawn up to ten times a second
+            bar.update(0)
+
+    timer = threading.Thread(target=report, name=f"rstkit progress: {what}", daemon=True)
+    if bar.enabled:
+        timer.start()
+    try:
+        yield bar
+    finally:
+        done.set()
+        if timer.is_alive():
+            timer.join()
+        bar.close()

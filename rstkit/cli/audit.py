@@ -4,6 +4,9 @@
 every variant rstkit knows and ranks the variants by their distance to the published
 numbers. ``rstkit audit --paper morey2017`` prints a paper's published tables side by
 side; with ``GOLD PRED --parser NAME`` it recomputes that parser's row of every table.
+With ``--split NAME``, GOLD is a corpus directory (a GUM checkout, an RST-DT release, a
+directory with ``splits.tsv``) and that split's documents are the gold, in both uses
+(``rstkit audit RSTDT_RELEASE PRED --split test --paper morey2017 --parser NAME``).
 """
 from __future__ import annotations
 
@@ -29,7 +32,9 @@ from ..tree import RSTTree
 from .common import (
     STREAM,
     add_output_option,
+    add_split_option,
     check_result_target,
+    check_split,
     nonnegative_int,
     one_stdin,
     read_command_input,
@@ -46,6 +51,7 @@ def add_parser(sub) -> None:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("gold", nargs="?", help="gold file or directory")
     p.add_argument("pred", nargs="?", help="prediction file or directory")
+    add_split_option(p, "GOLD", "the gold")
     p.add_argument("--published", metavar="SCORES",
                    help='published scores, e.g. "S=85.0 N=71.6 F=61.9" (R/F=... for a column that is R or F)')
     p.add_argument("--paper", choices=paper_keys(), help="print this paper's published tables")
@@ -90,7 +96,7 @@ def add_parser(sub) -> None:
 
 #: the options of reading and scoring GOLD and PRED
 _SCORING = ("labels", "keep_unknown_labels", "missing", "lenient", "skip_errors", "in_format", "gold_format",
-            "pred_format", "doc_map", "edus", "span_key", "presets", "digits", "top")
+            "pred_format", "doc_map", "edus", "span_key", "presets", "digits", "top", "split")
 
 
 def _refuse_unused(args: argparse.Namespace) -> None:
@@ -115,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
     _refuse_unused(args)
     notes: list[str] = []
     one_stdin([args.gold, args.pred])
+    if args.gold is not None:
+        check_split(args.gold, args.split, "GOLD")
     check_result_target(args.output, [args.gold, args.pred], report_name("audit", args.format))
     if args.paper:
         if args.published:
@@ -153,7 +161,8 @@ def _label_maps(text: str | None) -> list[str] | None:
 
 def _documents(args: argparse.Namespace, pred_format: str | None,
                notes: list[str]) -> tuple[dict[str, RSTTree], dict[str, RSTTree]]:
-    gold = read_command_input(args.gold, args.gold_format or args.in_format, args, notes, "gold_format")
+    gold = read_command_input(args.gold, args.gold_format or args.in_format, args, notes, "gold_format",
+                              split=args.split)
     options = {"doc_map": args.doc_map} if args.doc_map else {}
     pred = read_command_input(args.pred, pred_format, args, notes, "pred_format", **options)
     if _is_file(args.gold) and len(gold) == 1 and _is_file(args.pred):

@@ -102,6 +102,20 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     add_encoding_option(parser)
 
 
+def add_split_option(parser: argparse.ArgumentParser, name: str, role: str) -> None:
+    """``--split NAME``: the input ``name`` is a corpus directory and the documents of that split are ``role``."""
+    parser.add_argument("--split", default=None, metavar="NAME",
+                        help=f"{name} is a corpus directory (a GUM checkout, an RST-DT release or a directory with "
+                             f"splits.tsv) and the documents of this split of it (e.g. test) are {role}")
+
+
+def check_split(path: str, split: str | None, name: str) -> None:
+    """``--split`` reads a split of a corpus directory, which standard input cannot be."""
+    if split is not None and path == STREAM:
+        raise RSTKitError(f"--split {split} reads a split of a corpus directory; {name} is standard input (-), "
+                          "one file")
+
+
 def add_encoding_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--encoding", metavar="NAME", default=None,
                         help="encoding of the input files (default: UTF-8; files with no UTF-8 sequence at all as "

@@ -1,7 +1,9 @@
 """``rstkit draw FILE``: draw trees in the terminal, as SVG or as a self-contained HTML page.
 
 FILE is a file of any format rstkit reads or a directory (then one drawing per document,
-written into the directory ``-o OUT``). ``--compare PRED`` draws the gold tree and the
+written into the directory ``-o OUT``); with ``--split NAME``, a corpus directory (a GUM
+checkout, an RST-DT release, a directory with ``splits.tsv``) of which that split's
+documents are drawn. ``--compare PRED`` draws the gold tree and the
 prediction with the differing constituents highlighted. Existing drawings are replaced;
 input files never are.
 """
@@ -26,6 +28,8 @@ from .common import (
     add_deprecated,
     add_input_options,
     add_label_option,
+    add_split_option,
+    check_split,
     detected_format,
     format_fix,
     nonnegative_int,
@@ -60,13 +64,14 @@ def edu_range(value: str) -> tuple[int, int]:
 def add_parser(sub) -> None:
     p = sub.add_parser("draw", help="draw trees: terminal text, SVG, or an HTML page (optionally gold vs prediction)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", help="a file of trees (any format rstkit reads) or a directory; -: one file on standard "
-                                "input")
+    p.add_argument("file", help="a file of trees (any format rstkit reads) or a directory (with --split, a corpus "
+                                "directory); -: one file on standard input")
     p.add_argument("--kind", dest="format", choices=list(FORMATS), default=None,
                    help="what to draw (default: from the extension of -o, else text)")
     add_deprecated(p, "--format", "--kind", "format", choices=list(FORMATS))
     p.add_argument("-o", "--output", metavar="OUT", type=output_name,
                    help="output file (a directory for several documents); default or -: standard output")
+    add_split_option(p, "FILE", "the ones drawn (with --compare, the gold ones)")
     p.add_argument("--compare", metavar="PRED", help="a predicted tree (file or directory) to compare with FILE")
     p.add_argument("--pred-format", metavar="KEY", default=None,
                    help="format of PRED, or 'auto' to detect it (default: from its extension)")
@@ -86,19 +91,23 @@ def add_parser(sub) -> None:
 
 
 def _documents(given: str, fmt: str | None, args: argparse.Namespace, side: str = "format") -> dict[str, RSTTree]:
-    """The trees of FILE (``side`` ``format``: ``--from``) or of --compare PRED (``pred_format``)."""
+    """The trees of FILE (``side`` ``format``: ``--from``; the documents of ``--split`` of it) or of
+    --compare PRED (``pred_format``)."""
     refuse_disrpt(given, fmt, "draw")
+    split = args.split if side == "format" else None
+    check_split(given, split, "FILE")
     fmt = stdin_format(given, fmt)
     with stdin_as_file(given, fmt) as path:
         check_input(path)
         try:
             documents = read_documents(path, detected_format(path, fmt, given, side), lenient=args.lenient,
-                                       encoding=args.encoding)
+                                       encoding=args.encoding, split=split)
         except RSTKitError as exc:
             raise format_fix(exc, side) from None
     if args.doc is not None:
         if args.doc not in documents:
-            raise MissingDocumentError(f"no document {args.doc!r} here (documents: "
+            where = f"in split {split!r} of this corpus" if split is not None else "here"
+            raise MissingDocumentError(f"no document {args.doc!r} {where} (documents: "
                                        f"{', '.join(list(documents)[:10])}{' ...' if len(documents) > 10 else ''})",
                                        given)
         documents = {args.doc: documents[args.doc]}

@@ -32,7 +32,9 @@ from .common import (
     add_encoding_option,
     add_label_option,
     add_output_option,
+    add_split_option,
     check_result_target,
+    check_split,
     comma_list,
     dep_encoding,
     detected_format,
@@ -52,7 +54,8 @@ from .common import (
 
 def add_parser(sub) -> None:
     p = sub.add_parser("eval", help="score predicted trees against gold trees", description=__doc__)
-    p.add_argument("gold", help="gold file or directory (documents matched by id); -: one file on standard input")
+    p.add_argument("gold", help="gold file or directory (documents matched by id), or with --split a corpus directory; "
+                                "-: one file on standard input")
     p.add_argument("preds", nargs="+", metavar="PRED",
                    help="prediction file(s) or directories; with several, the first is the baseline")
     p.add_argument("--metric", **comma_list(ALL_METRICS, every=METRICS), default=None, metavar="METRIC[,METRIC...]",
@@ -99,6 +102,8 @@ def add_parser(sub) -> None:
                    help="with --edus aligned: key spans by their first and last character (chars, the default) or "
                         "by the last character of their first and of their last EDU (first-edu-end: DMRST's and "
                         "isanlp_rst's token keying); shown in the signature when not chars")
+    add_split_option(p, "GOLD", "the gold (rstkit eval GUM_CHECKOUT PRED --split test scores the GUM test "
+                                "documents, as a directory of copies of them would be scored)")
     p.add_argument("--exclude-single-edu", action="store_true", help="leave 1-EDU documents out of the averages")
     p.add_argument("--skip-errors", action="store_true",
                    help="drop unreadable documents (listed as warnings) instead of failing")
@@ -299,6 +304,7 @@ def _check_used(args: argparse.Namespace, configs: list[EvalConfig]) -> None:
 def _run(args: argparse.Namespace, names: list[str] | None, configs: list[EvalConfig]) -> int:
     paths = [args.gold, *args.preds]
     one_stdin(paths)
+    check_split(args.gold, args.split, "GOLD")
     check_result_target(args.output, paths, report_name("eval", args.format))
     gold_format = stdin_format(args.gold, args.gold_format or args.in_format)
     with contextlib.ExitStack() as files, warnings.catch_warnings(record=True) as caught:  # each printed once,
@@ -316,7 +322,7 @@ def _run(args: argparse.Namespace, names: list[str] | None, configs: list[EvalCo
                               gold_format=detected_format(gold, gold_format, args.gold, "gold_format"),
                               pred_format=pred_formats.pop() if len(pred_formats) == 1 else "auto",
                               doc_map=args.doc_map, skip_errors=args.skip_errors, jobs=args.jobs,
-                              encoding=args.encoding)
+                              encoding=args.encoding, split=args.split)
         except MissingDocumentError as exc:
             if STREAM not in args.preds:
                 raise

@@ -33,12 +33,13 @@ the ``--to`` format can hold, before the model is loaded; the files are written 
 
 Reproduce the shipped model's GUM test scores::
 
-    rstkit parse GUM_CHECKOUT /tmp/gum-pred --split test --gold-out /tmp/gum-gold
-    rstkit eval /tmp/gum-gold /tmp/gum-pred --labels gum
+    rstkit parse GUM_CHECKOUT /tmp/gum-pred --split test
+    rstkit eval GUM_CHECKOUT /tmp/gum-pred --split test --labels gum
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from dataclasses import replace
@@ -49,6 +50,7 @@ from ..errors import ManyErrors, RSTKitError
 from ..extras import needs
 from ..formats import all_formats
 from ..output import check_existing, check_names, check_target, write_files
+from ..progress import waiting
 from .common import (
     STREAM,
     VERBOSITY,
@@ -125,7 +127,16 @@ def run(args: argparse.Namespace) -> int:
         return _parse(argparse.Namespace(**{**vars(args), "input": given}))
 
 
+def _import_torch() -> None:
+    """torch and the parser imported, their start-up reported (seconds; tens of seconds on a busy machine)."""
+    with waiting("start-up: importing torch"), contextlib.suppress(ImportError):  # _parse names the extra
+        import torch  # noqa: F401
+
+        from ..parser import api  # noqa: F401
+
+
 def _parse(args: argparse.Namespace) -> int:
+    _import_torch()
     try:
         import torch
 
@@ -204,7 +215,8 @@ def _parse(args: argparse.Namespace) -> int:
                 if reason:
                     _note(f"note: {reason}")
             loading = time.perf_counter()
-            segmenter = Segmenter.load(name)
+            with waiting(f"loading the {name} segmenter"):
+                segmenter = Segmenter.load(name)
             timings["loading"] += time.perf_counter() - loading
         segmenting = time.perf_counter()
         documents, gold_files = read_parse_inputs(args.input, args.in_format, args.boundaries,
@@ -243,7 +255,8 @@ def _parse(args: argparse.Namespace) -> int:
                         force=args.force, inputs=protected)
         return status
     loading = time.perf_counter()
-    parser = Parser.load(model, device=args.device, cache_dir=args.cache_dir)
+    with waiting(f"loading the {model} parser"):
+        parser = Parser.load(model, device=args.device, cache_dir=args.cache_dir)
     timings["loading"] += time.perf_counter() - loading
     started = time.perf_counter()
     inputs = [replace(d, edus=complete(d.edus).edus) for d in documents]

@@ -11,8 +11,9 @@ Document ids are stable and format-independent: ``wsj_0600.out.dis`` -> ``wsj_06
   does (path checked, ``"auto"`` format detected) (:mod:`.documents`).
 * :func:`open_corpus` recognises a corpus kind (:data:`CORPUS_KINDS`: a GUM checkout, an
   RST-DT release, RST-DT's doubly annotated set, or a plain directory with an optional
-  ``splits.tsv``) and gives documents by split; ``corpus.kind`` knows its default label
-  map and where its sentence and paragraph boundaries come from (:mod:`.kinds`).
+  ``splits.tsv``) and gives documents by split (:func:`split_corpus`: the corpus of one split,
+  checked); ``corpus.kind`` knows its default label map and where its sentence and paragraph
+  boundaries come from (:mod:`.kinds`).
 * :func:`resolve_corpus` finds the named corpora ``gum`` and ``rstdt`` (a directory given,
   else ``$RSTKIT_GUM`` / ``$RSTKIT_RSTDT``) or opens a path (:mod:`.named`).
 """
@@ -38,6 +39,7 @@ from .kinds import (
     recognise_corpus,
     rstdt_corpus,
     rstdt_double_corpus,
+    split_corpus,
 )
 from .named import NAMED_CORPORA, resolve_corpus
 
@@ -72,5 +74,6 @@ __all__ = [
     "rstdt_dev_ids",
     "rstdt_double_corpus",
     "rstdt_test_ids",
+    "split_corpus",
     "walk_input",
 ]

@@ -12,24 +12,28 @@ from ..folders import not_regular
 from ..formats import doc_id_from_path, get_format
 from ..tree import RSTTree
 from .files import list_files, read_files, report_failures
-from .kinds import Result, recognise_corpus
+from .kinds import Result, recognise_corpus, split_corpus
 
 
 @overload
 def read_documents(path: str | Path, format: str | None = None, *, lenient: bool = False,
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
-                   jobs: int | None = None, worker_result: None = None, **options) -> dict[str, RSTTree]: ...
+                   jobs: int | None = None, worker_result: None = None, split: str | None = None,
+                   **options) -> dict[str, RSTTree]: ...
 @overload
 def read_documents(path: str | Path, format: str | None = None, *, lenient: bool = False,
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
                    jobs: int | None = None, worker_result: Callable[[RSTTree], Result],
-                   **options) -> dict[str, RSTTree | Result]: ...
+                   split: str | None = None, **options) -> dict[str, RSTTree | Result]: ...
 @renamed_keywords(send_back="worker_result")
 def read_documents(path: str | Path, format: str | None = None, *, lenient: bool = False,
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
                    jobs: int | None = None, worker_result: Callable[[RSTTree], Any] | None = None,
-                   **options) -> dict[str, Any]:
-    """Read a file or a directory into ``{doc_id: tree}``, sorted by document id.
+                   split: str | None = None, **options) -> dict[str, Any]:
+    """Read a file or a directory into ``{doc_id: tree}``, sorted by document id; with ``split``, the
+    documents of that split of a corpus directory (:func:`~rstkit.corpus.kinds.split_corpus`: a GUM
+    checkout, an RST-DT release, a directory with ``splits.tsv``; ``format`` is then a GUM checkout's form
+    or the directory's format), as a directory holding just them is read.
 
     Every unreadable file, and every entry of a folder that cannot be listed or read (a folder
     without permission, a link cycle, a FIFO: :func:`rstkit.folders.walk_files`), is reported: by
@@ -48,6 +52,11 @@ def read_documents(path: str | Path, format: str | None = None, *, lenient: bool
     path = Path(path)
     if not path.exists():
         raise CorpusError("no such file or directory", str(path))
+    if split is not None:
+        chosen = split_corpus(path, split, format).documents(split, lenient=lenient, skip_errors=skip_errors,
+                                                              errors=errors, jobs=jobs, worker_result=worker_result,
+                                                              **options)
+        return dict(sorted(chosen.items()))
     known = recognise_corpus(path) if path.is_dir() and not format else None
     if known is not None:
         return known.documents(lenient=lenient, skip_errors=skip_errors, errors=errors, jobs=jobs,
@@ -107,26 +116,27 @@ def input_format(path: str | os.PathLike, fmt: str | None, notes: list[str] | No
 @overload
 def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
                notes: list[str] | None = None, jobs: int | None = None, worker_result: None = None,
-               **options) -> dict[str, RSTTree]: ...
+               split: str | None = None, **options) -> dict[str, RSTTree]: ...
 @overload
 def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
                notes: list[str] | None = None, jobs: int | None = None, worker_result: Callable[[RSTTree], Result],
-               **options) -> dict[str, RSTTree | Result]: ...
+               split: str | None = None, **options) -> dict[str, RSTTree | Result]: ...
 @renamed_keywords(send_back="worker_result")
 def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
                notes: list[str] | None = None, jobs: int | None = None,
-               worker_result: Callable[[RSTTree], Any] | None = None, **options) -> dict[str, Any]:
+               worker_result: Callable[[RSTTree], Any] | None = None, split: str | None = None,
+               **options) -> dict[str, Any]:
     """The documents of a file or directory as the command line reads an input: the path (and a
     ``doc_map`` option) checked first, ``format="auto"`` detected (noted in ``notes``), unreadable
     documents left out and noted with ``skip_errors``; otherwise :func:`read_documents` (``worker_result``
-    as there; ``send_back`` its deprecated name)."""
+    and ``split`` as there; ``send_back`` its deprecated name)."""
     check_input(path)
     if options.get("doc_map"):
         check_input(options["doc_map"], file=True)
     format = input_format(path, format, notes)
     errors: list[RSTKitError] = []
     documents = read_documents(Path(path), format, lenient=lenient, skip_errors=skip_errors, errors=errors, jobs=jobs,
-                               worker_result=worker_result, **options)
+                               worker_result=worker_result, split=split, **options)
     if notes is not None:
         notes.extend(f"skipped unreadable document: {e}" for e in errors)
     return documents

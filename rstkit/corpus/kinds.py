@@ -115,23 +115,23 @@ class Corpus:
     @overload
     def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
                   errors: list[RSTKitError] | None = None, jobs: int | None = None,
-                  worker_result: None = None) -> dict[str, RSTTree]: ...
+                  worker_result: None = None, **options) -> dict[str, RSTTree]: ...
     @overload
     def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
                   errors: list[RSTKitError] | None = None, jobs: int | None = None, *,
-                  worker_result: Callable[[RSTTree], Result]) -> dict[str, RSTTree | Result]: ...
+                  worker_result: Callable[[RSTTree], Result], **options) -> dict[str, RSTTree | Result]: ...
     @renamed_keywords(send_back="worker_result")
     def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
                   errors: list[RSTKitError] | None = None, jobs: int | None = None,
-                  worker_result: Callable[[RSTTree], Any] | None = None) -> dict[str, Any]:
-        """``{doc_id: tree}`` of a split (all documents when ``split`` is None); ``jobs`` and
-        ``worker_result`` (whose results are dataclasses with a ``doc_id``) as in
-        :func:`~rstkit.corpus.files.read_files` (``send_back``: its deprecated name)."""
+                  worker_result: Callable[[RSTTree], Any] | None = None, **options) -> dict[str, Any]:
+        """``{doc_id: tree}`` of a split (all documents when ``split`` is None); ``jobs``,
+        ``worker_result`` (whose results are dataclasses with a ``doc_id``) and the readers' ``options``
+        (``encoding``) as in :func:`~rstkit.corpus.files.read_files` (``send_back``: its deprecated name)."""
         failures: list[RSTKitError] = []
         result: dict[str, Any] = {}
         doc_ids = self.doc_ids(split)
         outcomes = read_files([self.files[d] for d in doc_ids], self.format, lenient, jobs, single=True,
-                              worker_result=worker_result)
+                              worker_result=worker_result, **options)
         for doc_id, outcome in zip(doc_ids, outcomes):
             if isinstance(outcome, RSTKitError):
                 failures.append(outcome)
@@ -336,6 +336,28 @@ def recognise_corpus(path: str | Path, form: str | None = None) -> Corpus | None
         if kind.recognises(path):
             return kind.open(path, form)
     return None
+
+
+def split_corpus(path: str | Path, split: str, form: str | None = None) -> Corpus:
+    """The corpus at ``path`` (:func:`open_corpus`) whose split ``split`` is to be read: a known
+    layout or a directory with ``splits.tsv``. A path that is not a directory, a directory that
+    defines no splits, a split the corpus does not have (its splits listed) and a split naming
+    documents with no file are errors.
+
+    >>> split_corpus("corpora/sample/gold", "test").splits()
+    Traceback (most recent call last):
+    rstkit.errors.CorpusError: corpora/sample/gold: not a corpus with splits (no split 'test'): ...
+    """
+    path = Path(path)
+    layouts = ("a GUM checkout (splits.md, lisp_nary/), an RST-DT release (RSTtrees-WSJ-main-1.0/) or a directory "
+               "with splits.tsv (doc_id<TAB>split lines)")
+    if path.exists() and not path.is_dir():
+        raise CorpusError(f"a split ({split!r}) is read from a corpus directory, not a file: {layouts}", str(path))
+    corpus = open_corpus(path, form)
+    if not corpus.splits():
+        raise CorpusError(f"not a corpus with splits (no split {split!r}): expected {layouts}", str(path))
+    corpus.doc_ids(split)  # an unknown split, or one naming documents without a file, is an error now
+    return corpus
 
 
 def open_corpus(path: str | Path, form: str | None = None) -> Corpus:

@@ -31,8 +31,9 @@ def autocast(device: torch.device, enabled: bool):
 
 @torch.no_grad()
 def decode_batch(ensemble: ModelEnsemble, docs: Sequence[ParserInput], device: torch.device, beam: int = 1,
-                 amp: bool = False) -> list[RSTTree]:
-    """Parse the documents of one batch; trees in the order of ``docs``."""
+                 amp: bool = False, bar: Progress | None = None) -> list[RSTTree]:
+    """Parse the documents of one batch; trees in the order of ``docs``. ``bar`` counts the
+    transitions done (each step does one in every unfinished document)."""
     if beam < 1:
         raise RSTKitError("beam size must be at least 1")
     with autocast(device, amp):
@@ -42,6 +43,8 @@ def decode_batch(ensemble: ModelEnsemble, docs: Sequence[ParserInput], device: t
         active = [i for i, h in enumerate(hyps) if not h[0][1].is_final]
         if not active:
             break
+        if bar is not None:
+            bar.update(len(active))
         rows = [i for i in active for _ in hyps[i]]
         views = [(docs[i].boundaries, [state.view() for _, state in hyps[i]]) for i in active]
         with autocast(device, amp):
@@ -79,18 +82,18 @@ def best_labels(pair_lp: torch.Tensor, relation_lp: torch.Tensor) -> tuple[np.nd
 
 def decode(ensemble: ModelEnsemble, docs: Sequence[ParserInput], device: torch.device, beam: int = 1,
            batch_docs: int = 16, amp: bool = False, progress: bool = False) -> dict[str, RSTTree]:
-    """Parse documents in batches of similar length; ``{doc_id: tree}`` in input order."""
+    """Parse documents in batches of similar length; ``{doc_id: tree}`` in input order. Progress is
+    counted in transitions (a document of n EDUs takes n shifts and n - 1 reduces), so that a batch
+    of long documents reports as it goes."""
     states = [m.training for m in ensemble.members]
     ensemble.eval()
     order = sorted(range(len(docs)), key=lambda i: len(docs[i].edus))
     trees: dict[int, RSTTree] = {}
-    bar = Progress(len(docs), "parse", "doc", enabled=progress or None)
-    for start in range(0, len(order), batch_docs):
-        chunk = order[start:start + batch_docs]
-        for i, tree in zip(chunk, decode_batch(ensemble, [docs[i] for i in chunk], device, beam, amp)):
-            trees[i] = tree
-        bar.update(len(chunk))
-    bar.close()
+    with Progress(sum(2 * len(d.edus) - 1 for d in docs), "parse", "transition", enabled=progress or None) as bar:
+        for start in range(0, len(order), batch_docs):
+            chunk = order[start:start + batch_docs]
+            for i, tree in zip(chunk, decode_batch(ensemble, [docs[i] for i in chunk], device, beam, amp, bar)):
+                trees[i] = tree
     for member, training in zip(ensemble.members, states):
         member.train(training)
     return {docs[i].doc_id: trees[i] for i in range(len(docs))}

@@ -34,7 +34,7 @@ from ..boundaries import (
     read_boundary_file,
     with_boundaries,
 )
-from ..corpus import Corpus, format_for_path, list_files, open_corpus, read_file, read_tree, walk_input
+from ..corpus import Corpus, format_for_path, list_files, read_file, read_tree, split_corpus, walk_input
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError
 from ..folders import not_regular
 from ..formats import doc_id_from_path, read_text
@@ -178,19 +178,23 @@ def read_parse_inputs(path: str | Path, format: str | None = None, boundaries: s
         raise CorpusError("no documents to parse found", str(path))
     documents: dict[str, Document] = {}
     failures: list[RSTKitError] = []
-    for file in files:
-        try:
-            for doc in read_document_file(file, format, segmenter):
-                check_input_edus(doc.edus, doc.doc_id, str(file))
-                if doc.doc_id in documents:
-                    raise CorpusError(f"document id {doc.doc_id!r} appears twice", str(file))
-                if boundaries is None and not (has_sentences(doc.edus) and has_paragraphs(doc.edus)):
-                    sibling = _sibling(doc)
-                    if sibling is not None:
-                        doc = _with_source(doc, sibling, f"sibling {sibling.name}")
-                documents[doc.doc_id] = doc
-        except RSTKitError as exc:
-            failures.append(exc)
+    texts = plain_text_files(files, format) if segmenter is not None else []
+    # segmenting plain text takes seconds a document: reported (the caller's shown() decides where)
+    with Progress(len(files), "segment" if texts else "read", "file") as bar:
+        for file in files:
+            try:
+                for doc in read_document_file(file, format, segmenter):
+                    check_input_edus(doc.edus, doc.doc_id, str(file))
+                    if doc.doc_id in documents:
+                        raise CorpusError(f"document id {doc.doc_id!r} appears twice", str(file))
+                    if boundaries is None and not (has_sentences(doc.edus) and has_paragraphs(doc.edus)):
+                        sibling = _sibling(doc)
+                        if sibling is not None:
+                            doc = _with_source(doc, sibling, f"sibling {sibling.name}")
+                    documents[doc.doc_id] = doc
+            except RSTKitError as exc:
+                failures.append(exc)
+            bar.update()
     if failures:
         raise failures[0] if len(failures) == 1 else ManyErrors(failures)
     result = list(documents.values())
@@ -225,7 +229,7 @@ def apply_boundaries(documents: list[Document], source: str | Path) -> list[Docu
 def read_corpus_split(path: str | Path, split: str) -> tuple[list[Document], dict[str, Path]]:
     """``(documents, {doc_id: gold file})`` of one split of a corpus directory (a GUM
     checkout's EDUs come from its ``.rsd`` files, for their boundaries)."""
-    corpus = open_corpus(path)
+    corpus = split_corpus(path, split)
     ids = corpus.doc_ids(split)
     source = corpus.boundary_corpus() or corpus
     documents = []

@@ -62,6 +62,63 @@ class Segmentation:
         return "\n".join(out) + "\n" if out else ""
 
 
+#: characters of a dash (hyphen-minus, hyphen, figure, en, em and horizontal bar dashes, minus)
+DASH_CHARACTERS = frozenset("-\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
+#: words that begin a clause and mean nothing alone (compared lower-cased)
+CONJUNCTIONS = frozenset(["and", "but", "or", "nor", "yet", "so", "for", "plus", "&", "that", "because", "although",
+                          "though", "whereas", "if"])
+#: the words that open a subordinate clause (lower-cased): a lone conjunction before one is GUM's discontinuous
+#: main clause (``And`` | ``if atoms are conserved,`` | ``...``), an EDU of its own by GUM's guidelines
+SUBORDINATORS = frozenset(["if", "when", "whenever", "as", "while", "whilst", "because", "although", "though",
+                           "unless", "once", "before", "after", "since", "until", "till", "whereas", "where",
+                           "wherever", "whether", "even", "provided"])
+
+
+def merge_lone_edus(text: str, tokens: Sequence[Span], edu_starts: Iterable[int], sentence_starts: Iterable[int],
+                    paragraph_starts: Sequence[int]) -> tuple[list[int], list[int]]:
+    """``(edu_starts, sentence_starts)`` (token numbers) with no EDU that is a lone dash or a lone conjunction,
+    the segmenter's post-rule (parsers/rstkit/segmenter.md), merged within its paragraph:
+
+    * a dash alone (tokens of dash characters only) joins the EDU before it, where GUM puts a dash (673
+      EDUs end with one, 183 begin with one, none is one); its sentence start, if any, passes to the EDU
+      after it; a paragraph-initial one joins the EDU after it;
+    * a conjunction alone (:data:`CONJUNCTIONS`, a comma after it allowed) joins the EDU after it, the
+      clause it introduces, unless that EDU opens with a subordinator (:data:`SUBORDINATORS`): ``And`` |
+      ``when he came back,`` | ``everything had changed.`` is GUM's segmentation (240 such EDUs), the
+      conjunction's main clause interrupted by the subordinate one.
+    """
+    if not tokens:
+        return sorted(set(edu_starts)), sorted(set(sentence_starts))
+    paragraph_set = set(paragraph_starts)
+    forced = {0} | {i for i, (start, _) in enumerate(tokens) if start in paragraph_set}
+    firsts = sorted(set(edu_starts) | forced)
+    sentences = set(sentence_starts) | forced
+    starts = set(firsts)
+    words = [text[a:b] for a, b in tokens]
+    for k, first in enumerate(firsts):
+        if first not in starts:  # merged already
+            continue
+        last = (firsts[k + 1] if k + 1 < len(firsts) else len(tokens)) - 1
+        following = next((f for f in firsts[k + 1:] if f in starts), None)
+        edu = words[first:last + 1]
+        if all(set(word) <= DASH_CHARACTERS for word in edu):
+            if first not in forced:
+                starts.discard(first)
+                if first in sentences and following is not None and following not in forced:
+                    sentences.add(following)
+                sentences.discard(first)
+            elif following is not None and following not in forced:
+                starts.discard(following)
+                sentences.discard(following)
+        elif (edu[0].lower() in CONJUNCTIONS and edu[1:] in ([], [","]) and following is not None
+              and following not in forced and words[following].lower() not in SUBORDINATORS):
+            starts.discard(following)
+            if following in sentences:
+                sentences.discard(following)
+                sentences.add(first)
+    return sorted(starts), sorted(sentences & starts)
+
+
 def build_segmentation(text: str, tokens: Sequence[Span], edu_starts: Iterable[int],
                        sentence_starts: Iterable[int], paragraph_starts: Sequence[int]) -> Segmentation:
     """The segmentation of ``text`` whose EDUs begin at the tokens numbered ``edu_starts``.

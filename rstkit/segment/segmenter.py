@@ -32,10 +32,11 @@ from .. import models
 from ..deprecation import renamed_keywords
 from ..extras import needs
 from ..pretrained import MINILM, missing_packages
+from ..progress import Progress
 from ..vocabulary import Vocabulary
 from .features import TokenFeatures, featurize, load_encoder, pool_pieces
 from .model import EDU_START, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
-from .result import Segmentation, build_segmentation
+from .result import Segmentation, build_segmentation, merge_lone_edus
 from .tokenize import Span, paragraphs, tokenize
 
 if TYPE_CHECKING:
@@ -154,9 +155,12 @@ class Segmenter:
 
     def segment_tokens(self, text: str, tokens: Sequence[Span], paragraph_starts: Sequence[int] = ()) -> Segmentation:
         """EDUs of ``text`` already split into ``tokens`` (spans of ``text``, e.g. a
-        corpus' gold tokens); ``paragraph_starts`` are character offsets (none: one paragraph)."""
+        corpus' gold tokens); ``paragraph_starts`` are character offsets (none: one paragraph).
+        No EDU is a lone dash, nor a lone conjunction but before a subordinate clause
+        (:func:`~rstkit.segment.result.merge_lone_edus`)."""
         paragraph_starts = sorted(paragraph_starts)
         edu_starts, sentence_starts = self.decide(self.probabilities(text, tokens, paragraph_starts))
+        edu_starts, sentence_starts = merge_lone_edus(text, tokens, edu_starts, sentence_starts, paragraph_starts)
         return build_segmentation(text, tokens, edu_starts, sentence_starts, paragraph_starts)
 
     def decide(self, probabilities: np.ndarray) -> tuple[list[int], list[int]]:
@@ -189,7 +193,10 @@ class Segmenter:
         vectors = TokenVectors(self, text, tokens) if self.encoder is not None else None
         windows = [(max(0, s - self.margin), min(n, s + self.window + self.margin), s, min(n, s + self.window))
                    for s in range(0, n, self.window)]
-        with torch.no_grad():
+        # a text of several batches of windows reports as it goes, a batch at a time (where progress is shown);
+        # one batch is one step, reported by the caller's count of texts if at all
+        several = len(windows) > self.batch_size
+        with torch.no_grad(), Progress(n, "segment", "token", enabled=None if several else False) as bar:
             for b in range(0, len(windows), self.batch_size):
                 batch = windows[b:b + self.batch_size]
                 lo, hi = batch[0][0], batch[-1][1]
@@ -199,6 +206,7 @@ class Segmenter:
                 probabilities = torch.softmax(scores, dim=-1).numpy()
                 for row, (a, _, keep_from, keep_to) in enumerate(batch):
                     result[keep_from:keep_to] = probabilities[row, keep_from - a:keep_to - a]
+                bar.update(batch[-1][3] - batch[0][2])
         return result
 
 

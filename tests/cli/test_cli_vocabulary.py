@@ -9,8 +9,10 @@ the file given by name), from the formats' specs (RST-DT ids) or are written out
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -18,7 +20,7 @@ import pytest
 
 from rstkit.cli import build_parser
 from rstkit.formats import all_formats, doc_id_from_path
-from rstkit.progress import Progress
+from rstkit.progress import Progress, waiting
 from tests.support.cli_run import run_main, run_main_out
 
 ROOT = Path(__file__).resolve().parents[1].parent
@@ -296,6 +298,24 @@ def test_progress_on_a_terminal_is_one_bar_and_quick_work_shows_nothing():
         clock.now += 100
         bar.update(4)
     assert off.text == ""
+
+
+def test_a_phase_with_nothing_to_count_reports_its_time():
+    slow, quick, off = _Stream(terminal=False), _Stream(terminal=False), _Stream(terminal=False)
+    with waiting("start-up: importing torch", every=0.2, stream=slow, enabled=True):
+        time.sleep(0.9)  # a line every 0.2 s of real time (its timer thread), at least two before the block ends
+    lines = slow.text.splitlines()
+    assert len(lines) >= 2 and all(re.fullmatch(r"start-up: importing torch \(\d+s\)", line) for line in lines), lines
+    with waiting("loading", every=5, stream=quick, enabled=True):
+        pass
+    with waiting("loading", every=0.01, stream=off):  # not asked for: the library's default
+        time.sleep(0.1)
+    assert quick.text == off.text == ""
+    terminal = _Stream(terminal=True)
+    with waiting("loading the parser", stream=terminal, enabled=True):
+        time.sleep(0.8)  # drawn from 0.5 s on, then every 0.1 s, on one line
+    assert terminal.text.startswith("\rloading the parser 0.") and terminal.text.endswith("s\n")
+    assert terminal.text.count("\n") == 1
 
 
 def test_eval_takes_the_reference_binarization_as_draw_and_convert_spell_it(capsys):
