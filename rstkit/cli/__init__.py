@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import os
 import re
 import signal
@@ -31,13 +32,13 @@ import time
 import warnings
 from collections.abc import Collection, Iterator
 from importlib import import_module
-from typing import NoReturn, cast
+from typing import Any, NoReturn, cast
 
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
 from ..gcpause import gc_pauses_allowed
 from ..progress import shown
-from .common import VERBOSITY, add_verbosity_options, detail, set_verbosity, standard_streams, warn
+from .common import VERBOSITY, add_aliases, add_verbosity_options, detail, set_verbosity, standard_streams, warn
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names); a command shows
 #: those whose flag it has (``format``: the input's, ``gold_format`` and ``pred_format``: one side's)
@@ -83,6 +84,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     for name in [chosen] if chosen in SUBCOMMANDS else SUBCOMMANDS:
         import_module(f"{__name__}.{name.replace('-', '_')}").add_parser(sub)
         subparser = sub.choices[name]
+        add_aliases(subparser, name)
         subparser.set_defaults(command_options=frozenset(s for a in subparser._actions for s in a.option_strings))
         subparser.formatter_class = _with_defaults(cast(type[argparse.HelpFormatter], subparser.formatter_class))
         add_verbosity_options(subparser)
@@ -92,7 +94,13 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 class UsageParser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line, the problem and where the usage is
     (``rstkit eval: error: PROBLEM (see rstkit eval --help)``), exit status 2; its subcommands' parsers
-    are of this class too (``add_subparsers`` makes them of the parser's own class)."""
+    are of this class too (``add_subparsers`` makes them of the parser's own class). An option is
+    accepted as spelled in full only, never abbreviated (``--out`` is not ``--output``): the options a
+    command accepts are exactly those its ``--help`` and README's "Command-line conventions" list."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {printable(message, limit=None)} (see {self.prog} --help)\n")
@@ -127,8 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)
     if extra:  # the subcommand's usage, not the top level's
-        command = sub_parser(parser, args.command)
-        (command or parser).error(f"unrecognized arguments: {' '.join(extra)}")
+        command = sub_parser(parser, args.command) or parser
+        command.error(f"unrecognized arguments: {' '.join(extra)}{_nearest_option(extra, command)}")
     if not getattr(args, "run", None):
         parser.error(f"no COMMAND given: one of {', '.join(SUBCOMMANDS)}")
     set_verbosity(args)
@@ -142,6 +150,18 @@ def main(argv: list[str] | None = None) -> int:
         status = _run(args)
         detail(f"{args.command}: exit status {status}, {time.process_time() - started:.2f}s of CPU in the command")
         return status
+
+
+def _nearest_option(extra: list[str], parser: argparse.ArgumentParser) -> str:
+    """``(did you mean --output?)`` for the first unrecognized option of ``extra`` that is close to one of
+    ``parser``'s (a misspelling, an old spelling that is gone), else nothing."""
+    options = [name for action in parser._actions for name in action.option_strings if name.startswith("--")]
+    for arg in extra:
+        if arg.startswith("--"):
+            near = difflib.get_close_matches(arg.partition("=")[0], options, n=1, cutoff=0.75)
+            if near:
+                return f" (did you mean {near[0]}?)"
+    return ""
 
 
 def sub_parser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:

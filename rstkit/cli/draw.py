@@ -23,7 +23,6 @@ from ..settings import BINARIZATIONS, UnknownLabels
 from ..tree import RSTTree
 from .common import (
     STREAM,
-    add_deprecated,
     add_input_options,
     add_label_option,
     detected_format,
@@ -64,7 +63,6 @@ def add_parser(sub) -> None:
                                 "input")
     p.add_argument("--kind", dest="format", choices=list(FORMATS), default=None,
                    help="what to draw (default: from the extension of -o, else text)")
-    add_deprecated(p, "--format", "--kind", "format", choices=list(FORMATS))
     p.add_argument("-o", "--output", metavar="OUT", type=output_name,
                    help="output file (a directory for several documents); default or -: standard output")
     p.add_argument("--compare", metavar="PRED", help="a predicted tree (file or directory) to compare with FILE")

@@ -30,7 +30,6 @@ from ..settings import (
 from .common import (
     STDIN_NAME,
     STREAM,
-    add_alias,
     add_encoding_option,
     add_label_option,
     add_output_option,
@@ -127,7 +126,6 @@ def add_parser(sub) -> None:
     p.add_argument("--per-relation", action="store_true", help="add per-relation scores and a confusion summary")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format")
     add_output_option(p, "the scores")
-    add_alias(p, "--threads", "jobs", type=positive_int, metavar="N")
     p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                    help="processes reading the files, each sending back the documents prepared for scoring "
                         "(default: 1 under 200 files or on one core, else every usable core; "
