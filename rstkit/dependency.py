@@ -475,7 +475,7 @@ def _unknown_label(tree: RSTTree, relabel: Mapping[str | None, str]) -> LabelErr
                 except LabelError as error:
                     return error
             return LabelError(f"relation label {node.relation!r} is unknown to the label map", tree.source,
-                              node.line, fixes=("keep_unknown_labels", "labels"))
+                              node.line, fixes=("unknown_labels", "labels"))
     raise AssertionError("a label lookup failed once but not again")  # pragma: no cover
 
 

@@ -94,7 +94,7 @@ class LabelMap:
         if passthrough:
             return label.lower() if self.lowercase else label
         raise LabelError(f"relation label {label!r} is unknown to label map {self.name!r}", path, line,
-                         fixes=("keep_unknown_labels", "labels"))
+                         fixes=("unknown_labels", "labels"))
 
     def relabeller(self, passthrough: bool = False) -> Mapping[str | None, str] | None:
         """This map as a dict-like lookup for walks over many nodes: ``relabel[label]`` is

@@ -44,7 +44,7 @@ from .common import VERBOSITY, add_aliases, add_verbosity_options, detail, set_v
 #: those whose flag it has (``format``: the input's, ``gold_format`` and ``pred_format``: one side's)
 FIX_FLAGS = {
     "lenient": "--lenient",
-    "keep_unknown_labels": "--keep-unknown-labels",
+    "unknown_labels": "--keep-unknown-labels",
     "labels": "another --labels map",
     "missing": "--missing skip or --missing zero",
     "pred_format": "--pred-format KEY",

@@ -111,8 +111,15 @@ def add_encoding_option(parser: argparse.ArgumentParser) -> None:
 def add_label_option(parser: argparse.ArgumentParser, default: str | None) -> None:
     parser.add_argument("--labels", choices=label_map_names(), default=default,
                         help=f"relation label map (default: {default})")
-    parser.add_argument("--keep-unknown-labels", action="store_true",
-                        help="let labels the map does not know pass through (lowercased) instead of failing")
+    add_unknown_labels_option(parser, "error", "keep labels the map does not know, lowercased, instead of an error "
+                                               "(the default)")
+
+
+def add_unknown_labels_option(parser: argparse.ArgumentParser, default: str | None, help: str) -> None:
+    """``--keep-unknown-labels``: the setting ``unknown_labels`` (:data:`rstkit.settings.UNKNOWN_LABEL_POLICIES`)
+    given as ``keep``, its one spelling on the command line; ``default``: what it is without the flag."""
+    parser.add_argument("--keep-unknown-labels", dest="unknown_labels", action="store_const", const="keep",
+                        default=default, help=help)
 
 
 def read_command_input(path: str, fmt: str | None, args: argparse.Namespace, notes: list[str],

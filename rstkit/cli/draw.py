@@ -19,7 +19,7 @@ from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
 from ..output import check_names, check_target, wants_directory, write_files
 from ..progress import Progress
-from ..settings import BINARIZATIONS, UnknownLabels
+from ..settings import BINARIZATIONS
 from ..tree import RSTTree
 from .common import (
     STREAM,
@@ -100,8 +100,7 @@ def _documents(given: str, fmt: str | None, args: argparse.Namespace, side: str 
                                        f"{', '.join(list(documents)[:10])}{' ...' if len(documents) > 10 else ''})",
                                        given)
         documents = {args.doc: documents[args.doc]}
-    unknown_labels: UnknownLabels = "keep" if args.keep_unknown_labels else "error"
-    return {doc_id: convert_tree(tree, binarize=args.binarize, labels=args.labels, unknown_labels=unknown_labels)
+    return {doc_id: convert_tree(tree, binarize=args.binarize, labels=args.labels, unknown_labels=args.unknown_labels)
             for doc_id, tree in documents.items()}
 
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from rstkit.cli import SUBCOMMANDS, build_parser, main, sub_parser
+from rstkit.cli import FIX_FLAGS, SUBCOMMANDS, build_parser, main, sub_parser
 from rstkit.cli.common import ALIASES
+from rstkit.errors import FIXES
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 #: what every command takes, said once under the README's table rather than in each row
@@ -110,3 +111,18 @@ def test_a_flag_not_in_the_table_is_a_one_line_usage_error(argv, expected, capsy
         main(argv)
     assert exit_.value.code == 2
     assert capsys.readouterr().err == f"rstkit {argv[0]}: error: {expected} (see rstkit {argv[0]} --help)\n"
+
+
+# -- one name per concept: keeping the labels a label map does not know -----------------------------
+
+@pytest.mark.parametrize("argv, without", [(["eval", "g", "p"], None), (["audit", "g", "p"], None),
+                                           (["convert", "a", "b", "--to", "rsd"], "error"), (["draw", "x"], "error")])
+def test_keep_unknown_labels_gives_the_setting_unknown_labels_its_value(argv, without):
+    """``--keep-unknown-labels`` is the setting ``unknown_labels`` (``rstkit.settings.UNKNOWN_LABEL_POLICIES``) given
+    as ``keep``, in every command that has it, with the error's fix named ``unknown_labels`` as the setting is;
+    without it eval and audit leave the setting to the preset or variant (None), convert and draw to the
+    library's default, ``error``."""
+    assert build_parser(argv).parse_args([*argv, "--keep-unknown-labels"]).unknown_labels == "keep"
+    assert build_parser(argv).parse_args(argv).unknown_labels == without
+    assert not hasattr(build_parser(argv).parse_args(argv), "keep_unknown_labels")
+    assert FIX_FLAGS["unknown_labels"] == "--keep-unknown-labels" and "unknown_labels" in FIXES
