@@ -21,10 +21,8 @@ pooled over the token's word pieces), computed once per text and cached on disk.
 from __future__ import annotations
 
 import copy
-import os
 import random
 import time
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import pairwise
@@ -79,14 +77,6 @@ class SegmenterTrainConfig(TrainSettings):
         if unknown:
             raise RSTKitError(f"unknown network option {', '.join(map(repr, unknown))}; "
                               f"known: {', '.join(NET_OPTIONS)}")
-
-
-def __getattr__(name: str) -> type[SegmenterTrainConfig]:
-    if name == "TrainConfig":
-        warnings.warn("rstkit.segment.train.TrainConfig is deprecated: its name is SegmenterTrainConfig",
-                      DeprecationWarning, stacklevel=2)
-        return SegmenterTrainConfig
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -148,21 +138,15 @@ def dev_f1(segmenter: Segmenter, documents: Sequence[GoldDocument]) -> BoundaryS
 
 
 def train(train_trees: Mapping[str, RSTTree], dev_trees: Mapping[str, RSTTree], out: str | Path,
-          config: SegmenterTrainConfig | None = None, *args: Any, log: Callable[[str], None] = print,
-          info: Mapping[str, Any] | None = None, **old: Any) -> Segmenter:
+          config: SegmenterTrainConfig, *, log: Callable[[str], None] = print,
+          info: Mapping[str, Any] | None = None) -> Segmenter:
     """Train on ``train_trees`` (``{doc_id: tree}``, their EDUs with sentences and paragraphs),
     select on ``dev_trees``, write the model to ``out`` and return it; ``info`` (facts such as the
     corpus) is written into the model's training record. The order of the parser's
-    :func:`rstkit.parser.train.train`; the old ``train(gum_root, out, config, log, train_split,
-    dev_split)`` still works, deprecated."""
-    if isinstance(train_trees, (str, os.PathLike)):
-        warnings.warn("train(gum_root, out, config, ...) is deprecated: call train(train_trees, dev_trees, out, "
-                      "config) (rstkit.segment.gum.read_gum_trees reads a split)", DeprecationWarning, stacklevel=2)
-        rest = ([config] if config is not None else []) + list(args)  # the old log, train_split, dev_split
-        return train_on_gum(train_trees, dev_trees, out, *rest[1:], log=rest[0] if rest else log,  # type: ignore
-                            **old)
-    if config is None or args or old:
-        raise TypeError("train() takes (train_trees, dev_trees, out, config, *, log=, info=)")
+    :func:`rstkit.parser.train.train`."""
+    if not isinstance(config, SegmenterTrainConfig):
+        raise TypeError(f"train(train_trees, dev_trees, out, config) takes a SegmenterTrainConfig fourth, not "
+                        f"{type(config).__name__} (rstkit.segment.gum.read_gum_trees reads a split's trees)")
     random.seed(config.seed)
     np.random.seed(config.seed)
     torch.manual_seed(config.seed)
