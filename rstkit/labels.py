@@ -24,6 +24,7 @@ from functools import cache
 from importlib import resources
 
 from .errors import LabelError
+from .settings import LABEL_MAPS
 from .tree import SPAN, Node, RSTTree
 
 #: spellings of multi-word RST-DT classes written without their hyphen, and other aliases
@@ -232,7 +233,8 @@ def get_label_map(name: str) -> LabelMap:
 
 
 def label_map_names() -> list[str]:
-    return sorted(_MAPS)
+    """The names of the built-in label maps (:data:`rstkit.settings.LABEL_MAPS`), sorted."""
+    return sorted(LABEL_MAPS)
 
 
 def label_maps_for(labels: Iterable[str]) -> list[str]:
