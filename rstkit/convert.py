@@ -40,7 +40,7 @@ def convert_tree(tree: RSTTree, *, binarize: Binarization = "none", labels: str 
             unknown_labels: UnknownLabels = "error") -> RSTTree:
     """``tree`` binarized (``binarize``, :func:`rstkit.transform.binarize`), then its relations
     mapped with the label map ``labels``; an unknown label is an error, or kept lowercased."""
-    return get_label_map(labels).apply(binarize_tree(tree, binarize), passthrough=unknown_labels == "keep")
+    return get_label_map(labels).apply(binarize_tree(tree, binarize), unknown_labels)
 
 
 def convert_documents(documents: Mapping[str, RSTTree], to: str, *, binarize: Binarization = "none",

@@ -147,7 +147,7 @@ def quirk_rows(tree: RSTTree, config: EvalConfig, *, marcu: bool) -> list[tuple[
     """Marcu's tuples (``marcu``) or the attachment decisions of ``tree`` under ``config``'s label map
     and quirks (module docstring), in the order of the families' own rows."""
     label_map = get_label_map(config.labels)
-    relabelled = label_map.apply(tree, config.unknown_labels == "keep")
+    relabelled = label_map.apply(tree, config.unknown_labels)
     root = binary_tree(relabelled, config.nary_children, config.gold_binarization)
     apply_quirks(root, config.nn_relation, config.relation_fixer)
     nodes = _nodes(root)

@@ -119,6 +119,24 @@ def test_rst_eval_is_spelled_once():
     assert offenders == []
 
 
+def test_keeping_unknown_labels_has_one_name():
+    """The setting is ``unknown_labels`` (``error`` or ``keep``) in every signature of the library, the label maps'
+    included, and in the command line's namespace and fixes; the flag that sets it is ``--keep-unknown-labels``
+    (issue 10's, a contract). Before issue 34: also ``passthrough=True`` and ``keep_unknown_labels``."""
+    offenders = [f"{p.relative_to(PROJECT)}:{n}" for p in sorted((PROJECT / "rstkit").rglob("*.py"))
+                 for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+                 if re.search(r"\bpassthrough\b|\bkeep_unknown_labels\b", line)]
+    assert offenders == []
+    tree = RSTTree(leaf(1, ROOT, None), (EDU(1, "a"),))
+    assert get_label_map("gum").map("Mystery-Thing", "keep") == "mystery-thing"
+    assert get_label_map("gum").apply(tree, unknown_labels="keep") == tree
+    with pytest.raises(TypeError, match="passthrough"):
+        get_label_map("gum").apply(tree, passthrough=True)  # type: ignore[call-arg]
+    for old in (True, False):  # 0.1.0's passthrough given by position: an error, never read as either setting
+        with pytest.raises(RSTKitError, match=f"unknown_labels must be one of error, keep, not {old}"):
+            get_label_map("gum").relabeller(old)  # type: ignore[arg-type]
+
+
 def test_the_18_classes_in_both_spellings():
     """The reference spelling (educe's rst_112to18) and the canonical one (parser-formats.md 0.3)
     differ only in textual / textual-organization; rstdt18 maps both onto the reference's."""

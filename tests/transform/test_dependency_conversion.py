@@ -32,7 +32,7 @@ from rstkit.tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree, inte
 from tests.support.dep_oracle import OracleError, convert_dis, convert_tree, parse_dis
 from tests.support.strategies import rst_trees
 
-RSTDT18 = get_label_map("rstdt18").relabeller(passthrough=True)
+RSTDT18 = get_label_map("rstdt18").relabeller("keep")
 N, S = "Nucleus", "Satellite"
 
 
