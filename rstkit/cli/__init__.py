@@ -38,7 +38,16 @@ from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
 from ..gcpause import gc_pauses_allowed
 from ..progress import shown
-from .common import VERBOSITY, add_aliases, add_verbosity_options, detail, set_verbosity, standard_streams, warn
+from .common import (
+    ALIASES,
+    VERBOSITY,
+    add_aliases,
+    add_verbosity_options,
+    detail,
+    set_verbosity,
+    standard_streams,
+    warn,
+)
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names); a command shows
 #: those whose flag it has (``format``: the input's, ``gold_format`` and ``pred_format``: one side's)
@@ -153,14 +162,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _nearest_option(extra: list[str], parser: argparse.ArgumentParser) -> str:
-    """``(did you mean --output?)`` for the first unrecognized option of ``extra`` that is close to one of
-    ``parser``'s (a misspelling, an old spelling that is gone), else nothing."""
+    """``(did you mean --output?)`` for the first unrecognized option of ``extra`` that another command
+    accepts for one of ``parser``'s (:data:`~rstkit.cli.common.ALIASES`: ``--threads`` is eval's ``--jobs``)
+    or that is close to one of them (a misspelling, an abbreviation), else nothing."""
     options = [name for action in parser._actions for name in action.option_strings if name.startswith("--")]
     for arg in extra:
-        if arg.startswith("--"):
-            near = difflib.get_close_matches(arg.partition("=")[0], options, n=1, cutoff=0.75)
-            if near:
-                return f" (did you mean {near[0]}?)"
+        given = arg.partition("=")[0]
+        if not given.startswith("--"):
+            continue
+        near = [option for other, option, _, _ in ALIASES if other == given and option in options]
+        near = near or difflib.get_close_matches(given, options, n=1, cutoff=0.75)
+        if near:
+            return f" (did you mean {near[0]}?)"
     return ""
 
 

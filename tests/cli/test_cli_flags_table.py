@@ -98,10 +98,11 @@ def test_each_other_spelling_is_the_flag_it_spells(other, spells, command, noted
 @pytest.mark.parametrize("argv, expected", [
     # 0.1.0's other spellings that no issue named: gone
     (["train-segmenter", "--out", "m"], "unrecognized arguments: --out m (did you mean --output?)"),
-    (["eval", "g", "p", "--threads", "2"], "unrecognized arguments: --threads 2"),
+    (["eval", "g", "p", "--threads", "2"], "unrecognized arguments: --threads 2 (did you mean --jobs?)"),
     # abbreviations are not flags
     (["eval", "g", "p", "--met", "parseval"], "unrecognized arguments: --met parseval (did you mean --metric?)"),
     (["parse", "x", "o", "--batch", "2"], "unrecognized arguments: --batch 2"),
+    (["convert", "a", "b", "--to", "rsd", "--model", "m"], "unrecognized arguments: --model m"),
     (["convert", "a", "b", "--to", "rsd", "--keep-unknown"],
      "unrecognized arguments: --keep-unknown (did you mean --keep-unknown-labels?)"),
 ])
