@@ -47,7 +47,7 @@ def main() -> None:
             corpora["GUM lisp_nary"] = list(read_documents(args.gum / "lisp_nary", lenient=True).values())
     gold, _ = synthetic.corpus(args.docs, seed=1)
     corpora[f"synthetic x{args.docs}"] = list(gold.values())
-    rstdt18 = get_label_map("rstdt18").relabeller(passthrough=True)
+    rstdt18 = get_label_map("rstdt18").relabeller("keep")
     for name, trees in corpora.items():
         for encoding in ("chain", "tree"):
             usable = [t for t in trees if encoding == "tree" or t.doc_id != "GENTLE_syllabus_techtonica"]

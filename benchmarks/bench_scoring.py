@@ -104,5 +104,5 @@ def test_bootstrap_38_documents(benchmark, corpus):
     ids = list(gold)[:38]
     result = score_documents({d: gold[d] for d in ids}, {d: pred[d] for d in ids}, EvalConfig())
     counts = result.systems[0].counts
-    ci = benchmark(bootstrap_ci, counts, "micro", confidence=0.95, n_samples=1000, seed=7)
+    ci = benchmark(bootstrap_ci, counts, "micro", confidence=0.95, n_bootstrap=1000, seed=7)
     assert ci["S"][0] <= result.scores["S"] <= ci["S"][1]

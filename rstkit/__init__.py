@@ -24,13 +24,11 @@ The public API in one place, by task::
 * ``RSTKitError``, ``RSTKitWarning``, ``__version__``.
 
 Every name is imported on first use (:data:`_LAZY`): ``import rstkit`` imports nothing heavy, and
-``Parser``/``Segmenter`` name the extra to install when torch is missing. Names of earlier releases
-(``loads_dis``, ``audit(...)``, ``convert(...)``, ...) still work, with a DeprecationWarning naming the
-new spelling (:data:`_DEPRECATED`). Everything else is reached through its submodule.
+``Parser``/``Segmenter`` name the extra to install when torch is missing. Everything else is reached
+through its submodule.
 """
 from __future__ import annotations
 
-import warnings
 from importlib import import_module
 
 from ._version import __version__
@@ -82,29 +80,12 @@ _PUBLIC: dict[str, list[str | None]] = {
 #: names imported on first use: (module, attribute; None: the module itself)
 _LAZY = {
     **{name or module.rpartition(".")[2]: (module, name) for module, names in _PUBLIC.items() for name in names},
-    "audit": ("rstkit.audit", None),  # modules; calling them as the functions they once were is deprecated
+    "audit": ("rstkit.audit", None),  # modules, as rstkit.draw
     "convert": ("rstkit.convert", None),
 }
 
-#: names of earlier releases: (module, attribute, the spelling that replaces it)
-_DEPRECATED = {
-    "loads_dis": ("rstkit.formats.dis", "loads_dis", "rstkit.loads(text, 'dis')"),
-    "dumps_dis": ("rstkit.formats.dis", "dumps_dis", "rstkit.dumps(tree, 'dis')"),
-    "loads_rs3": ("rstkit.formats.rs3", "loads_rs3", "rstkit.loads(text, 'rs3')"),
-    "dumps_rs3": ("rstkit.formats.rs3", "dumps_rs3", "rstkit.dumps(tree, 'rs3')"),
-    "loads_rsd": ("rstkit.formats.rsd", "loads_rsd", "rstkit.loads(text, 'rsd')"),
-    "dumps_rsd": ("rstkit.formats.rsd", "dumps_rsd", "rstkit.dumps(tree, 'rsd')"),
-    "get_format": ("rstkit.formats", "get_format", "rstkit.formats.get_format"),
-    "canonical_label": ("rstkit.labels", "canonical_label", "rstkit.labels.canonical_label"),
-    "render_audit": ("rstkit.audit", "render_audit", "rstkit.audit.render_audit"),
-    "render_paper": ("rstkit.audit", "render_paper", "rstkit.audit.render_paper"),
-}
 
 def __getattr__(name: str) -> Any:
-    if name in _DEPRECATED:
-        old_module, old_attribute, new = _DEPRECATED[name]
-        warnings.warn(f"rstkit.{name} is deprecated: use {new}", DeprecationWarning, stacklevel=2)
-        return getattr(import_module(old_module), old_attribute)
     if name not in _LAZY:
         raise AttributeError(f"module 'rstkit' has no attribute {name!r}")
     module, attribute = _LAZY[name]

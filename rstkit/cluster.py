@@ -16,9 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RSTKitError
-
-#: how to install what the Dask engine needs
-DASK_EXTRA = "pip install 'rstkit[dask]'"
+from .extras import needs
 
 
 @dataclass(frozen=True)
@@ -41,7 +39,7 @@ def _dask() -> Any:
     try:
         import distributed
     except ImportError:
-        raise RSTKitError(f"the Dask engine needs dask and distributed: {DASK_EXTRA}") from None
+        raise RSTKitError(needs("the Dask engine (--engine dask)", "dask and distributed", extra="dask")) from None
     return distributed
 
 

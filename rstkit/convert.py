@@ -14,7 +14,6 @@ import warnings
 from collections.abc import Iterable, Mapping
 from typing import Protocol
 
-from .deprecation import callable_module, deprecated_alias
 from .errors import RSTKitError, RSTKitWarning
 from .formats import get_format
 from .labels import get_label_map
@@ -41,7 +40,7 @@ def convert_tree(tree: RSTTree, *, binarize: Binarization = "none", labels: str 
             unknown_labels: UnknownLabels = "error") -> RSTTree:
     """``tree`` binarized (``binarize``, :func:`rstkit.transform.binarize`), then its relations
     mapped with the label map ``labels``; an unknown label is an error, or kept lowercased."""
-    return get_label_map(labels).apply(binarize_tree(tree, binarize), passthrough=unknown_labels == "keep")
+    return get_label_map(labels).apply(binarize_tree(tree, binarize), unknown_labels)
 
 
 def convert_documents(documents: Mapping[str, RSTTree], to: str, *, binarize: Binarization = "none",
@@ -125,7 +124,3 @@ def unwritable(text: str, to: str) -> tuple[int | None, str] | None:
     offset = next((i for i, c in enumerate(text) if c in refused), None)
     return offset, message
 
-
-convert = deprecated_alias(convert_documents, "rstkit.convert.convert", "rstkit.convert_documents")
-prepare = deprecated_alias(convert_tree, "rstkit.convert.prepare", "rstkit.convert.convert_tree")
-callable_module(__name__, convert_documents, "rstkit.convert", "rstkit.convert_documents")

@@ -486,11 +486,11 @@ def _unknown_label(tree: RSTTree, relabel: Mapping[str | None, str]) -> LabelErr
             label_map = getattr(relabel, "label_map", None)
             if label_map is not None:
                 try:
-                    label_map.map(node.relation, getattr(relabel, "passthrough", False), tree.source, node.line)
+                    label_map.map(node.relation, getattr(relabel, "unknown_labels", "error"), tree.source, node.line)
                 except LabelError as error:
                     return error
             return LabelError(f"relation label {node.relation!r} is unknown to the label map", tree.source,
-                              node.line, fixes=("keep_unknown_labels", "labels"))
+                              node.line, fixes=("unknown_labels", "labels"))
     raise AssertionError("a label lookup failed once but not again")  # pragma: no cover
 
 

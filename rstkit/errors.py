@@ -17,7 +17,7 @@ from collections.abc import Sequence
 #: settings an error can point to as its fix, with what each does (library wording, no CLI flags)
 FIXES = {
     "lenient": "repair extents / score mismatched EDUs as the reference does (lenient=True)",
-    "keep_unknown_labels": "let unknown labels pass through, lowercased (unknown_labels='keep')",
+    "unknown_labels": "keep unknown labels, lowercased (unknown_labels='keep')",
     "labels": "choose another label map",
     "missing": "score gold documents without prediction anyway (missing='skip' or 'zero')",
     "pred_format": "name the prediction format explicitly",

@@ -24,7 +24,6 @@ from typing import Any, TypeGuard, TypeVar, cast
 
 from .corpus import read_input
 from .corpus.segmentations import SegmentationSet, read_segmentation_sets
-from .deprecation import renamed_keywords
 from .errors import RSTKitError, RSTKitWarning, caller_stacklevel
 from .formats.disrpt import is_disrpt_input
 from .gcpause import bulk_work
@@ -47,7 +46,7 @@ class Evaluation:
     """The result of :func:`evaluate`: every configuration's :class:`~rstkit.metrics.EvalResult` in
     ``results`` (in the order given), :meth:`result` to pick one, and :meth:`render`. An evaluation
     of one configuration also reads as that result (``evaluation.scores``, ``.systems``, ...); with
-    several, pick one with :meth:`result` (reading the first one's that way is deprecated).
+    several, pick one with :meth:`result`.
 
     >>> configs = [EvalConfig(metric="parseval", average=a) for a in ("micro", "macro")]
     >>> both = evaluate("corpora/sample/gold/sample_library.dis", "corpora/sample/pred/sample_library.dis", configs)
@@ -89,9 +88,8 @@ class Evaluation:
             raise AttributeError(f"'Evaluation' object has no attribute {name!r}")
         results = self.__dict__.get("results") or []
         if len(results) > 1:
-            warnings.warn(f"Evaluation.{name} of an evaluation of {len(results)} configurations is the first "
-                          f"one's, which is deprecated: use .result(metric, average).{name} or .results[0].{name}",
-                          DeprecationWarning, stacklevel=2)
+            raise AttributeError(f"Evaluation.{name}: this evaluation has {len(results)} configurations, each with "
+                                 f"its own; pick one: .result(metric, average).{name}")
         return getattr(results[0], name)
 
     def result(self, metric: str | None = None, average: str | None = None) -> EvalResult:
@@ -129,7 +127,6 @@ class Evaluation:
                     report.paired[(r, s)] = result.paired_tests(s, 0)
         return report
 
-    @renamed_keywords(fmt="format")
     def render(self, format: str = "text", digits: int = 2, *, ci: float | None = None,
                per_relation: bool = False) -> str:
         """What ``rstkit eval --format FORMAT --digits DIGITS`` prints (:data:`rstkit.report.FORMATS`);

@@ -13,8 +13,9 @@ maps are
 
 ``span`` (the nucleus marker of Marcu's encoding) is not a relation and maps to itself
 in every map. A label a map does not know is an error naming the label, the file and the
-map, unless the caller asks for pass-through (the reference behaviour: the lowercased
-label is kept).
+map, unless the caller keeps unknown labels (``unknown_labels="keep"``, the reference behaviour:
+the lowercased label is kept), the one spelling of that setting everywhere (the command line's
+``--keep-unknown-labels``).
 """
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 
-from .errors import LabelError
+from .errors import LabelError, RSTKitError
+from .settings import LABEL_MAPS, UNKNOWN_LABEL_POLICIES, UnknownLabels
 from .tree import SPAN, Node, RSTTree
 
 #: spellings of multi-word RST-DT classes written without their hyphen, and other aliases
@@ -81,71 +83,78 @@ class LabelMap:
         canon = self.aliases.get(canon, canon)
         return self.table.get(canon)
 
-    def map(self, label: str, passthrough: bool = False, path: str | None = None,
+    def map(self, label: str, unknown_labels: UnknownLabels = "error", path: str | None = None,
             line: int | None = None) -> str:
-        """Map one label; unknown labels raise LabelError unless ``passthrough``.
-
-        With pass-through an unknown label is kept, lowercased when the map lowercases
-        (as educe does).
+        """Map one label; an unknown label raises LabelError, or with ``unknown_labels="keep"`` is
+        kept, lowercased when the map lowercases (as educe does).
         """
         mapped = self.lookup(label)
         if mapped is not None:
             return mapped
-        if passthrough:
+        if _checked(unknown_labels) == "keep":
             return label.lower() if self.lowercase else label
         raise LabelError(f"relation label {label!r} is unknown to label map {self.name!r}", path, line,
-                         fixes=("keep_unknown_labels", "labels"))
+                         fixes=("unknown_labels", "labels"))
 
-    def relabeller(self, passthrough: bool = False) -> Mapping[str | None, str] | None:
+    def relabeller(self, unknown_labels: UnknownLabels = "error") -> Mapping[str | None, str] | None:
         """This map as a dict-like lookup for walks over many nodes: ``relabel[label]`` is
-        ``self.map(label, passthrough)`` (the root's ``None`` stays ``None``), computed once per distinct
+        ``self.map(label, unknown_labels)`` (the root's ``None`` stays ``None``), computed once per distinct
         label; a label the map does not know raises ``KeyError`` (not stored), and the caller
         reports it with :meth:`map` or :meth:`apply`. None for the identity map."""
         if self.table is None:
             return None
-        key = (id(self), passthrough)
+        key = (id(self), _checked(unknown_labels))
         if key not in _RELABELLERS:
-            _RELABELLERS[key] = (self, _Relabel(self, passthrough))
+            _RELABELLERS[key] = (self, _Relabel(self, unknown_labels))
         return _RELABELLERS[key][1]
 
-    def apply(self, tree: RSTTree, passthrough: bool = False) -> RSTTree:
+    def apply(self, tree: RSTTree, unknown_labels: UnknownLabels = "error") -> RSTTree:
         """A copy of ``tree`` with every relation label mapped, its secondary edges' (eRST) included."""
         if self.table is None:
             return tree
+        _checked(unknown_labels)
 
         # labels in pre-order (an unknown label is reported where the file has it first),
         # nodes rebuilt in post-order (children before their parent): no recursion
         relations = {id(node): None if node.relation is None
-                     else self.map(node.relation, passthrough, tree.source, node.line)
+                     else self.map(node.relation, unknown_labels, tree.source, node.line)
                      for node in tree.root.nodes()}
         rebuilt: dict[int, Node] = {}
         for node in tree.root.postorder():
             children = tuple(rebuilt[id(c)] for c in node.children)
             rebuilt[id(node)] = Node(node.start, node.end, node.nuclearity, relations[id(node)], children, node.line)
-        erst = tree.erst.relabelled(lambda relation: self.map(relation, passthrough, tree.source))
+        erst = tree.erst.relabelled(lambda relation: self.map(relation, unknown_labels, tree.source))
         return replace(tree, root=rebuilt[id(tree.root)], erst=erst)
+
+
+def _checked(unknown_labels: UnknownLabels) -> UnknownLabels:
+    """``unknown_labels`` if it is one of :data:`rstkit.settings.UNKNOWN_LABEL_POLICIES`, else an error (a
+    ``True`` or ``False``, 0.1.0's boolean spelling, included: never read as either)."""
+    if unknown_labels not in UNKNOWN_LABEL_POLICIES:
+        raise RSTKitError(f"unknown_labels must be one of {', '.join(UNKNOWN_LABEL_POLICIES)}, not {unknown_labels!r}")
+    return unknown_labels
 
 
 class _Relabel(dict):
     """Labels met so far -> mapped labels; a new label is mapped on first use."""
 
-    def __init__(self, label_map: LabelMap, passthrough: bool):
+    def __init__(self, label_map: LabelMap, unknown_labels: UnknownLabels):
         super().__init__({None: None})
         self.label_map = label_map
-        self.passthrough = passthrough
+        self.unknown_labels = unknown_labels
 
     def __missing__(self, label: str) -> str:
         mapped = self.label_map.lookup(label)
         if mapped is None:
-            if not self.passthrough:
+            if self.unknown_labels != "keep":
                 raise KeyError(label)
-            mapped = self.label_map.map(label, passthrough=True)
+            mapped = self.label_map.map(label, "keep")
         self[label] = mapped
         return mapped
 
 
-#: (id of a map, passthrough) -> (the map, kept alive so that its id stays its own; its relabeller)
-_RELABELLERS: dict[tuple[int, bool], tuple[LabelMap, _Relabel]] = {}
+#: (id of a map, unknown_labels) -> (the map, kept alive so that its id stays its own; its relabeller)
+_RELABELLERS: dict[tuple[int, str], tuple[LabelMap, _Relabel]] = {}
 
 
 @cache
@@ -232,7 +241,8 @@ def get_label_map(name: str) -> LabelMap:
 
 
 def label_map_names() -> list[str]:
-    return sorted(_MAPS)
+    """The names of the built-in label maps (:data:`rstkit.settings.LABEL_MAPS`), sorted."""
+    return sorted(LABEL_MAPS)
 
 
 def label_maps_for(labels: Iterable[str]) -> list[str]:

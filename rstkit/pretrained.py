@@ -40,8 +40,6 @@ from torch import nn
 from ._bert import BertEncoder, FastTokenizer, plain_bert_available
 from .archives import MPNET as MPNET_ARCHIVE
 from .archives import missing_parts, part_files, unpacked
-from .cache import cache_dir
-from .deprecation import deprecated_alias
 from .errors import RSTKitError
 from .extras import needs
 from .output import replacing_file
@@ -96,14 +94,6 @@ def missing_packages(name: str) -> str | None:
     if name == MPNET:
         missing += missing_parts(MPNET_ARCHIVE)
     return " and ".join(missing) or None
-
-
-def _features_dir() -> Path:
-    return cache_dir("features")
-
-
-default_cache_dir = deprecated_alias(_features_dir, "rstkit.pretrained.default_cache_dir",
-                                     'rstkit.cache.cache_dir("features")')
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .deprecation import renamed_keywords
 from .errors import RSTKitError, printable
 from .jsontext import dumps_indented
 from .metrics import EvalResult
@@ -54,7 +53,6 @@ class Report:
         return list(seen)
 
 
-@renamed_keywords(fmt="format")
 def render(report: Report, format: str = "text", digits: int = 2) -> str:
     """The report in format ``format`` (one of :data:`FORMATS`), scores with ``digits`` decimals (>= 0)."""
     if not isinstance(digits, int) or digits < 0:

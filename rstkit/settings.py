@@ -1,8 +1,17 @@
-"""The names of every choice that changes a score or a tree: one ``Literal`` type and one tuple each.
+"""The names of the choices that change a score or a tree: one ``Literal`` type and one tuple each.
 
-Signatures, validation and the command line's ``choices`` all read these tuples, so a
-choice is spelled in one place. Each tuple is ``typing.get_args`` of its type, in the order
-the command line lists the choices. Imports nothing from rstkit.
+Every setting of an evaluation (average, binarization, compatibility mode, missing documents, unknown
+labels, EDUs, span keying, dependency encoding, sentence-initial boundaries, the peers' quirks and
+presets), the binarizations of a tree, the built-in label maps and the constituency measures. Signatures,
+validation and the command line's ``choices`` all read these tuples, so a choice is spelled in one place
+(tests/metrics/test_settings.py checks every ``choices`` of the command line). Each tuple is
+``typing.get_args`` of its type, in the order the command line lists the choices. Beside them two
+constants: the reference procedure's name, :data:`RST_EVAL`, and the 0/0 rule, :data:`ZERO_DIVISION`.
+
+Not here, each with its registry: the metric families' names (:mod:`rstkit.metrics.registry`; ``Metric``
+is ``str``), file formats (:mod:`rstkit.formats`), report formats (:mod:`rstkit.report`), and the
+training settings of the parser and the segmenter (their ``TrainConfig``), which change a model, not how
+a tree is scored or transformed. Imports nothing from rstkit.
 """
 from __future__ import annotations
 

@@ -32,7 +32,6 @@ ranking), :mod:`.papers` (papers' tables), :mod:`.render` (text, Markdown, JSON)
 """
 from __future__ import annotations
 
-from ..deprecation import callable_module, deprecated_alias
 from .papers import (
     Paper,
     PaperAudit,
@@ -92,6 +91,3 @@ __all__ = [
     "score_variants",
     "variants",
 ]
-
-audit = deprecated_alias(audit_published, "rstkit.audit.audit", "rstkit.audit_published")
-callable_module(__name__, audit_published, "rstkit.audit", "rstkit.audit_published")

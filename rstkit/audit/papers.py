@@ -217,8 +217,7 @@ def audit_paper(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], paper:
                 unknown_labels: UnknownLabels | None = None) -> PaperAudit:
     """``parser``'s row (a key) of every table of ``paper`` recomputed on ``gold`` and ``pred``, and
     its Table 1 row audited against every variant (options as in :func:`~rstkit.audit.audit_published`;
-    gold and predictions first, as every audit and evaluation takes them; the old order
-    ``(paper, parser, gold, pred)`` still works, deprecated).
+    gold and predictions first, as every audit and evaluation takes them).
 
     >>> from rstkit import read_documents
     >>> gold, pred = read_documents("corpora/sample/gold"), read_documents("corpora/sample/pred")
@@ -226,10 +225,9 @@ def audit_paper(gold: Mapping[str, RSTTree], pred: Mapping[str, RSTTree], paper:
     >>> [row.table.number for row in result.recomputed]
     [1, 2, 3, 4]
     """
-    if isinstance(gold, Paper):  # the order before the audit functions agreed on (gold, pred, ...)
-        warnings.warn("audit_paper(paper, parser, gold, pred) is deprecated: call audit_paper(gold, pred, paper, "
-                      "parser)", DeprecationWarning, stacklevel=2)
-        gold, pred, paper, parser = paper, parser, gold, pred  # type: ignore[assignment]
+    if not isinstance(paper, Paper):
+        raise TypeError(f"audit_paper(gold, pred, paper, parser) takes a Paper third (load_paper(key)), not "
+                        f"{type(paper).__name__}")
     notes: list[str] = []
     recomputed = recompute_row(paper, parser, gold, pred, missing=missing, lenient=lenient, notes=notes)
     published = Published.from_values(paper.tables[0].row(parser).values, paper.decimals)

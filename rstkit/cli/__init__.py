@@ -21,6 +21,7 @@ interrupted`` / ``rstkit: terminated``), no traceback; what the command was writ
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import re
 import sys
@@ -28,20 +29,29 @@ import time
 import warnings
 from collections.abc import Collection
 from importlib import import_module
-from typing import NoReturn, cast
+from typing import Any, NoReturn, cast
 
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
 from ..gcpause import gc_pauses_allowed
 from ..interrupts import INTERRUPTED, TERMINATED, Terminated, terminate_as_interrupt
 from ..progress import shown
-from .common import VERBOSITY, add_verbosity_options, detail, set_verbosity, standard_streams, warn
+from .common import (
+    ALIASES,
+    VERBOSITY,
+    add_aliases,
+    add_verbosity_options,
+    detail,
+    set_verbosity,
+    standard_streams,
+    warn,
+)
 
 #: how the command line spells the fix of an error (``RSTKitError.fixes``, library names); a command shows
 #: those whose flag it has (``format``: the input's, ``gold_format`` and ``pred_format``: one side's)
 FIX_FLAGS = {
     "lenient": "--lenient",
-    "keep_unknown_labels": "--keep-unknown-labels",
+    "unknown_labels": "--keep-unknown-labels",
     "labels": "another --labels map",
     "missing": "--missing skip or --missing zero",
     "pred_format": "--pred-format KEY",
@@ -81,6 +91,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     for name in [chosen] if chosen in SUBCOMMANDS else SUBCOMMANDS:
         import_module(f"{__name__}.{name.replace('-', '_')}").add_parser(sub)
         subparser = sub.choices[name]
+        add_aliases(subparser, name)
         subparser.set_defaults(command_options=frozenset(s for a in subparser._actions for s in a.option_strings))
         subparser.formatter_class = _with_defaults(cast(type[argparse.HelpFormatter], subparser.formatter_class))
         add_verbosity_options(subparser)
@@ -90,7 +101,13 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 class UsageParser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line, the problem and where the usage is
     (``rstkit eval: error: PROBLEM (see rstkit eval --help)``), exit status 2; its subcommands' parsers
-    are of this class too (``add_subparsers`` makes them of the parser's own class)."""
+    are of this class too (``add_subparsers`` makes them of the parser's own class). An option is
+    accepted as spelled in full only, never abbreviated (``--out`` is not ``--output``): the options a
+    command accepts are exactly those its ``--help`` and README's "Command-line conventions" list."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {printable(message, limit=None)} (see {self.prog} --help)\n")
@@ -129,8 +146,8 @@ def main(argv: list[str] | None = None, *, started: float | None = None) -> int:
     parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)
     if extra:  # the subcommand's usage, not the top level's
-        command = sub_parser(parser, args.command)
-        (command or parser).error(f"unrecognized arguments: {' '.join(extra)}")
+        command = sub_parser(parser, args.command) or parser
+        command.error(f"unrecognized arguments: {' '.join(extra)}{_nearest_option(extra, command)}")
     if not getattr(args, "run", None):
         parser.error(f"no COMMAND given: one of {', '.join(SUBCOMMANDS)}")
     set_verbosity(args)
@@ -145,6 +162,22 @@ def main(argv: list[str] | None = None, *, started: float | None = None) -> int:
         detail(f"{args.command}: exit status {status}, {time.process_time() - cpu:.2f}s of CPU in the command, "
                f"{time.monotonic() - started:.1f}s in all (start-up included)")
         return status
+
+
+def _nearest_option(extra: list[str], parser: argparse.ArgumentParser) -> str:
+    """``(did you mean --output?)`` for the first unrecognized option of ``extra`` that another command
+    accepts for one of ``parser``'s (:data:`~rstkit.cli.common.ALIASES`: ``--threads`` is eval's ``--jobs``)
+    or that is close to one of them (a misspelling, an abbreviation), else nothing."""
+    options = [name for action in parser._actions for name in action.option_strings if name.startswith("--")]
+    for arg in extra:
+        given = arg.partition("=")[0]
+        if not given.startswith("--"):
+            continue
+        near = [option for other, option, _, _ in ALIASES if other == given and option in options]
+        near = near or difflib.get_close_matches(given, options, n=1, cutoff=0.75)
+        if near:
+            return f" (did you mean {near[0]}?)"
+    return ""
 
 
 def sub_parser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:

@@ -33,6 +33,7 @@ from .common import (
     STREAM,
     add_output_option,
     add_split_option,
+    add_unknown_labels_option,
     check_result_target,
     check_split,
     nonnegative_int,
@@ -60,9 +61,8 @@ def add_parser(sub) -> None:
                    help=f"label maps to try besides raw (from {', '.join(label_map_names())}; default: those of "
                         "the data's labels, gum for GUM's, rstdt18 for RST-DT's and where no label tells them "
                         "apart)")
-    p.add_argument("--keep-unknown-labels", action="store_true",
-                   help="let unknown labels pass through in every variant (by default only the educe "
-                        "binarization variants do, as the reference does)")
+    add_unknown_labels_option(p, None, "keep unknown labels, lowercased, in every variant (by default only the "
+                                       "educe binarization variants do, as the reference does)")
     p.add_argument("--missing", choices=MISSING_POLICIES, default="error",
                    help="gold documents without prediction: error, skip them, or score as empty (zero)")
     p.add_argument("--lenient", action="store_true",
@@ -95,7 +95,7 @@ def add_parser(sub) -> None:
 
 
 #: the options of reading and scoring GOLD and PRED
-_SCORING = ("labels", "keep_unknown_labels", "missing", "lenient", "skip_errors", "in_format", "gold_format",
+_SCORING = ("labels", "unknown_labels", "missing", "lenient", "skip_errors", "in_format", "gold_format",
             "pred_format", "doc_map", "edus", "span_key", "presets", "digits", "top", "split")
 
 
@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         published = parse_published(args.published)
         gold, pred = _documents(args, args.pred_format or args.in_format, notes)
         result = audit_published(gold, pred, published, label_maps=_label_maps(args.labels), missing=args.missing,
-                       lenient=args.lenient, unknown_labels="keep" if args.keep_unknown_labels else None,
+                       lenient=args.lenient, unknown_labels=args.unknown_labels,
                        edus=args.edus, span_keys=tuple(dict.fromkeys(args.span_key or SPAN_KEYS)),
                        presets=args.presets)
         notes.extend(result.warnings)
@@ -199,6 +199,6 @@ def _paper(args: argparse.Namespace, notes: list[str]) -> PaperAudit:
         notes.append(f"{paper.key} scores {parser.name} on {parser.documents or paper.data['documents']} "
                      f"documents; the gold given has {len(gold)}")
     result = audit_paper(gold, pred, paper, parser.key, label_maps=_label_maps(args.labels), missing=args.missing,
-                         lenient=args.lenient, unknown_labels="keep" if args.keep_unknown_labels else None)
+                         lenient=args.lenient, unknown_labels=args.unknown_labels)
     notes.extend(result.warnings)
     return result

@@ -125,8 +125,15 @@ def add_encoding_option(parser: argparse.ArgumentParser) -> None:
 def add_label_option(parser: argparse.ArgumentParser, default: str | None) -> None:
     parser.add_argument("--labels", choices=label_map_names(), default=default,
                         help=f"relation label map (default: {default})")
-    parser.add_argument("--keep-unknown-labels", action="store_true",
-                        help="let labels the map does not know pass through (lowercased) instead of failing")
+    add_unknown_labels_option(parser, "error", "keep labels the map does not know, lowercased, instead of an error "
+                                               "(the default)")
+
+
+def add_unknown_labels_option(parser: argparse.ArgumentParser, default: str | None, help: str) -> None:
+    """``--keep-unknown-labels``: the setting ``unknown_labels`` (:data:`rstkit.settings.UNKNOWN_LABEL_POLICIES`)
+    given as ``keep``, its one spelling on the command line; ``default``: what it is without the flag."""
+    parser.add_argument("--keep-unknown-labels", dest="unknown_labels", action="store_const", const="keep",
+                        default=default, help=help)
 
 
 def read_command_input(path: str, fmt: str | None, args: argparse.Namespace, notes: list[str],
@@ -211,22 +218,52 @@ def warn(message: str) -> None:
 _STDIN_FILES: set[str] = set()
 
 
-class DeprecatedAlias(argparse.Action):
-    """An old spelling of an option: stores into the new option's ``dest`` after a one-line note."""
+#: the other spellings the command line accepts, the one table of them: (other spelling, the option it
+#: spells, the commands that accept it, whether using it prints a note naming the option). Each is a
+#: contract, a flag an issue spelled out: ``--threads`` (issues 11 and 24: "stays as an alias where it
+#: exists"), ``--batch-docs`` (10, 24), ``--format`` in draw (7), parse and segment (24), segment's
+#: ``--model`` (24), train's ``--out`` (5); the other old spellings of 0.1.0, never released, are gone.
+#: README's "Command-line conventions" lists them (tests/cli/test_cli_flags_table.py keeps the two equal).
+ALIASES: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
+    ("--threads", "--jobs", ("parse", "segment", "train", "train-segmenter"), False),
+    ("--batch-docs", "--batch-size", ("parse", "train"), True),
+    ("--format", "--kind", ("draw",), True),
+    ("--format", "--from", ("parse",), True),
+    ("--format", "--to", ("segment",), True),
+    ("--model", "--segmenter", ("segment",), True),
+    ("--out", "--output", ("train",), True),
+)
 
-    def __init__(self, option_strings: list[str], dest: str, *, new: str, **kwargs: Any) -> None:
-        self.new = new
+
+class _NotedAlias(argparse.Action):
+    """An other spelling of an option that says so: stores into the option's ``dest`` after a one-line note."""
+
+    def __init__(self, option_strings: list[str], dest: str, *, spells: str, **kwargs: Any) -> None:
+        self.spells = spells
         super().__init__(option_strings, dest, **kwargs)
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
-        print(f"rstkit: note: {option_string} is deprecated, use {self.new}", file=sys.stderr)
+        print(f"rstkit: note: {option_string} is an old spelling of {self.spells}", file=sys.stderr)
         setattr(namespace, self.dest, values)
 
 
-def add_deprecated(parser: argparse.ArgumentParser, old: str, new: str, dest: str, **kwargs: Any) -> None:
-    """Accept ``old`` for ``new`` (same ``dest``, type and choices), hidden from ``--help``."""
-    parser.add_argument(old, dest=dest, action=DeprecatedAlias, new=new, help=argparse.SUPPRESS,
-                        default=argparse.SUPPRESS, **kwargs)
+def add_aliases(parser: argparse.ArgumentParser, command: str) -> None:
+    """Accept in ``parser`` (of ``command``) the other spellings :data:`ALIASES` gives it: each stores into
+    the option it spells (same ``dest``, type, choices), hidden from ``--help``; the option's help names
+    a spelling that prints no note (``also --threads N``)."""
+    options = {name: action for action in parser._actions for name in action.option_strings}
+    for other, option, commands, noted in ALIASES:
+        if command not in commands:
+            continue
+        action = options[option]
+        spells = "/".join(action.option_strings)
+        kwargs: dict[str, Any] = {"type": action.type, "choices": action.choices, "metavar": action.metavar}
+        if noted:
+            parser.add_argument(other, dest=action.dest, action=_NotedAlias, spells=spells, help=argparse.SUPPRESS,
+                                default=argparse.SUPPRESS, **kwargs)
+        else:
+            parser.add_argument(other, dest=action.dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **kwargs)
+            action.help = f"{action.help}; also {other}" + (f" {action.metavar}" if action.metavar else "")
 
 
 def add_output_option(parser: argparse.ArgumentParser, what: str = "the result", metavar: str = "FILE",
@@ -244,15 +281,8 @@ def output_name(text: str) -> str:
 
 
 def add_jobs_option(parser: argparse.ArgumentParser, help: str) -> None:
-    """``--jobs N`` (``--threads N`` its other spelling): how many processes or threads work."""
-    parser.add_argument("--jobs", type=positive_int, default=None, metavar="N", help=f"{help}; also --threads N")
-    add_alias(parser, "--threads", "jobs", type=positive_int, metavar="N")
-
-
-def add_alias(parser: argparse.ArgumentParser, other: str, dest: str, **kwargs: Any) -> None:
-    """Accept ``other`` as another spelling of the option whose ``dest`` it names (no note; hidden
-    from ``--help``, whose text of that option mentions it)."""
-    parser.add_argument(other, dest=dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **kwargs)
+    """``--jobs N``: how many processes or threads work."""
+    parser.add_argument("--jobs", type=positive_int, default=None, metavar="N", help=help)
 
 
 #: the extension of a report in each ``--format``, for its file in a folder (:func:`report_name`)

@@ -61,7 +61,7 @@ def add_parser(sub) -> None:
     remember_defaults(p)
 
 #: the options that change trees (their shape, their relations) or how they are read
-_TREE_OPTIONS = ("binarize", "labels", "keep_unknown_labels")
+_TREE_OPTIONS = ("binarize", "labels", "unknown_labels")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,7 +106,7 @@ def _convert(src: Path, output: str, in_format: str | None, args: argparse.Names
         converted = write_trees(documents, args.to)
     else:
         converted = convert_documents(documents, args.to, binarize=args.binarize, labels=args.labels,
-                                      unknown_labels="keep" if args.keep_unknown_labels else "error")
+                                      unknown_labels=args.unknown_labels)
     if to_stdout:
         sys.stdout.write(next(iter(converted.values())))
         return 0

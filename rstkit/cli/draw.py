@@ -21,11 +21,10 @@ from ..draw.text import needs_ascii
 from ..errors import MissingDocumentError, RSTKitError
 from ..output import check_names, check_target, wants_directory, write_files
 from ..progress import Progress
-from ..settings import BINARIZATIONS, UnknownLabels
+from ..settings import BINARIZATIONS
 from ..tree import RSTTree
 from .common import (
     STREAM,
-    add_deprecated,
     add_input_options,
     add_label_option,
     add_split_option,
@@ -68,7 +67,6 @@ def add_parser(sub) -> None:
                                 "directory); -: one file on standard input")
     p.add_argument("--kind", dest="format", choices=list(FORMATS), default=None,
                    help="what to draw (default: from the extension of -o, else text)")
-    add_deprecated(p, "--format", "--kind", "format", choices=list(FORMATS))
     p.add_argument("-o", "--output", metavar="OUT", type=output_name,
                    help="output file (a directory for several documents); default or -: standard output")
     add_split_option(p, "FILE", "the ones drawn (with --compare, the gold ones)")
@@ -111,8 +109,7 @@ def _documents(given: str, fmt: str | None, args: argparse.Namespace, side: str 
                                        f"{', '.join(list(documents)[:10])}{' ...' if len(documents) > 10 else ''})",
                                        given)
         documents = {args.doc: documents[args.doc]}
-    unknown_labels: UnknownLabels = "keep" if args.keep_unknown_labels else "error"
-    return {doc_id: convert_tree(tree, binarize=args.binarize, labels=args.labels, unknown_labels=unknown_labels)
+    return {doc_id: convert_tree(tree, binarize=args.binarize, labels=args.labels, unknown_labels=args.unknown_labels)
             for doc_id, tree in documents.items()}
 
 

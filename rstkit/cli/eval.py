@@ -28,7 +28,6 @@ from ..settings import (
 from .common import (
     STDIN_NAME,
     STREAM,
-    add_alias,
     add_encoding_option,
     add_label_option,
     add_output_option,
@@ -73,7 +72,7 @@ def add_parser(sub) -> None:
                    help="segmentation: sentence-initial tokens are no boundary on either side (the DISRPT scorer's "
                         "-nb; needs sentences: .conllu files, or trees whose EDUs carry sentence numbers)")
     add_label_option(p, default="raw")
-    p.set_defaults(labels=None)  # raw unless given; None tells --preset that no --labels was given
+    p.set_defaults(labels=None, unknown_labels=None)  # raw, error unless given; None tells --preset they were not
     p.add_argument("--preset", choices=PRESETS, default=None,
                    help="a peer's scoring procedure by name (docs/presets.md): it sets metric, average, label map, "
                         "binarization, span keying and the peer's quirks, each replaced by the option given; the "
@@ -130,7 +129,6 @@ def add_parser(sub) -> None:
     p.add_argument("--per-relation", action="store_true", help="add per-relation scores and a confusion summary")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format")
     add_output_option(p, "the scores")
-    add_alias(p, "--threads", "jobs", type=positive_int, metavar="N")
     p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                    help="processes reading the files, each sending back the documents prepared for scoring "
                         "(default: 1 under 200 files or on one core, else every usable core; "
@@ -185,8 +183,8 @@ def _given_settings(args: argparse.Namespace) -> dict[str, tuple[str, Any]]:
         "statistics": ("--ci, --n-bootstrap, --n-trials, --seed", _statistics(args))}
     if args.labels is not None:
         given["labels"] = (f"--labels {args.labels}", args.labels)
-    if args.keep_unknown_labels:
-        given["unknown_labels"] = ("--keep-unknown-labels", "keep")
+    if args.unknown_labels is not None:
+        given["unknown_labels"] = ("--keep-unknown-labels", args.unknown_labels)
     if args.binarize == RST_EVAL:  # the reference's binarization comes with its compatibility mode
         given["compat"] = (f"--binarize {RST_EVAL}", RST_EVAL)
     elif args.binarize is not None:
@@ -278,7 +276,7 @@ def _check_used(args: argparse.Namespace, configs: list[EvalConfig]) -> None:
     metrics = {config.metric for config in configs}
     if metrics == {"segmentation"}:
         for option, given in (("--binarize", args.binarize), ("--labels", args.labels), ("--compat", args.compat),
-                              ("--keep-unknown-labels", args.keep_unknown_labels)):
+                              ("--keep-unknown-labels", args.unknown_labels)):
             if given:
                 raise RSTKitError(f"{option} does not apply to --metric segmentation, which compares EDU "
                                   "boundaries (no tree shape, no relation)")

@@ -54,7 +54,6 @@ from ..progress import waiting
 from .common import (
     STREAM,
     VERBOSITY,
-    add_deprecated,
     add_jobs_option,
     add_output_option,
     info,
@@ -91,7 +90,6 @@ def add_parser(sub) -> None:
                    help="format of the written trees (default: dis)")
     p.add_argument("--from", dest="in_format", default=None, metavar="KEY",
                    help="input format (default: from the extension; .edus is one EDU per line, .txt plain text)")
-    add_deprecated(p, "--format", "--from", "in_format", metavar="KEY")
     p.add_argument("--boundaries", default=None, metavar="FILE|DIR",
                    help="sentence/paragraph boundaries: a boundary file or .rsd (one document), or a directory of "
                         "DOC_ID.bnd / DOC_ID.rsd")
@@ -101,7 +99,6 @@ def add_parser(sub) -> None:
     p.add_argument("--beam", type=positive_int, default=1, help="beam size (1: greedy)")
     p.add_argument("--batch-size", dest="batch_docs", type=positive_int, default=16, metavar="N",
                    help="documents decoded together")
-    add_deprecated(p, "--batch-docs", "--batch-size", "batch_docs", type=positive_int)
     add_jobs_option(p, "CPU threads for torch (default: 1 for up to 4 documents, else min(4, cores) less the "
                        "cores other processes keep busy)")
     p.add_argument("--cache-dir", default=None, metavar="DIR",

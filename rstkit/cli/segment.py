@@ -41,7 +41,6 @@ from ..progress import Progress
 from ..segment.tokenize import read_plain_text
 from .common import (
     STREAM,
-    add_deprecated,
     add_jobs_option,
     add_output_option,
     info,
@@ -70,14 +69,12 @@ def add_parser(sub) -> None:
     p.add_argument("--to", dest="format", choices=sorted(EXTENSIONS), default=None,
                    help="lines: EDUs one per line (default); jsonl: one JSON object per EDU with offsets (for plain "
                         "text: DISRPT files are written back in their own format)")
-    add_deprecated(p, "--format", "--to", "format", choices=sorted(EXTENSIONS))
     p.add_argument("--glob", default=None,
                    help="which files of a directory to segment (default: *.txt, *.tok and *.conllu; each .tok and "
                         ".conllu file is read as DISRPT, any other as plain text)")
     p.add_argument("--segmenter", dest="model", default=None, metavar="NAME|DIR",
                    help="segmenter model directory, or the name of a shipped model: segmenter (the default; reads "
                         "MiniLM, extra: minilm) or segmenter-base (needs nothing but torch)")
-    add_deprecated(p, "--model", "--segmenter", "model", metavar="DIR")
     add_jobs_option(p, "CPU threads for torch (default: torch's)")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     add_engine_options(p)

@@ -26,7 +26,6 @@ from ..labels import label_map_names
 from ..output import check_target
 from ..progress import showing, shown
 from .common import (
-    add_deprecated,
     add_input_options,
     add_jobs_option,
     nonnegative_float,
@@ -48,7 +47,6 @@ def add_parser(sub) -> None:
     p.add_argument("--dev-split", default="dev", help="model-selection split (default: dev)")
     p.add_argument("-o", "--output", dest="out", default=None, metavar="DIR", type=output_name,
                    help="model directory to write (required)")
-    add_deprecated(p, "--out", "-o/--output", "out", metavar="DIR", type=output_name)
     p.add_argument("--labels", choices=label_map_names(), default=None,
                    help="relation classes (default: gum for GUM, rstdt18 for RST-DT, raw otherwise)")
     p.add_argument("--encoder", default="scratch", metavar="NAME",
@@ -62,7 +60,6 @@ def add_parser(sub) -> None:
                    help="stop after this many epochs without dev improvement")
     p.add_argument("--batch-size", dest="batch_docs", type=positive_int, default=4, metavar="N",
                    help="documents per training batch")
-    add_deprecated(p, "--batch-docs", "--batch-size", "batch_docs", type=positive_int)
     p.add_argument("--accumulate", type=positive_int, default=1, help="batches per optimizer step")
     p.add_argument("--lr", type=positive_float, default=2e-3, help="learning rate of the parser")
     p.add_argument("--encoder-lr", type=positive_float, default=2e-5,

@@ -16,7 +16,7 @@ from typing import Any
 from ..corpus import resolve_corpus
 from ..errors import CorpusError, RSTKitError
 from ..extras import needs
-from .common import add_deprecated, add_jobs_option, nonnegative_float, output_name, positive_float, positive_int
+from .common import add_jobs_option, nonnegative_float, output_name, positive_float, positive_int
 
 
 def probability(text: str) -> float:
@@ -39,7 +39,6 @@ def add_parser(sub) -> None:
     p = sub.add_parser("train-segmenter", help="train the EDU segmenter on GUM (extra: parser)", description=__doc__)
     p.add_argument("-o", "--output", dest="out", default=None, metavar="DIR", type=output_name,
                    help="model directory to write (required)")
-    add_deprecated(p, "--out", "-o/--output", "out", metavar="DIR", type=output_name)
     p.add_argument("--corpus-root", default=None, help="GUM checkout (default: $RSTKIT_GUM)")
     p.add_argument("--epochs", type=positive_int, default=20, help="most training epochs (default: 20)")
     p.add_argument("--patience", type=positive_int, default=5,

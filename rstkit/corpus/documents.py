@@ -6,7 +6,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, overload
 
-from ..deprecation import renamed_keywords
 from ..errors import CorpusError, ManyErrors, RSTKitError
 from ..folders import not_regular
 from ..formats import doc_id_from_path, get_format
@@ -25,7 +24,6 @@ def read_documents(path: str | Path, format: str | None = None, *, lenient: bool
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
                    jobs: int | None = None, worker_result: Callable[[RSTTree], Result],
                    split: str | None = None, **options) -> dict[str, RSTTree | Result]: ...
-@renamed_keywords(send_back="worker_result")
 def read_documents(path: str | Path, format: str | None = None, *, lenient: bool = False,
                    skip_errors: bool = False, errors: list[RSTKitError] | None = None,
                    jobs: int | None = None, worker_result: Callable[[RSTTree], Any] | None = None,
@@ -121,7 +119,6 @@ def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: b
 def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
                notes: list[str] | None = None, jobs: int | None = None, worker_result: Callable[[RSTTree], Result],
                split: str | None = None, **options) -> dict[str, RSTTree | Result]: ...
-@renamed_keywords(send_back="worker_result")
 def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: bool = False, skip_errors: bool = False,
                notes: list[str] | None = None, jobs: int | None = None,
                worker_result: Callable[[RSTTree], Any] | None = None, split: str | None = None,
@@ -129,7 +126,7 @@ def read_input(path: str | os.PathLike, format: str | None = None, *, lenient: b
     """The documents of a file or directory as the command line reads an input: the path (and a
     ``doc_map`` option) checked first, ``format="auto"`` detected (noted in ``notes``), unreadable
     documents left out and noted with ``skip_errors``; otherwise :func:`read_documents` (``worker_result``
-    and ``split`` as there; ``send_back`` its deprecated name)."""
+    and ``split`` as there; ."""
     check_input(path)
     if options.get("doc_map"):
         check_input(options["doc_map"], file=True)

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..cores import usable_cores
-from ..deprecation import renamed_keywords
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning, caller_stacklevel
 from ..folders import not_regular, walk_files
 from ..formats import Format, all_formats, get_format
@@ -188,7 +187,6 @@ Task = TypeVar("Task")
 Result = TypeVar("Result")
 
 
-@renamed_keywords(send_back="worker_result")
 def read_files(files: Sequence[Path], format: str | None = None, lenient: bool = False, jobs: int | None = None,
                *, single: bool = False, worker_result: Callable[[RSTTree], Any] | None = None,
                **options) -> list[list[Any] | RSTKitError]:
@@ -197,7 +195,7 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
     in a process pool, whose workers send back ``worker_result(tree)`` instead of each tree when that
     picklable function is given (trees are costly to send; read in this process, trees are returned
     as they are). The outcome, and the warnings (re-emitted here in file order), are otherwise the
-    same whatever ``jobs`` is. (``send_back``: the deprecated name of ``worker_result``.)"""
+    same whatever ``jobs`` is."""
     workers = min(resolve_jobs(jobs, len(files), small_results=worker_result is not None), len(files))
     worker_result = worker_result if workers > 1 else None
     tasks = [(Path(f), format, lenient, single, worker_result, options) for f in files]

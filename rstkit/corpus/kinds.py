@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar, overload
 
 from ..data import rstdt_dev_ids
-from ..deprecation import renamed_keywords
 from ..errors import CorpusError, RSTKitError
 from ..folders import walk_files
 from ..formats import Format, doc_id_from_path, get_format, read_text, split_lines
@@ -120,13 +119,12 @@ class Corpus:
     def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
                   errors: list[RSTKitError] | None = None, jobs: int | None = None, *,
                   worker_result: Callable[[RSTTree], Result], **options) -> dict[str, RSTTree | Result]: ...
-    @renamed_keywords(send_back="worker_result")
     def documents(self, split: str | None = None, lenient: bool = False, skip_errors: bool = False,
                   errors: list[RSTKitError] | None = None, jobs: int | None = None,
                   worker_result: Callable[[RSTTree], Any] | None = None, **options) -> dict[str, Any]:
         """``{doc_id: tree}`` of a split (all documents when ``split`` is None); ``jobs``,
         ``worker_result`` (whose results are dataclasses with a ``doc_id``) and the readers' ``options``
-        (``encoding``) as in :func:`~rstkit.corpus.files.read_files` (``send_back``: its deprecated name)."""
+        (``encoding``) as in :func:`~rstkit.corpus.files.read_files`."""
         failures: list[RSTKitError] = []
         result: dict[str, Any] = {}
         doc_ids = self.doc_ids(split)

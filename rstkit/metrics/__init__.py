@@ -9,19 +9,8 @@ from one preparation). :func:`rstkit.evaluate` is the one entry point that also 
 """
 from __future__ import annotations
 
-import warnings
-from typing import Any
-
 from .average import Scores
 from .config import EvalConfig
 from .pipeline import EvalResult, SystemResult, evaluate_all, score_documents
-
-
-def evaluate(*args: Any, **kwargs: Any) -> EvalResult:
-    """Deprecated name of :func:`score_documents` (one ``evaluate`` is :func:`rstkit.evaluate`)."""
-    warnings.warn("rstkit.metrics.evaluate is deprecated: use rstkit.metrics.score_documents (in memory, one "
-                  "configuration) or rstkit.evaluate", DeprecationWarning, stacklevel=2)
-    return score_documents(*args, **kwargs)
-
 
 __all__ = ["EvalConfig", "EvalResult", "Scores", "SystemResult", "evaluate_all", "score_documents"]

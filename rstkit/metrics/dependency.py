@@ -78,13 +78,13 @@ class Dependency(MetricFamily):
     def rows(self, tree: RSTTree, config: Scoring, *, gold: bool) -> tuple[list[Row], int | None]:
         """One row per EDU of ``tree`` binarized as ``config`` says and converted with the side's
         encoding; under compatibility mode, bug B1 inside ``chain`` and, for gold, its count."""
-        label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
+        label_map, unknown_labels = get_label_map(config.labels), config.unknown_labels
         mode = config.gold_binarization
         if mode != "none":
             tree = binarize(tree, mode)
         encoding = DependencySettings.of(config).encodings[0 if gold else 1]
         compat = config.compat == RST_EVAL
-        records = dependency_records(tree, encoding, b1=compat, relabel=label_map.relabeller(passthrough))
+        records = dependency_records(tree, encoding, b1=compat, relabel=label_map.relabeller(unknown_labels))
         rows: list[Row] = [(edu, edu, head, label, nuc, rank) for edu, (head, label, nuc, rank)
                            in enumerate(zip(records.head, records.label, records.nuclearity, records.rank), start=1)]
         return rows, (records.b1_nary if gold and compat and encoding == "chain" else None)

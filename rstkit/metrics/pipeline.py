@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from ..deprecation import renamed_keywords
 from ..errors import MissingDocumentError, RSTKitError, RSTKitWarning, caller_stacklevel
 from ..gcpause import bulk_work
 from ..jsontext import Table
@@ -179,7 +178,6 @@ class EvalResult:
     def _scored(self, counts: Counts) -> Counts:
         return counts.select(self.included)
 
-    @renamed_keywords(n_samples="n_bootstrap")
     def bootstrap(self, *, confidence: float | None = None, n_bootstrap: int | None = None, seed: int | None = None,
                   system: int = 0) -> dict[str, tuple[float, float]]:
         """Bootstrap intervals of F1. Settings not given come from ``config.statistics`` (what the
@@ -188,7 +186,6 @@ class EvalResult:
         return bootstrap_ci(self._scored(self._system(system).counts), self.config.average,
                             confidence=confidence_used, n_bootstrap=n_used, seed=seed_used)
 
-    @renamed_keywords(n_samples="n_bootstrap")
     def paired_tests(self, system: int, baseline: int = 0, *, n_bootstrap: int | None = None,
                      n_trials: int | None = None, seed: int | None = None) -> dict[str, dict[str, float]]:
         """p-values of system vs baseline: ``{"bootstrap": {...}, "randomization": {...}}``. Settings

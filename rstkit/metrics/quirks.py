@@ -170,7 +170,7 @@ def quirk_rows(tree: RSTTree, config: Scoring, *, marcu: bool) -> list[tuple[int
     and quirks (module docstring), in the order of the families' own rows."""
     quirks = ConstituencySettings.of(config)
     label_map = get_label_map(config.labels)
-    relabelled = label_map.apply(tree, config.unknown_labels == "keep")
+    relabelled = label_map.apply(tree, config.unknown_labels)
     root = binary_tree(relabelled, quirks.nary_children, config.gold_binarization)
     apply_quirks(root, quirks.nn_relation, quirks.relation_fixer)
     nodes = _nodes(root)

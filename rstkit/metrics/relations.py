@@ -222,7 +222,7 @@ def label_sets(gold: TupleArrays, pred: TupleArrays, codec: KeyCodec, labels: li
 def _through(counts: Mapping[str, int], label_map: LabelMap) -> dict[str, int]:
     mapped: Counter[str] = Counter()
     for label, n in counts.items():
-        mapped[label_map.map(label, passthrough=True)] += n
+        mapped[label_map.map(label, "keep")] += n
     return dict(mapped)
 
 

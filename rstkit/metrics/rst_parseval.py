@@ -33,9 +33,9 @@ def walk_or_prepare(tree: RSTTree, config: Scoring, **walk_options: Any) -> Prep
     ``config``'s label map and binarization (:func:`rstkit.transform.prepared_walk`, which builds no
     tree), or where it declines, the tree relabelled and binarized the long way (which raises the
     tree's error, if it has one)."""
-    label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
-    walked = prepared_walk(tree, config.gold_binarization, label_map.relabeller(passthrough), **walk_options)
-    return walked if walked is not None else binarize(label_map.apply(tree, passthrough), config.gold_binarization)
+    label_map, unknown_labels = get_label_map(config.labels), config.unknown_labels
+    walked = prepared_walk(tree, config.gold_binarization, label_map.relabeller(unknown_labels), **walk_options)
+    return walked if walked is not None else binarize(label_map.apply(tree, unknown_labels), config.gold_binarization)
 
 
 class ConstituencyFamily(MetricFamily):

@@ -43,9 +43,9 @@ class SecondaryEdges(MetricFamily):
     def rows(self, tree: RSTTree, config: Scoring, *, gold: bool) -> tuple[list[Row], int | None]:
         """One row per secondary edge of ``tree``, in file order, its relation mapped by ``config``'s
         label map (an unknown one raises LabelError naming the file, unless unknown labels are kept)."""
-        label_map, passthrough = get_label_map(config.labels), config.unknown_labels == "keep"
+        label_map, unknown_labels = get_label_map(config.labels), config.unknown_labels
         return [(edge.source[0], edge.source[1], edge.target[0], edge.target[1],
-                 label_map.map(edge.relation, passthrough, tree.source))
+                 label_map.map(edge.relation, unknown_labels, tree.source))
                 for edge in tree.erst.secondary_edges], None
 
     def signature_items(self, config: Scoring) -> list[tuple[str, str]]:

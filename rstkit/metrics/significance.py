@@ -10,7 +10,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..deprecation import renamed_keywords
 from ..errors import RSTKitError
 from ..settings import Average
 from .average import document_values, scores_from_sums, weighted_scores
@@ -28,7 +27,6 @@ def resample_weights(n_docs: int, n_samples: int, rng: np.random.Generator) -> n
     return np.bincount((draws + offsets).ravel(), minlength=n_samples * n_docs).reshape(n_samples, n_docs)
 
 
-@renamed_keywords(n_samples="n_bootstrap")
 def bootstrap_ci(counts: Counts, average: Average, *, confidence: float = 0.95, n_bootstrap: int = 1000,
                  seed: int = 12345) -> dict[str, tuple[float, float]]:
     """Percentile bootstrap interval of F1 (percent) for each measure of ``counts``."""
@@ -40,7 +38,6 @@ def bootstrap_ci(counts: Counts, average: Average, *, confidence: float = 0.95, 
     return {k: (100.0 * float(lo), 100.0 * float(hi)) for k, lo, hi in zip(counts.measures, low, high)}
 
 
-@renamed_keywords(n_samples="n_bootstrap")
 def paired_bootstrap(baseline: Counts, system: Counts, average: Average, *, n_bootstrap: int = 1000,
                      seed: int = 12345) -> dict[str, float]:
     """Two-sided paired bootstrap p-values for F1(system) - F1(baseline).

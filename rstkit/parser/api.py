@@ -181,12 +181,10 @@ class Parser:
         """Train on ``train_docs`` (``{doc_id: tree}``), select on ``dev_docs`` by
         ``config.select_by``, write the best model to ``out`` (default: a new temporary
         directory, ``parser.source``) and return it loaded. Data first, then settings, as in
-        :func:`rstkit.parser.train.train`; the old order ``(config, train_docs, dev_docs)`` still
-        works, deprecated."""
-        if isinstance(train_docs, TrainConfig):  # the order before the two train functions agreed
-            warnings.warn("Parser.train(config, train_docs, dev_docs) is deprecated: call "
-                          "Parser.train(train_docs, dev_docs, config)", DeprecationWarning, stacklevel=2)
-            train_docs, dev_docs, config = dev_docs, config, train_docs  # type: ignore[assignment]
+        :func:`rstkit.parser.train.train`."""
+        if not isinstance(config, TrainConfig):
+            raise TypeError(f"Parser.train(train_docs, dev_docs, config) takes a TrainConfig third, not "
+                            f"{type(config).__name__}")
         if out is None:
             out = tempfile.mkdtemp(prefix="rstkit-model-")
         train(train_docs, dev_docs, out, config, resume=resume, info=info)

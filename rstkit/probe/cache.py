@@ -20,8 +20,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cache import cache_dir
-from ..deprecation import deprecated_alias
 from ..output import write_files
 from ..progress import Progress
 from .encoders import Encoder
@@ -29,14 +27,6 @@ from .errors import EncoderError
 
 #: texts encoded and saved together: an interrupted run loses at most one shard's work
 SHARD_TEXTS = 1024
-
-
-def _encodings_dir() -> Path:
-    return cache_dir("encodings")
-
-
-default_cache_dir = deprecated_alias(_encodings_dir, "rstkit.probe.cache.default_cache_dir",
-                                     'rstkit.cache.cache_dir("encodings")')
 
 
 def text_key(text: str) -> bytes:

@@ -29,7 +29,6 @@ import numpy as np
 import torch
 
 from .. import models
-from ..deprecation import renamed_keywords
 from ..extras import needs
 from ..pretrained import MINILM, missing_packages
 from ..progress import Progress
@@ -84,7 +83,6 @@ class Segmenter:
     # -- loading and saving ------------------------------------------------------------
 
     @classmethod
-    @renamed_keywords(path="model")
     def load(cls, model: str | Path | None = None, *, threads: int | None = None,
              cache_dir: str | Path | None = None) -> Segmenter:
         """A shipped model by name (``segmenter``, ``segmenter-base``; None: ``segmenter``) or a

@@ -27,7 +27,6 @@ from __future__ import annotations
 import copy
 import random
 import time
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import pairwise
@@ -84,14 +83,6 @@ class SegmenterTrainConfig(TrainSettings):
         if unknown:
             raise RSTKitError(f"unknown network option {', '.join(map(repr, unknown))}; "
                               f"known: {', '.join(NET_OPTIONS)}")
-
-
-def __getattr__(name: str) -> type[SegmenterTrainConfig]:
-    if name == "TrainConfig":
-        warnings.warn("rstkit.segment.train.TrainConfig is deprecated: its name is SegmenterTrainConfig",
-                      DeprecationWarning, stacklevel=2)
-        return SegmenterTrainConfig
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass

@@ -1,8 +1,9 @@
 """The public surface as a researcher meets it (issue 25): at most 40 names grouped by task, no
-function hiding a module, one ``evaluate``, one spelling per setting, and every old spelling still
-working for one release with a DeprecationWarning that points at the caller's line."""
+function hiding a module, one ``evaluate``, one spelling per setting; the old spellings of 0.1.0, which
+was never released, are gone (issue 34), each an error that says what is wrong."""
 from __future__ import annotations
 
+import importlib
 import types
 import warnings
 
@@ -13,6 +14,8 @@ import rstkit.metrics
 from rstkit.audit import audit_paper, audit_published, load_paper, parse_published
 from rstkit.corpus import read_documents
 from rstkit.metrics import EvalConfig, score_documents
+from rstkit.metrics.significance import bootstrap_ci
+from rstkit.report import render
 
 SAMPLE = "corpora/sample"
 
@@ -45,38 +48,34 @@ def test_no_public_function_hides_a_module():
         assert isinstance(value, types.ModuleType) or f"rstkit.{name}" not in __import__("sys").modules, name
 
 
-@pytest.mark.parametrize("old, new", [
-    ("loads_dis", "loads"), ("dumps_dis", "dumps"), ("loads_rs3", "loads"), ("dumps_rs3", "dumps"),
-    ("loads_rsd", "loads"), ("dumps_rsd", "dumps"), ("get_format", "rstkit.formats.get_format"),
-    ("canonical_label", "rstkit.labels.canonical_label"), ("render_audit", "rstkit.audit.render_audit"),
-    ("render_paper", "rstkit.audit.render_paper"),
+@pytest.mark.parametrize("module, old", [
+    *[("rstkit", name) for name in ("loads_dis", "dumps_dis", "loads_rs3", "dumps_rs3", "loads_rsd", "dumps_rsd",
+                                    "get_format", "canonical_label", "render_audit", "render_paper")],
+    ("rstkit.audit", "audit"), ("rstkit.convert", "convert"), ("rstkit.convert", "prepare"),
+    ("rstkit.metrics", "evaluate"), ("rstkit.pretrained", "default_cache_dir"),
+    ("rstkit.probe.cache", "default_cache_dir"),
 ])
-def test_old_top_level_names_warn_at_the_callers_line(old, new):
-    with pytest.warns(DeprecationWarning, match=new.replace(".", r"\.")) as caught:
-        value = getattr(rstkit, old)
-    assert callable(value) and old not in rstkit.__all__
-    assert caught[0].filename == __file__
+def test_old_names_are_gone(module, old):
+    """0.1.0's old names (never released): an AttributeError naming the name, no DeprecationWarning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(AttributeError, match=f"has no attribute '{old}'"):
+            getattr(importlib.import_module(module), old)
 
 
-def test_calling_audit_and_convert_as_functions_is_deprecated_and_gives_the_same(sample):
+def test_audit_and_convert_are_modules_not_functions(sample):
     gold, pred = sample
-    published = parse_published("S=68.3 N=61.7 F=57.5")
-    with pytest.warns(DeprecationWarning, match="audit_published") as caught:
-        old = rstkit.audit(gold, pred, published)
-    assert caught[0].filename == __file__
-    assert old.as_dict() == audit_published(gold, pred, published).as_dict()
-    with pytest.warns(DeprecationWarning, match="convert_documents"):
-        files = rstkit.convert(gold, "rsd", binarize="right")
-    assert files == rstkit.convert_documents(gold, "rsd", binarize="right")
+    for module in (rstkit.audit, rstkit.convert):
+        with pytest.raises(TypeError, match="'module' object is not callable"):
+            module(gold, pred)
 
 
 def test_audit_paper_takes_gold_and_pred_first(sample):
     gold, pred = sample
     paper = load_paper("morey2017")
-    new = audit_paper(gold, pred, paper, "je14-dplp")
-    with pytest.warns(DeprecationWarning, match=r"audit_paper\(gold, pred, paper, parser\)"):
-        old = audit_paper(paper, "je14-dplp", gold, pred)  # type: ignore[arg-type]
-    assert old.as_dict() == new.as_dict()
+    assert audit_paper(gold, pred, paper, "je14-dplp").recomputed
+    with pytest.raises(TypeError, match=r"audit_paper\(gold, pred, paper, parser\) takes a Paper third"):
+        audit_paper(paper, "je14-dplp", gold, pred)  # type: ignore[arg-type]  # 0.1.0's old order
 
 
 def test_audit_and_convert_take_an_evalconfig(sample):
@@ -102,25 +101,26 @@ def test_one_evaluate_holding_every_configuration(sample):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # one configuration reads as its result, without a warning
         assert single.scores == expected
-    with pytest.warns(DeprecationWarning, match="result"):
-        evaluation.scores  # noqa: B018
-    with pytest.warns(DeprecationWarning, match="score_documents") as caught:
-        rstkit.metrics.evaluate(gold, pred, configs[0])
-    assert caught[0].filename == __file__
+    with pytest.raises(AttributeError, match=r"2 configurations, each with its own; pick one: "
+                                             r"\.result\(metric, average\)\.scores"):
+        evaluation.scores  # noqa: B018  # not the first one's
 
 
 def test_one_spelling_per_setting(sample):
     gold, pred = sample
     evaluation = rstkit.evaluate(gold, pred, EvalConfig(metric="parseval"))
-    with pytest.warns(DeprecationWarning, match="format="):
-        old = evaluation.render(fmt="json")
-    assert old == evaluation.render(format="json")
+    assert evaluation.render(format="json") == evaluation.render("json")
     result = evaluation.results[0]
-    with pytest.warns(DeprecationWarning, match="n_bootstrap="):
-        old_ci = result.bootstrap(confidence=0.9, n_samples=50, seed=3)
-    assert old_ci == result.bootstrap(confidence=0.9, n_bootstrap=50, seed=3)
-    with pytest.raises(TypeError, match="both"):
-        result.bootstrap(n_samples=50, n_bootstrap=50)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'fmt'"):
+        evaluation.render(fmt="json")  # 0.1.0's old spellings: format=, n_bootstrap=
+    with pytest.raises(TypeError, match="unexpected keyword argument 'n_samples'"):
+        result.bootstrap(confidence=0.9, n_samples=50, seed=3)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'n_samples'"):
+        result.paired_tests(0, n_samples=50)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'n_samples'"):
+        bootstrap_ci(result.systems[0].counts, "micro", n_samples=50)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'fmt'"):
+        render(evaluation.report(), fmt="json")
 
 
 @pytest.mark.parametrize("format", ["dis", "rs3", "rsd"])

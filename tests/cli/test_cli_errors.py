@@ -231,7 +231,7 @@ def test_unknown_label_names_the_flags(capsys):
 def test_library_errors_name_no_flags():
     with pytest.raises(LabelError) as caught:
         get_label_map("gum").map("mystery")
-    assert caught.value.fixes == ("keep_unknown_labels", "labels") and "--" not in str(caught.value)
+    assert caught.value.fixes == ("unknown_labels", "labels") and "--" not in str(caught.value)
 
 
 def test_bad_extent_suggests_lenient(gum_dir, capsys):

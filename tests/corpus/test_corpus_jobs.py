@@ -107,17 +107,17 @@ def _same(tree):
     return tree
 
 
-def test_send_back_is_the_deprecated_name_of_worker_result():
-    from rstkit.corpus import read_documents
+def test_worker_result_is_the_one_name_and_send_back_an_error():
+    """``send_back`` (0.1.0's name of ``worker_result``, never released) is an option no reader takes."""
+    from rstkit.corpus import open_corpus, read_documents
 
     files = sorted(Path("corpora/sample/gold").glob("*.dis"))
-    renamed = r"read_files\(send_back=\.\.\.\) is deprecated: call it with worker_result="
-    with pytest.warns(DeprecationWarning, match=renamed):
-        old = read_files(files, jobs=2, send_back=_doc_id)
-    assert old == read_files(files, jobs=2, worker_result=_doc_id) == [[f.name[:-4]] for f in files]
-    with pytest.warns(DeprecationWarning, match="send_back"):
-        documents = read_documents("corpora/sample/gold", jobs=2, send_back=_same)
-    assert documents == read_documents("corpora/sample/gold", jobs=1)
+    assert read_files(files, jobs=2, worker_result=_doc_id) == [[f.name[:-4]] for f in files]
+    assert read_documents("corpora/sample/gold", jobs=2, worker_result=_same) == read_documents("corpora/sample/gold")
+    with pytest.raises(RSTKitError, match="format 'dis' takes no option send_back"):
+        read_documents("corpora/sample/gold", jobs=2, send_back=_same)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'send_back'"):
+        open_corpus("corpora/sample/gold").documents(send_back=_same)
 
 
 def test_reading_with_several_processes_reports_progress_per_file(monkeypatch):

@@ -117,8 +117,8 @@ def test_the_evaluation_holds_every_configurations_result():
         alone = quiet(gold, pred, config)
         assert one.scores == alone.scores and one.signature == alone.signature
     assert isinstance(result, rstkit.Evaluation) and not isinstance(result, rstkit.EvalResult)
-    with pytest.warns(DeprecationWarning, match=r"result\(metric, average\)"):
-        assert result.scores == result.results[0].scores  # several configurations: the first's, deprecated
+    with pytest.raises(AttributeError, match=r"pick one: \.result\(metric, average\)\.scores"):
+        result.scores  # noqa: B018  # several configurations: not the first one's
     assert result.result("parseval").config == configs[1]
     assert (result.result("rst-parseval").bootstrap(confidence=0.9, n_bootstrap=50, seed=1)
             == result.results[0].bootstrap(confidence=0.9, n_bootstrap=50, seed=1))

@@ -2,6 +2,7 @@
 library and the command line; the one P/R/F division and its zero-division rule."""
 from __future__ import annotations
 
+import argparse
 import re
 from pathlib import Path
 from typing import get_args
@@ -59,8 +60,37 @@ def test_the_choices_of_the_command_line_are_the_settings():
         assert tuple(choices(command, "--labels")) == tuple(sorted(settings.LABEL_MAPS))
 
 
+#: the choices of the command line that are no setting of scoring or of a tree (settings.py's docstring
+#: says where each lives), by (command, option)
+NOT_SETTINGS = {("eval", "--metric"): "the metric families (metrics.registry)",
+                **{(command, "--format"): "report formats" for command in ("eval", "stats", "discoeval", "audit")},
+                **{(command, "--to"): "file formats" for command in ("convert", "parse", "segment")},
+                ("draw", "--kind"): "drawings", ("train", "--schedule"): "training", ("audit", "--paper"): "papers"}
+
+
+def test_every_choice_of_the_command_line_is_a_setting_or_says_where_it_lives():
+    """Each option with ``choices`` in every command offers one tuple of rstkit.settings (a comma list adds
+    ``all``; eval's --binarize adds rst-eval, its --compat), or is one of NOT_SETTINGS."""
+    tuples = [value for name, value in vars(settings).items() if name.isupper() and isinstance(value, tuple)]
+    parser = build_parser()
+    checked = 0
+    for command, sub in parser._subparsers._group_actions[0].choices.items():
+        for action in sub._actions:
+            if (not action.choices or action.help == argparse.SUPPRESS  # another spelling: the option's choices
+                    or (command, action.option_strings[-1]) in NOT_SETTINGS):
+                continue
+            compat = {settings.RST_EVAL} if (command, action.option_strings[-1]) == ("eval", "--binarize") else set()
+            offered = set(action.choices) - {"all"} - compat
+            assert any(offered == set(values) for values in tuples), (command, action.option_strings)
+            checked += 1
+    assert checked == 17 and all(key[0] in parser._subparsers._group_actions[0].choices for key in NOT_SETTINGS)
+
+
 def test_the_library_accepts_exactly_the_settings():
-    assert label_map_names() == sorted(settings.LABEL_MAPS)
+    from rstkit.labels import _MAPS
+
+    assert sorted(_MAPS) == label_map_names() == sorted(settings.LABEL_MAPS)  # the built-in maps are the settings'
+    assert all(get_label_map(name).name == name for name in settings.LABEL_MAPS)
     assert tuple(GOLD_BINARIZATIONS) == settings.BINARIZATIONS
     assert {(v.metric, v.average) for v in variants()} == {(m, a) for m in CONSTITUENCY for a in settings.AVERAGES}
     tree = RSTTree(leaf(1, ROOT, None), (EDU(1, "a"),))
@@ -88,6 +118,24 @@ def test_rst_eval_is_spelled_once():
                  for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
                  if re.search(r"""["']rst-eval["']""", line)]
     assert offenders == []
+
+
+def test_keeping_unknown_labels_has_one_name():
+    """The setting is ``unknown_labels`` (``error`` or ``keep``) in every signature of the library, the label maps'
+    included, and in the command line's namespace and fixes; the flag that sets it is ``--keep-unknown-labels``
+    (issue 10's, a contract). Before issue 34: also ``passthrough=True`` and ``keep_unknown_labels``."""
+    offenders = [f"{p.relative_to(PROJECT)}:{n}" for p in sorted((PROJECT / "rstkit").rglob("*.py"))
+                 for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+                 if re.search(r"\bpassthrough\b|\bkeep_unknown_labels\b", line)]
+    assert offenders == []
+    tree = RSTTree(leaf(1, ROOT, None), (EDU(1, "a"),))
+    assert get_label_map("gum").map("Mystery-Thing", "keep") == "mystery-thing"
+    assert get_label_map("gum").apply(tree, unknown_labels="keep") == tree
+    with pytest.raises(TypeError, match="passthrough"):
+        get_label_map("gum").apply(tree, passthrough=True)  # type: ignore[call-arg]
+    for old in (True, False):  # 0.1.0's passthrough given by position: an error, never read as either setting
+        with pytest.raises(RSTKitError, match=f"unknown_labels must be one of error, keep, not {old}"):
+            get_label_map("gum").relabeller(old)  # type: ignore[arg-type]
 
 
 def test_the_18_classes_in_both_spellings():

@@ -121,13 +121,16 @@ def test_parser_and_segmenter_load_and_train_alike():
         ("train_docs", positional), ("dev_docs", positional), ("config", positional), ("out", keyword)]
 
 
-def test_old_spellings_still_work_with_a_warning(tmp_path):
+def test_old_spellings_are_errors(tmp_path):
+    """0.1.0's old spellings (never released): an error saying what is wrong, no DeprecationWarning."""
     import rstkit.segment.train as segment_train
     from tests.support.tiny_segmenter import save_tiny_segmenter
 
-    with pytest.warns(DeprecationWarning, match="TrainConfig is deprecated: its name is SegmenterTrainConfig"):
-        assert segment_train.TrainConfig is SegmenterTrainConfig
+    with pytest.raises(AttributeError, match="has no attribute 'TrainConfig'"):
+        segment_train.TrainConfig  # noqa: B018  # its name is SegmenterTrainConfig
     save_tiny_segmenter(tmp_path / "m")
-    with pytest.warns(DeprecationWarning, match="load\\(path=...\\) is deprecated: call it with model="):
-        loaded = Segmenter.load(path=tmp_path / "m")
-    assert loaded.source == str(tmp_path / "m")
+    assert Segmenter.load(tmp_path / "m").source == Segmenter.load(model=tmp_path / "m").source == str(tmp_path / "m")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'path'"):
+        Segmenter.load(path=tmp_path / "m")
+    with pytest.raises(TypeError, match="takes a SegmenterTrainConfig fourth, not str"):
+        segment_train.train(".", "out", SegmenterTrainConfig(), "train")  # type: ignore[arg-type]  # (gum_root, ...)

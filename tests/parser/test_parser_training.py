@@ -314,8 +314,9 @@ def test_scratch_tokens_are_lowercased_words_and_punctuation_with_digits_folded(
     assert tokenize(text) == expected
 
 
-def test_train_takes_data_first_and_the_old_order_is_deprecated(monkeypatch, tmp_path):
-    """Parser.train(train, dev, config) as rstkit.parser.train.train; (config, train, dev) still works, warned."""
+def test_train_takes_data_first_and_the_old_order_is_an_error(monkeypatch, tmp_path):
+    """Parser.train(train, dev, config) as rstkit.parser.train.train; 0.1.0's (config, train, dev), never
+    released, is a TypeError saying the order."""
     from rstkit.parser import api
     from rstkit.parser.api import Parser
 
@@ -325,6 +326,7 @@ def test_train_takes_data_first_and_the_old_order_is_deprecated(monkeypatch, tmp
     config = TrainConfig(epochs=1)
     train_docs, dev_docs = {"a": "train tree"}, {"b": "dev tree"}
     assert Parser.train(train_docs, dev_docs, config, out=tmp_path) == tmp_path
-    with pytest.warns(DeprecationWarning, match=r"Parser.train\(train_docs, dev_docs, config\)"):
-        Parser.train(config, train_docs, dev_docs, out=tmp_path)
-    assert calls == [(train_docs, dev_docs, tmp_path, config)] * 2
+    with pytest.raises(TypeError, match=r"Parser.train\(train_docs, dev_docs, config\) takes a TrainConfig third, "
+                                        "not dict"):
+        Parser.train(config, train_docs, dev_docs, out=tmp_path)  # type: ignore[arg-type]
+    assert calls == [(train_docs, dev_docs, tmp_path, config)]

@@ -150,8 +150,6 @@ def test_a_stale_cache_of_another_width_is_an_error(tmp_path):
 def test_default_cache_dir(monkeypatch, tmp_path):
     """One rule for every cache (rstkit.cache): $RSTKIT_CACHE is the root, each kind a folder under it."""
     from rstkit.cache import cache_dir
-    from rstkit.pretrained import default_cache_dir as old_features_dir
-    from rstkit.probe.cache import default_cache_dir as old_encodings_dir
 
     monkeypatch.setenv("RSTKIT_CACHE", str(tmp_path / "c"))
     assert cache_dir("encodings") == tmp_path / "c" / "encodings"
@@ -160,10 +158,6 @@ def test_default_cache_dir(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
     assert cache_dir("encodings") == tmp_path / "x" / "rstkit" / "encodings"
     assert cache_dir("features") == tmp_path / "x" / "rstkit" / "features"
-    with pytest.warns(DeprecationWarning, match='use rstkit.cache.cache_dir\\("features"\\)'):
-        assert old_features_dir() == cache_dir("features")
-    with pytest.warns(DeprecationWarning, match='use rstkit.cache.cache_dir\\("encodings"\\)'):
-        assert old_encodings_dir() == cache_dir("encodings")
 
 
 def test_an_interrupted_encoding_resumes_from_the_shards_it_saved(tmp_path, monkeypatch):

@@ -135,16 +135,16 @@ def test_bad_model_directory(tmp_path, capsys) -> None:
                                          ("--flat-probability", "1.5"), ("--window", "x")])
 def test_train_segmenter_validates_numbers(flag, value, capsys) -> None:
     with pytest.raises(SystemExit) as info:
-        main(["train-segmenter", "--out", "x", flag, value])
+        main(["train-segmenter", "-o", "x", flag, value])
     assert info.value.code == 2
     assert flag in capsys.readouterr().err
 
 
 def test_train_segmenter_needs_a_gum_checkout(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.delenv("RSTKIT_GUM", raising=False)
-    assert main(["train-segmenter", "--out", str(tmp_path / "m")]) == 2
+    assert main(["train-segmenter", "-o", str(tmp_path / "m")]) == 2
     assert "$RSTKIT_GUM is not set" in capsys.readouterr().err
-    assert main(["train-segmenter", "--out", str(tmp_path / "m"), "--corpus-root", str(tmp_path)]) == 2
+    assert main(["train-segmenter", "-o", str(tmp_path / "m"), "--corpus-root", str(tmp_path)]) == 2
     assert "not a GUM checkout" in capsys.readouterr().err
 
 

@@ -32,7 +32,7 @@ def test_unknown_label_error_names_label_file_and_map():
                      "( Satellite (leaf 2) (rel2par joint-list) (text _!b_!) ) )", path="doc.dis")
     with pytest.raises(LabelError, match=r"doc.dis:2: relation label 'joint-list' is unknown to label map 'rstdt18'"):
         get_label_map("rstdt18").apply(tree)
-    kept = get_label_map("rstdt18").apply(tree, passthrough=True)
+    kept = get_label_map("rstdt18").apply(tree, unknown_labels="keep")
     assert kept.root.children[1].relation == "joint-list"
 
 

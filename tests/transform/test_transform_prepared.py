@@ -24,7 +24,7 @@ from rstkit.metrics.counts import LabelIds
 from rstkit.metrics.parseval import PARSEVAL
 from rstkit.metrics.prepared import Rows, arrays_of_prepared
 from rstkit.metrics.rst_parseval import RST_PARSEVAL
-from rstkit.settings import BINARIZATIONS
+from rstkit.settings import BINARIZATIONS, UNKNOWN_LABEL_POLICIES
 from rstkit.transform import attachment_decisions, binarize, marcu_tuples, nary_nodes, prepared_walk
 from rstkit.tree import EDU, NUCLEUS, ROOT, SATELLITE, SPAN, Node, RSTTree
 from tests.support.strategies import rst_trees
@@ -86,30 +86,30 @@ def prepared_tuples(tree, mode, relabel, **options):
 
 
 @settings(max_examples=300, deadline=None)
-@given(tree=TREES, labels=st.sampled_from(label_map_names()), passthrough=st.booleans(),
+@given(tree=TREES, labels=st.sampled_from(label_map_names()), unknown_labels=st.sampled_from(UNKNOWN_LABEL_POLICIES),
        mode=st.sampled_from(BINARIZATIONS))
-def test_walk_gives_the_long_ways_tuples_or_declines(tree, labels, passthrough, mode):
+def test_walk_gives_the_long_ways_tuples_or_declines(tree, labels, unknown_labels, mode):
     label_map = get_label_map(labels)
-    fast = prepared_tuples(tree, mode, label_map.relabeller(passthrough))
+    fast = prepared_tuples(tree, mode, label_map.relabeller(unknown_labels))
     if fast is None:
         return
-    prepared = binarize(label_map.apply(tree, passthrough), mode)  # the walk only answers where this works
+    prepared = binarize(label_map.apply(tree, unknown_labels), mode)  # the walk only answers where this works
     assert fast[0] == marcu_tuples(prepared)
     assert fast[1] == outcome(attachment_decisions, prepared)
-    assert prepared_tuples(tree, mode, label_map.relabeller(passthrough), decisions=False) == (fast[0], [])
+    assert prepared_tuples(tree, mode, label_map.relabeller(unknown_labels), decisions=False) == (fast[0], [])
 
 
 @settings(max_examples=300, deadline=None)
-@given(tree=TREES, labels=st.sampled_from(label_map_names()), passthrough=st.booleans(),
+@given(tree=TREES, labels=st.sampled_from(label_map_names()), unknown_labels=st.sampled_from(UNKNOWN_LABEL_POLICIES),
        mode=st.sampled_from(BINARIZATIONS), compat=st.booleans())
-def test_metric_tuples_equal_the_long_way_errors_included(tree, labels, passthrough, mode, compat):
+def test_metric_tuples_equal_the_long_way_errors_included(tree, labels, unknown_labels, mode, compat):
     config = EvalConfig(binarize="right" if mode == "rst-eval" else mode, labels=labels,
-                        compat="rst-eval" if compat else None, unknown_labels="keep" if passthrough else "error")
+                        compat="rst-eval" if compat else None, unknown_labels=unknown_labels)
     if config.gold_binarization != mode:
         return  # rst-eval's binarization comes with compatibility mode, and right becomes rst-eval there
     label_map = get_label_map(labels)
     for module, family in ((rst_parseval, RST_PARSEVAL), (parseval, PARSEVAL)):
-        expected = outcome(lambda m: m.tuples(binarize(label_map.apply(tree, passthrough), mode), config), module)
+        expected = outcome(lambda m: m.tuples(binarize(label_map.apply(tree, unknown_labels), mode), config), module)
         assert outcome(lambda f: f.rows(tree, config, gold=False)[0], family) == expected
 
 
@@ -161,7 +161,7 @@ def test_relabeller_maps_like_map_and_remembers_nothing_unknown():
     with pytest.raises(KeyError):
         relabel["no-such-label"]
     assert "no-such-label" not in relabel
-    assert label_map.relabeller(True)["No-Such-Label"] == "no-such-label"  # pass-through lowercases
+    assert label_map.relabeller("keep")["No-Such-Label"] == "no-such-label"  # kept unknown labels are lowercased
     assert get_label_map("raw").relabeller() is None
 
 
@@ -216,12 +216,12 @@ def test_a_bug_in_the_walk_surfaces_instead_of_falling_back(monkeypatch, bug):
 # -- the whole walk (transform.prepared_walk): rst-eval's procedure, B1 counts ----------------------
 
 
-def long_way(tree: RSTTree, label_map, passthrough: bool, mode: str, rebinarization: str | None):
+def long_way(tree: RSTTree, label_map, unknown_labels: str, mode: str, rebinarization: str | None):
     """What :func:`prepared_walk` replaces, each part with its error: the tree relabelled and
     binarized, its Marcu tuples and n-ary nodes, and its decisions (after the rebinarization pass,
     k-letter ones allowed, when there is one) with how many have a k-letter nuclearity."""
     def binarized():
-        return binarize(label_map.apply(tree, passthrough), mode)
+        return binarize(label_map.apply(tree, unknown_labels), mode)
 
     def decisions():
         if rebinarization is None:
@@ -237,12 +237,12 @@ def long_way(tree: RSTTree, label_map, passthrough: bool, mode: str, rebinarizat
     return marcu, chosen
 
 
-def assert_walk_is_the_long_way(tree, label_map, passthrough, mode, rebinarization) -> tuple[int, int]:
+def assert_walk_is_the_long_way(tree, label_map, unknown_labels, mode, rebinarization) -> tuple[int, int]:
     """Marcu's walk and the decision walk, each alone, give the long way's result, or decline
     exactly where the long way raises; both together give both. Returns the counts (0 where the
     long way raised)."""
-    marcu, chosen = long_way(tree, label_map, passthrough, mode, rebinarization)
-    relabel = label_map.relabeller(passthrough)
+    marcu, chosen = long_way(tree, label_map, unknown_labels, mode, rebinarization)
+    relabel = label_map.relabeller(unknown_labels)
     alone = prepared_walk(tree, mode, relabel, rebinarization=rebinarization, decisions=False)
     if isinstance(marcu[0], type) and issubclass(marcu[0], Exception):
         assert alone is None, (tree.doc_id, mode, marcu)
@@ -268,13 +268,13 @@ REBINARIZATIONS = [None, "right_mixed", "rst-eval", "none"]
 
 @settings(max_examples=400, deadline=None)
 @given(tree=st.one_of(TREES, rst_trees(max_edus=16, max_arity=3, patterns="reference")),
-       labels=st.sampled_from(label_map_names()), passthrough=st.booleans(), mode=st.sampled_from(BINARIZATIONS),
-       rebinarization=st.sampled_from(REBINARIZATIONS))
-def test_whole_walk_is_the_long_way_or_declines_where_it_raises(tree, labels, passthrough, mode, rebinarization):
+       labels=st.sampled_from(label_map_names()), unknown_labels=st.sampled_from(UNKNOWN_LABEL_POLICIES),
+       mode=st.sampled_from(BINARIZATIONS), rebinarization=st.sampled_from(REBINARIZATIONS))
+def test_whole_walk_is_the_long_way_or_declines_where_it_raises(tree, labels, unknown_labels, mode, rebinarization):
     """Hypothesis trees: well-formed ones (binary, reference patterns, any patterns; ternary
     ones up to 16 EDUs, where S N S nodes nest and bug B1 leaves n-ary nodes under one pass or
     both) and free-form ones (unary nodes, no nucleus, unknown labels)."""
-    assert_walk_is_the_long_way(tree, get_label_map(labels), passthrough, mode, rebinarization)
+    assert_walk_is_the_long_way(tree, get_label_map(labels), unknown_labels, mode, rebinarization)
 
 
 @settings(max_examples=300, deadline=None)
@@ -286,7 +286,7 @@ def test_compat_procedure_is_the_long_way(tree, labels, mode):
     the attachment trees) on trees of S N S and all-nuclei ternary nodes, where S N S nodes nest
     under S N S nodes: about a third of them keep n-ary nodes after the first pass, and one in ten
     a node still n-ary after the second (a k-letter decision)."""
-    assert_walk_is_the_long_way(tree, get_label_map(labels), True, mode, "right_mixed")
+    assert_walk_is_the_long_way(tree, get_label_map(labels), "keep", mode, "right_mixed")
 
 
 def test_nested_b1_by_hand():
@@ -314,7 +314,7 @@ def test_nested_b1_by_hand():
     # without the rebinarization pass the n-ary nodes are left to the long way (which raises)
     assert prepared_walk(tree, "rst-eval", None) is None
     assert prepared_walk(tree, "rst-eval", None, decisions=False).nary_nodes == 2
-    assert_walk_is_the_long_way(tree, get_label_map("raw"), False, "rst-eval", "right_mixed")
+    assert_walk_is_the_long_way(tree, get_label_map("raw"), "error", "rst-eval", "right_mixed")
 
 
 MODES = [("rst-eval", "right_mixed"), ("rst-eval", None), ("right_mixed", "right_mixed"), ("right", None),
@@ -328,9 +328,9 @@ def test_whole_walk_on_the_worked_examples(examples_dir):
     trees = {str(path.relative_to(examples_dir)): read_tree(path) for path in files}
     assert len(trees) >= 7
     for tree in trees.values():
-        for labels, passthrough in (("raw", False), ("rstdt18", True)):
+        for labels, unknown_labels in (("raw", "error"), ("rstdt18", "keep")):
             for mode, rebinarization in MODES:
-                assert_walk_is_the_long_way(tree, get_label_map(labels), passthrough, mode, rebinarization)
+                assert_walk_is_the_long_way(tree, get_label_map(labels), unknown_labels, mode, rebinarization)
     nested = next(t for name, t in trees.items() if name.startswith("nested_sns/gold"))
     walked = prepared_walk(nested, "rst-eval", None, rebinarization="right_mixed")
     assert (walked.nary_nodes, walked.nary_decisions, len(walked.marcu), len(walked.decisions)) == (1, 0, 7, 4)
@@ -343,8 +343,8 @@ def test_whole_walk_on_gum(gum_nary):
     answered = 0
     for tree in gum_nary.values():
         for mode, rebinarization in MODES:
-            assert_walk_is_the_long_way(tree, label_map, True, mode, rebinarization)
-        walked = prepared_walk(tree, "rst-eval", label_map.relabeller(True), rebinarization="right_mixed")
+            assert_walk_is_the_long_way(tree, label_map, "keep", mode, rebinarization)
+        walked = prepared_walk(tree, "rst-eval", label_map.relabeller("keep"), rebinarization="right_mixed")
         answered += walked is not None
     assert 0 < answered < len(gum_nary)
 
@@ -363,5 +363,5 @@ def test_whole_walk_on_the_synthetic_corpus(tmp_path):
     for tree in trees:
         for labels in ("rstdt18", "raw"):
             for mode, rebinarization in MODES:
-                nary += assert_walk_is_the_long_way(tree, get_label_map(labels), False, mode, rebinarization)[0]
+                nary += assert_walk_is_the_long_way(tree, get_label_map(labels), "error", mode, rebinarization)[0]
     assert nary > 0  # "none" keeps the n-ary gold nodes
