@@ -6,10 +6,12 @@ warms up linearly over a fraction of all steps, then stays constant or decays (c
 linear) to ``min_lr_ratio``; a fine-tuned transformer's layers learn at ``encoder_lr``
 times ``layer_decay`` per layer below the top, its embeddings lowest. After each epoch
 the dev set is parsed greedily and scored with the ``select_by`` metric; the best model is
-written to the output directory, and a checkpoint (model, optimizer, schedule, AMP grad
+written to the output directory (without dev documents, the model of every epoch replaces the
+last: the model written is that of the last epoch), and a checkpoint (model, optimizer, schedule, AMP grad
 scaler, epoch, every random state) lets ``resume`` continue exactly where training
 stopped. Training stops after ``patience`` epochs without improvement or after
-``epochs``; how it stopped is added to the model's config at the end.
+``epochs`` (``stop_after``, when set, ends it earlier with the schedule unchanged); how it
+stopped is added to the model's config at the end.
 
 Under ``torchrun`` (``WORLD_SIZE`` > 1) training runs with DistributedDataParallel
 (NCCL on GPUs, gloo on CPUs): each process takes its share of every epoch's batches,
@@ -106,7 +108,8 @@ def _cache_dir(config: TrainConfig) -> str | None:
 
 def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: str | Path,
           config: TrainConfig, resume: bool = False, info: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Train a parser and write the best model (by the dev ``select_by`` metric) to ``out``."""
+    """Train a parser and write the best model (by the dev ``select_by`` metric) to ``out``;
+    with no ``dev_trees``, the model after the last epoch (``stop_after`` or ``epochs``)."""
     rank, world = _distributed()
     out = check_output_dir(out)
     torch.set_num_threads(config.threads or default_threads(len(train_trees)))
@@ -143,13 +146,15 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
     if resume:
         state = _load_checkpoint(out / CHECKPOINT, model, optimizer, scheduler, scaler)
     net = torch.nn.parallel.DistributedDataParallel(model) if world > 1 else model
+    last = config.stop_after or config.epochs
     _log(f"{len(train_docs)} training documents, {len(dev_docs)} dev, {len(relations)} relations, "
          f"{sum(p.numel() for p in model.parameters() if p.requires_grad)} trained parameters, device {device}, "
-         f"selecting by dev {config.select_by}" + (f", {world} processes" if world > 1 else ""))
+         + (f"selecting by dev {config.select_by}" if dev_docs else f"no dev selection: the model after epoch {last}")
+         + (f", {world} processes" if world > 1 else ""))
     from tqdm import tqdm
 
     key = parse_select_by(config.select_by)[2]
-    while state["epoch"] < config.epochs and state["bad_epochs"] < config.patience:
+    while state["epoch"] < last and state["bad_epochs"] < config.patience:
         epoch = state["epoch"] + 1
         started = time.time()
         net.train()
@@ -171,7 +176,14 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
                 scaler.update()
                 scheduler.step()
                 optimizer.zero_grad(set_to_none=True)
-        if rank == 0:
+        if rank == 0 and not dev_docs:  # nothing to select by: this epoch's model replaces the last
+            state["history"].append({"epoch": epoch, "loss": total / max(1, len(mine)),
+                                     "seconds": round(time.time() - started, 1)})
+            state.update(epoch=epoch, best_epoch=epoch)
+            save_model_dir(out, model, spec, {**(info or {}), "train_config": config.as_dict(), "epoch": epoch})
+            _save_checkpoint(out / CHECKPOINT, model, optimizer, scheduler, scaler, state)
+            _log(f"epoch {epoch}: loss {total / max(1, len(mine)):.3f}, no dev, {time.time() - started:.0f}s")
+        elif rank == 0:
             scores = dev_scores(gold_dev, decode(scorer, dev_docs, device, amp=use_amp), config.label_map,
                                 config.select_by)
             improved = scores[key] > state["best"]
@@ -195,7 +207,8 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
             _agree(state, device)
     if world > 1:
         torch.distributed.destroy_process_group()
-    state["stopped"] = "patience" if state["bad_epochs"] >= config.patience else "epochs"
+    state["stopped"] = ("patience" if state["bad_epochs"] >= config.patience
+                        else "stop_after" if state["epoch"] < config.epochs else "epochs")
     if rank == 0 and (out / CONFIG).is_file():
         _record_stop(out / CONFIG, state, key)
     return state
@@ -213,8 +226,8 @@ def train_ensemble(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree
                             resume=resume and (member / CHECKPOINT).is_file(), info=info))
     if _distributed()[0] == 0:
         members = [f"seed{s}" for s in seeds]
-        save_ensemble_dir(out, members, {**(info or {}), "seeds": list(seeds),
-                                         "members_dev": {m: s["best"] for m, s in zip(members, states)}})
+        dev = {"members_dev": {m: s["best"] for m, s in zip(members, states)}} if dev_trees else {}
+        save_ensemble_dir(out, members, {**(info or {}), "seeds": list(seeds), **dev})
     return states
 
 
@@ -262,9 +275,10 @@ def lr_factor(config: TrainConfig, steps_per_epoch: int) -> Callable[[int], floa
 def _record_stop(config_file: Path, state: dict, key: str) -> None:
     """Add how training ended to the best model's config (it was written before the end)."""
     config = json.loads(config_file.read_text(encoding="utf-8"))
-    config["info"].update(epochs_run=state["epoch"], stopped=state["stopped"],
-                          dev_by_epoch=[round(h["dev"][key], 2) for h in state["history"]],
-                          seconds_by_epoch=[h["seconds"] for h in state["history"]])
+    config["info"].update(epochs_run=state["epoch"], stopped=state["stopped"])
+    if all("dev" in h for h in state["history"]):  # not when trained without dev documents
+        config["info"]["dev_by_epoch"] = [round(h["dev"][key], 2) for h in state["history"]]
+    config["info"]["seconds_by_epoch"] = [h["seconds"] for h in state["history"]]
     config_file.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
 
 

