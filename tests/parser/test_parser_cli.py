@@ -309,11 +309,14 @@ def test_train_on_a_union_of_splits_without_dev_selection(gum_dir, tmp_path, cap
     common = ["train", "--corpus", "gum", "--corpus-root", str(gum_dir), "--jobs", "1", "--options",
               '{"model": {"hidden": 8, "span_dim": 8, "mlp_dim": 8}, "encoder": {"embedding_dim": 8, "hidden": 8}}']
     status, err = run_main(common + ["-o", str(tmp_path / "m"), "--split", "train+dev", "--dev-split", "none",
-                                     "--max-docs", "2", "--epochs", "3", "--stop-after", "2"], capsys)
+                                     "--max-docs", "2", "--epochs", "3", "--stop-after", "2", "--seeds", "1,2"], capsys)
     assert status == 0 and "no dev selection: the model after epoch 2" in err
-    info = json.loads((tmp_path / "m" / "config.json").read_text())["info"]
-    assert (info["split"], info["dev_split"], info["dev_documents"], info["epoch"]) == ("train+dev", "none", 0, 2)
-    assert info["train_config"]["stop_after"] == 2 and info["stopped"] == "stop_after"
+    ensemble = json.loads((tmp_path / "m" / "config.json").read_text())
+    assert ensemble["members"] == ["seed1", "seed2"] and "members_dev" not in ensemble["info"]
+    for seed in (1, 2):
+        info = json.loads((tmp_path / "m" / f"seed{seed}" / "config.json").read_text())["info"]
+        assert (info["split"], info["dev_split"], info["dev_documents"], info["epoch"]) == ("train+dev", "none", 0, 2)
+        assert info["train_config"]["stop_after"] == 2 and info["stopped"] == "stop_after"
     for extra, message in [(["--split", "train+valid"], "corpus gum/lisp_nary has no split 'valid'"),
                            (["--dev-split", "none", "--patience", "3"],
                             "--patience concerns selection on dev, and --dev-split none selects nothing"),
