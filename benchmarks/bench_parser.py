@@ -6,16 +6,31 @@ machine. ``scratch``: greedy and beam 4; ``minilm``: greedy, transformer feature
 included (no feature cache). Greedy on CUDA too when a GPU is present. Reading the
 documents is not timed. The CPU time is printed beside the wall time: on a shared machine
 it is the better measure of what one core does.
+
+``test_speed_and_memory``: ``minilm`` and ``mpnet`` (when their packages are installed) on
+one thread and on all usable cores, each in a fresh process so that its peak memory (resident
+set, model loading included) is its own: the first ``RSTKIT_BENCH_PARSER_DOCS`` documents of
+GUM test (default 4; 32 for all), greedy, no feature cache. It prints the load time (``Parser.load``
+and a two-EDU parse, which reads the transformer's weights: they are read on first use), documents
+and EDUs per second of wall and of CPU time, peak memory and the machine's 1-minute load
+before the run (other processes' load makes wall time longer, not CPU time).
 """
 from __future__ import annotations
 
+import json
+import os
+import resource
+import subprocess
+import sys
 import time
 import warnings
+from pathlib import Path
 
 import pytest
 
 torch = pytest.importorskip("torch")
 
+from rstkit.cores import usable_cores
 from rstkit.corpus import gum_corpus
 from rstkit.models import shipped, shipped_model_dir
 from rstkit.parser.api import Parser
@@ -55,3 +70,45 @@ def test_parse_throughput(benchmark, test_docs, model, device_name, beam):
     print(f"\n{model} {device_name} beam {beam}: {len(test_docs)} documents in {seconds:.1f}s = "
           f"{len(test_docs) / seconds:.2f} docs/s wall; CPU {cpu:.1f}s = {len(test_docs) / cpu:.2f} docs/s per core "
           f"({sum(t.n_edus for t in test_docs)} EDUs, 1 torch thread)")
+
+
+SPEED_DOCS = int(os.environ.get("RSTKIT_BENCH_PARSER_DOCS", "4"))
+
+
+def measure(model: str, threads: int, gum: str, n_docs: int) -> dict:
+    """Run in a fresh process: load ``model``, parse the first ``n_docs`` GUM test documents
+    with ``threads`` torch threads; the timings and this process's peak resident memory."""
+    torch.set_num_threads(threads)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        docs = list(gum_corpus(Path(gum), "rsd").documents("test").values())[:n_docs]
+    load1 = os.getloadavg()[0]
+    started = time.perf_counter()
+    parser = Parser.load(model, device="cpu")
+    parser.parse([["Loading", "reads the transformer ."]])  # its weights are read on first use
+    loaded = time.perf_counter()
+    cpu = time.process_time()
+    trees = parser.parse(docs, batch_docs=32)
+    seconds, cpu = time.perf_counter() - loaded, time.process_time() - cpu
+    assert len(trees) == len(docs)
+    return {"model": model, "threads": threads, "documents": len(docs), "edus": sum(t.n_edus for t in docs),
+            "load_s": loaded - started, "parse_s": seconds, "parse_cpu_s": cpu, "load1": load1,
+            "peak_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20}
+
+
+@pytest.mark.parametrize("model", ["minilm", "mpnet"])
+@pytest.mark.parametrize("all_cores", [False, True], ids=["1 thread", "all cores"])
+def test_speed_and_memory(benchmark, gum_dir, model, all_cores):
+    if pretrained_available(model):
+        pytest.skip(f"the {model} model needs {pretrained_available(model)}")
+    threads = usable_cores() if all_cores else 1
+    code = (f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import bench_parser; "
+            f"print(json.dumps(bench_parser.measure({model!r}, {threads}, {str(gum_dir)!r}, {SPEED_DOCS})))")
+    done = benchmark.pedantic(subprocess.run, args=([sys.executable, "-c", code],),
+                              kwargs={"capture_output": True, "text": True, "check": True}, rounds=1, iterations=1)
+    r = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"\n{model} CPU {r['threads']} thread(s): load {r['load_s']:.1f}s; {r['documents']} documents "
+          f"({r['edus']} EDUs) in {r['parse_s']:.1f}s = {r['documents'] / r['parse_s']:.2f} docs/s "
+          f"({r['edus'] / r['parse_s']:.0f} EDUs/s) wall; CPU {r['parse_cpu_s']:.1f}s = "
+          f"{r['documents'] / r['parse_cpu_s']:.2f} docs/s per CPU second; peak memory {r['peak_gib']:.2f} GiB; "
+          f"1-minute load before {r['load1']:.1f} on {usable_cores()} cores")

@@ -85,6 +85,10 @@ class Trainee(ABC):
     accumulate: int = 1
     #: mixed precision (AMP's gradient scaler; CUDA only)
     amp: bool = False
+    #: whether dev scores select the model (False: no dev documents, every epoch's model replaces the last)
+    selects: bool = True
+    #: the last epoch trained, when earlier than the schedule's ``epochs`` (None: ``epochs``)
+    stop_after: int | None = None
 
     @abstractmethod
     def batches(self, epoch: int) -> Sequence[Any]:
@@ -119,10 +123,13 @@ class Trainee(ABC):
 
 def fit(trainee: Trainee, settings: TrainSettings, out: Path, *, resume: bool = False,
         log: Callable[[str], None], device: torch.device | None = None) -> dict[str, Any]:
-    """Train ``trainee`` for at most ``settings.epochs`` epochs, stopping after ``settings.patience``
-    epochs without a better dev score; the checkpoint goes to ``out``. ``resume``: continue from it.
+    """Train ``trainee`` for at most ``settings.epochs`` epochs (``trainee.stop_after``, when set, ends
+    earlier with the schedule unchanged), stopping after ``settings.patience`` epochs without a better
+    dev score; a trainee that does not select (``selects`` false: no dev documents) keeps every epoch's
+    model in turn, so the last one stays. The checkpoint goes to ``out``. ``resume``: continue from it.
     The training state: ``epoch``, ``best``, ``best_epoch``, ``bad_epochs``, ``history`` (per epoch:
-    ``epoch``, ``loss``, ``dev`` scores, ``seconds``) and ``stopped`` (``patience`` or ``epochs``)."""
+    ``epoch``, ``loss``, ``dev`` scores when selecting, ``seconds``) and ``stopped`` (``patience``,
+    ``stop_after`` or ``epochs``)."""
     rank, world = distributed()
     device = device or torch.device("cpu")
     model = trainee.model
@@ -130,11 +137,12 @@ def fit(trainee: Trainee, settings: TrainSettings, out: Path, *, resume: bool = 
     state: dict[str, Any] = {"epoch": 0, "best": -math.inf, "best_epoch": 0, "bad_epochs": 0, "history": []}
     if resume:
         state = load_checkpoint(out / CHECKPOINT, trainee, scaler)
-        best = state["history"][state["best_epoch"] - 1]["dev"] if state["best_epoch"] else None
+        best = state["history"][state["best_epoch"] - 1].get("dev") if state["best_epoch"] else None
         log(f"resuming after epoch {state['epoch']}" + (f" (best: epoch {state['best_epoch']}, dev "
                                                          f"{trainee.describe(best)})" if best else ""))
     net = torch.nn.parallel.DistributedDataParallel(model) if world > 1 else model
-    while state["epoch"] < settings.epochs and state["bad_epochs"] < settings.patience:
+    last = trainee.stop_after or settings.epochs
+    while state["epoch"] < last and state["bad_epochs"] < settings.patience:
         epoch = state["epoch"] + 1
         started = time.time()
         net.train()
@@ -160,7 +168,14 @@ def fit(trainee: Trainee, settings: TrainSettings, out: Path, *, resume: bool = 
         if trainee.schedule_per == "epoch":
             trainee.scheduler.step()
         state["epoch"] = epoch
-        if rank == 0:
+        if rank == 0 and not trainee.selects:  # nothing to select by: this epoch's model replaces the last
+            loss_mean = total / max(1, count)
+            state["history"].append({"epoch": epoch, "loss": loss_mean, "seconds": round(time.time() - started, 1)})
+            state["best_epoch"] = epoch
+            trainee.keep_best(epoch, {})
+            save_checkpoint(out / CHECKPOINT, trainee, scaler, state)
+            log(f"epoch {epoch}: loss {loss_mean:.4f}, no dev, {time.time() - started:.0f}s")
+        elif rank == 0:
             net.eval()
             scores, selection = trainee.evaluate()
             improved = selection > state["best"]
@@ -177,7 +192,8 @@ def fit(trainee: Trainee, settings: TrainSettings, out: Path, *, resume: bool = 
                 + (" (best)" if improved else "") + f", {time.time() - started:.0f}s")
         if world > 1:
             _agree(state, device)
-    state["stopped"] = "patience" if state["bad_epochs"] >= settings.patience else "epochs"
+    state["stopped"] = ("patience" if state["bad_epochs"] >= settings.patience
+                        else "stop_after" if state["epoch"] < settings.epochs else "epochs")
     return state
 
 

@@ -4,7 +4,10 @@ Needs the ``parser`` extra (torch, transformers). ``gum`` and ``rstdt`` name the
 corpora found at ``--corpus-root`` (or ``$RSTKIT_GUM`` / ``$RSTKIT_RSTDT``); any other value
 is a GUM checkout, an RST-DT release or a directory of documents (splits from
 ``splits.tsv``). The model is selected on the dev split by ``--select-by`` (default
-original Parseval F, micro). For GUM, EDUs get their sentence and paragraph indices from
+original Parseval F, micro); ``--dev-split none`` selects nothing and keeps the model after
+the last epoch (``--stop-after N`` ends training after epoch N of the ``--epochs`` schedule), e.g.
+a final model on ``--split train+dev`` (splits joined by ``+``: their union) for the epoch count
+chosen on dev. For GUM, EDUs get their sentence and paragraph indices from
 the ``.rsd`` files of the checkout. Encoders: ``scratch``, ``minilm`` (frozen MiniLM token
 features, cached under ``--cache-dir``), ``mpnet`` (the same with all-mpnet-base-v2, the ``mpnet``
 extra), ``hf:PATH`` (any local transformers model; with
@@ -37,14 +40,19 @@ from .common import (
     remember_defaults,
 )
 
+#: the --dev-split value that turns model selection off
+NO_DEV = "none"
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("train", help="train rstkit's shift-reduce parser (extra: parser)", description=__doc__)
     p.add_argument("--corpus", required=True, help="gum, rstdt, or a corpus directory")
     p.add_argument("--corpus-root", default=None, help="where the gum/rstdt corpus is (default: $RSTKIT_GUM / "
                                                         "$RSTKIT_RSTDT)")
-    p.add_argument("--split", default="train", help="training split (default: train)")
-    p.add_argument("--dev-split", default="dev", help="model-selection split (default: dev)")
+    p.add_argument("--split", default="train",
+                   help="training split; several joined by + train on their union, e.g. train+dev (default: train)")
+    p.add_argument("--dev-split", default="dev",
+                   help="model-selection split, or none: no selection, the model after the last epoch (default: dev)")
     p.add_argument("-o", "--output", dest="out", default=None, metavar="DIR", type=output_name,
                    help="model directory to write (required)")
     p.add_argument("--labels", choices=label_map_names(), default=None,
@@ -58,6 +66,8 @@ def add_parser(sub) -> None:
     p.add_argument("--epochs", type=positive_int, default=30)
     p.add_argument("--patience", type=positive_int, default=5,
                    help="stop after this many epochs without dev improvement")
+    p.add_argument("--stop-after", type=positive_int, default=None, metavar="N",
+                   help="stop after epoch N, the learning-rate schedule still spanning --epochs (default: --epochs)")
     p.add_argument("--batch-size", dest="batch_docs", type=positive_int, default=4, metavar="N",
                    help="documents per training batch")
     p.add_argument("--accumulate", type=positive_int, default=1, help="batches per optimizer step")
@@ -124,6 +134,9 @@ def _train(args: argparse.Namespace) -> int:
                                                            "--fine-tune the encoder is not trained")
     if args.seeds:
         refuse_unused(args, ("seed",), "seeds one model, and --seeds trains one per seed it lists")
+    if args.dev_split == NO_DEV:
+        refuse_unused(args, ("patience", "select_by", "max_dev_docs"),
+                      "concerns selection on dev, and --dev-split none selects nothing")
     if args.out is None:
         raise RSTKitError("name the model directory to write: -o DIR")
     check_output_dir(args.out)
@@ -136,23 +149,28 @@ def _train(args: argparse.Namespace) -> int:
                          warmup=args.warmup, patience=args.patience, select_by=args.select_by,
                          encoder_lr=args.encoder_lr, layer_decay=args.layer_decay, accumulate=args.accumulate,
                          seed=args.seed, device=args.device, amp=not args.no_amp, threads=args.jobs,
-                         cache_dir=args.cache_dir)  # checked before the corpus is read
+                         cache_dir=args.cache_dir, stop_after=args.stop_after)  # checked before the corpus is read
     corpus = resolve_corpus(args.corpus, args.corpus_root)
     check_target(args.out, directory=True, inputs=[corpus.root])  # a model is never written into its corpus
     config = replace(config, label_map=args.labels or corpus.kind.label_map)
     train_docs = read_training_trees(corpus, corpus.doc_ids(args.split)[:args.max_docs], lenient=args.lenient)
-    dev_docs = read_training_trees(corpus, corpus.doc_ids(args.dev_split)[:args.max_dev_docs], lenient=args.lenient)
+    dev_docs = ({} if args.dev_split == NO_DEV else
+                read_training_trees(corpus, corpus.doc_ids(args.dev_split)[:args.max_dev_docs], lenient=args.lenient))
     info = {"corpus": corpus.name, "split": args.split, "dev_split": args.dev_split,
             "train_documents": len(train_docs), "dev_documents": len(dev_docs)}
     if args.seeds:
         states = train_ensemble(train_docs, dev_docs, Path(args.out), config, args.seeds, resume=args.resume,
                                 info=info)
-        if int(os.environ.get("RANK", "0")) == 0:
+        if int(os.environ.get("RANK", "0")) == 0 and not dev_docs:
+            print(f"models after epoch {states[0]['epoch']} (no dev selection); ensemble in {args.out}")
+        elif int(os.environ.get("RANK", "0")) == 0:
             best = ", ".join(f"seed {s} {state['best']:.2f}" for s, state in zip(args.seeds, states))
             print(f"best dev {config.select_by}: {best}; ensemble in {args.out}")
         return 0
     state = train(train_docs, dev_docs, Path(args.out), config, resume=args.resume, info=info)
-    if int(os.environ.get("RANK", "0")) == 0:
+    if int(os.environ.get("RANK", "0")) == 0 and not dev_docs:
+        print(f"model after epoch {state['epoch']} (no dev selection) in {args.out}")
+    elif int(os.environ.get("RANK", "0")) == 0:
         print(f"best dev {config.select_by} {state['best']:.2f} at epoch {state['best_epoch']}; "
               f"model in {args.out}")
     return 0

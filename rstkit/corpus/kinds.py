@@ -92,13 +92,20 @@ class Corpus:
         return list(self.split_ids)
 
     def doc_ids(self, split: str | None = None) -> list[str]:
+        """The documents of ``split`` in the split's order (all documents, sorted, for None);
+        ``train+dev`` is the union of several splits: each one's documents in turn, each
+        document once."""
         if split is None:
             return sorted(self.files)
+        if split not in self.split_ids and "+" in split:
+            return list(dict.fromkeys(d for part in split.split("+") for d in self.doc_ids(part)))
         try:
             ids = self.split_ids[split]
         except KeyError:
             raise CorpusError(f"corpus {self.name} has no split {split!r}; splits: "
-                              f"{', '.join(self.split_ids) or 'none'}", str(self.root)) from None
+                              f"{', '.join(self.split_ids) or 'none'}"
+                              + (" (several joined by +, e.g. train+dev)" if self.split_ids else ""),
+                              str(self.root)) from None
         missing = [d for d in ids if d not in self.files]
         if missing:
             raise CorpusError(f"split {split!r} names documents with no file: {', '.join(missing[:10])}"

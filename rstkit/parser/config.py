@@ -68,7 +68,8 @@ class TrainConfig(TrainSettings):
     (a fraction of all optimizer steps); a fine-tuned transformer's layers get
     ``encoder_lr`` times ``layer_decay`` per layer below the top. Gradients of
     ``accumulate`` batches make one optimizer step. ``cache_dir`` keeps frozen transformer
-    states on disk (None: ``$RSTKIT_CACHE/features``; ``""``: no cache).
+    states on disk (None: ``$RSTKIT_CACHE/features``; ``""``: no cache). ``stop_after`` ends
+    training after that epoch while the schedule still spans ``epochs`` (None: ``epochs``).
     """
 
     label_map: str = "gum"
@@ -92,6 +93,7 @@ class TrainConfig(TrainSettings):
     amp: bool = True
     threads: int | None = None
     cache_dir: str | None = None
+    stop_after: int | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -103,6 +105,11 @@ class TrainConfig(TrainSettings):
         self.check_counts("batch_docs", "min_count", "accumulate")
         if self.threads is not None and (not isinstance(self.threads, int) or self.threads < 1):
             raise RSTKitError(f"threads must be an integer >= 1 or None, not {self.threads!r}")
+        if self.stop_after is not None:
+            self.check_counts("stop_after")
+            if self.stop_after > self.epochs:
+                raise RSTKitError(f"stop_after ({self.stop_after}) must be at most epochs ({self.epochs}): "
+                                  "training cannot stop after an epoch its schedule does not have")
         self.check_positive("encoder_lr", "clip")
         self.check_ranges(warmup=(0, 1), min_lr_ratio=(0, 1), hide_boundaries=(0, 1), layer_decay=(0, 1),
                           weight_decay=(0, float("inf")))

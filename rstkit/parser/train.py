@@ -8,9 +8,11 @@ warms up linearly over a fraction of all steps, then stays constant or decays (c
 linear) to ``min_lr_ratio``; a fine-tuned transformer's layers learn at ``encoder_lr``
 times ``layer_decay`` per layer below the top, its embeddings lowest. After each epoch
 the dev set is parsed greedily and scored with the ``select_by`` metric; the best model is
-written to the output directory at once. The loop's checkpoint lets ``resume`` continue exactly
+written to the output directory at once (without dev documents, the model of every epoch replaces the
+last: the model written is that of the last epoch). The loop's checkpoint lets ``resume`` continue exactly
 where training stopped, and runs under ``torchrun`` share every epoch's batches. Training stops
-after ``patience`` epochs without improvement or after ``epochs``; how it stopped is added to the
+after ``patience`` epochs without improvement or after ``epochs`` (``stop_after``, when set, ends it earlier with
+the schedule unchanged); how it stopped is added to the
 model's config at the end.
 """
 from __future__ import annotations
@@ -103,6 +105,7 @@ class ParserTrainee(Trainee):
         self.model, self.spec, self.config, self.out, self.device, self.info = model, spec, config, out, device, info
         self.train_docs, self.gold_dev, self.dev_docs, self.scorer = train_docs, gold_dev, dev_docs, scorer
         self.key = parse_select_by(config.select_by)[2]
+        self.selects, self.stop_after = bool(dev_docs), config.stop_after
         self.clip, self.accumulate = config.clip, config.accumulate
         self.amp = config.amp and device.type == "cuda"
         self.optimizer = torch.optim.AdamW(parameter_groups(model, config), weight_decay=config.weight_decay)
@@ -127,6 +130,10 @@ class ParserTrainee(Trainee):
         return f"{self.config.select_by.rsplit('-', 1)[0]} " + " ".join(f"{k} {v:.1f}" for k, v in scores.items())
 
     def keep_best(self, epoch: int, scores: dict[str, float]) -> None:
+        if not self.selects:  # no dev documents: this epoch's model replaces the last
+            save_model_dir(self.out, self.model, self.spec, {**self.info, "train_config": self.config.as_dict(),
+                                                             "epoch": epoch})
+            return
         save_model_dir(self.out, self.model, self.spec, {**self.info, "train_config": self.config.as_dict(),
                                                          "best_epoch": epoch, "select_by": self.config.select_by,
                                                          "dev_scores": scores})
@@ -134,7 +141,8 @@ class ParserTrainee(Trainee):
 
 def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: str | Path,
           config: TrainConfig, resume: bool = False, info: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Train a parser and write the best model (by the dev ``select_by`` metric) to ``out``."""
+    """Train a parser and write the best model (by the dev ``select_by`` metric) to ``out``;
+    with no ``dev_trees``, the model after the last epoch (``stop_after`` or ``epochs``)."""
     rank, world = distributed()
     out = check_output_dir(out)
     torch.set_num_threads(config.threads or default_threads(len(train_trees)))
@@ -166,7 +174,9 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
     trainee = ParserTrainee(model, spec, config, train_docs, gold_dev, dev_docs, scorer, out, device, info or {})
     _log(f"{len(train_docs)} training documents, {len(dev_docs)} dev, {len(relations)} relations, "
          f"{sum(p.numel() for p in model.parameters() if p.requires_grad)} trained parameters, device {device}, "
-         f"selecting by dev {config.select_by}" + (f", {world} processes" if world > 1 else ""))
+         + (f"selecting by dev {config.select_by}" if dev_docs
+            else f"no dev selection: the model after epoch {config.stop_after or config.epochs}")
+         + (f", {world} processes" if world > 1 else ""))
     state = fit(trainee, config, out, resume=resume, log=_log, device=device)
     if world > 1:
         torch.distributed.destroy_process_group()
@@ -187,8 +197,8 @@ def train_ensemble(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree
                             resume=resume and (member / CHECKPOINT).is_file(), info=info))
     if distributed()[0] == 0:
         members = [f"seed{s}" for s in seeds]
-        save_ensemble_dir(out, members, {**(info or {}), "seeds": list(seeds),
-                                         "members_dev": {m: s["best"] for m, s in zip(members, states)}})
+        dev = {"members_dev": {m: s["best"] for m, s in zip(members, states)}} if dev_trees else {}
+        save_ensemble_dir(out, members, {**(info or {}), "seeds": list(seeds), **dev})
     return states
 
 
@@ -236,9 +246,10 @@ def lr_factor(config: TrainConfig, steps_per_epoch: int) -> Callable[[int], floa
 def _record_stop(out: Path, state: dict, key: str) -> None:
     """Add how training ended to the best model's config (it was written before the end)."""
     config = json.loads((out / CONFIG).read_text(encoding="utf-8"))
-    config["info"].update(epochs_run=state["epoch"], stopped=state["stopped"],
-                          dev_by_epoch=[round(h["dev"][key], 2) for h in state["history"]],
-                          seconds_by_epoch=[h["seconds"] for h in state["history"]])
+    config["info"].update(epochs_run=state["epoch"], stopped=state["stopped"])
+    if all("dev" in h for h in state["history"]):  # not when trained without dev documents
+        config["info"]["dev_by_epoch"] = [round(h["dev"][key], 2) for h in state["history"]]
+    config["info"]["seconds_by_epoch"] = [h["seconds"] for h in state["history"]]
     write_model_dir(out, {CONFIG: config_text(config)})
 
 

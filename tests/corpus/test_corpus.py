@@ -86,3 +86,15 @@ def test_gum_splits(gum_dir):
     assert sizes == {"train": 191, "dev": 32, "test": 32, "test2": 26}
     assert "GUM_news_homeopathic" in corpus.doc_ids("dev")
     assert sum(sizes.values()) == 281
+
+
+@pytest.mark.gum
+def test_splits_joined_by_plus_are_their_union(gum_dir):
+    # splits.md lists 191 train and 32 dev documents, no document in both: 223, train's first
+    corpus = open_corpus(gum_dir)
+    joined = corpus.doc_ids("train+dev")
+    assert len(joined) == 223 and joined == corpus.doc_ids("train") + corpus.doc_ids("dev")
+    assert corpus.doc_ids("dev+dev") == corpus.doc_ids("dev")  # each document once
+    with pytest.raises(CorpusError, match=r"no split 'valid'; splits: dev, test, test2, train \(several joined by "
+                                          r"\+, e.g. train\+dev\)"):
+        corpus.doc_ids("train+valid")

