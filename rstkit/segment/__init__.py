@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .evaluate import BoundaryScore, boundary_score
 from .result import EDUSpan, Segmentation, build_segmentation
-from .tokenize import paragraphs, read_plain_text, tokenize
+from .tokenizer import paragraphs, read_plain_text, tokenize
 
 __all__ = ["BoundaryScore", "EDUSpan", "Segmentation", "Segmenter", "SegmenterTrainConfig", "boundary_score",
            "build_segmentation", "paragraphs", "read_plain_text", "tokenize"]

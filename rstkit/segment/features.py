@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..vocabulary import Vocabulary
-from .tokenize import Span
+from .tokenizer import Span
 
 #: characters kept per token: the first and the last half (prefixes and suffixes both matter)
 MAX_CHARS = 16

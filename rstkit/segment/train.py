@@ -45,7 +45,7 @@ from .features import FLAGS, TokenFeatures, featurize, word_key
 from .gum import GoldDocument, corpus_card, gold_documents, read_gum_trees
 from .model import EDU_START, INSIDE, NET_OPTIONS, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .segmenter import Segmenter, load_encoder
-from .tokenize import Span, tokenize
+from .tokenizer import Span, tokenize
 
 
 @dataclass(frozen=True)

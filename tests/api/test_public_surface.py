@@ -3,8 +3,11 @@ function hiding a module, one ``evaluate``, one spelling per setting, and every 
 working for one release with a DeprecationWarning that points at the caller's line."""
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import types
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -43,6 +46,36 @@ def test_no_public_function_hides_a_module():
     for name in rstkit.__all__:  # no public name is a function whose submodule has the same name
         value = getattr(rstkit, name)
         assert isinstance(value, types.ModuleType) or f"rstkit.{name}" not in __import__("sys").modules, name
+
+
+def packages() -> list[str]:
+    """Every package of rstkit, from the source tree (the facade ``rstkit`` included)."""
+    root = Path(rstkit.__file__).parent
+    return sorted(".".join(("rstkit", *p.parent.relative_to(root).parts)) for p in root.rglob("__init__.py"))
+
+
+@pytest.mark.parametrize("package", packages())
+def test_no_attribute_of_a_package_hides_a_submodule(package):
+    """No function, class or other value of a package has the name of one of its submodules: Python looks
+    at the attribute first (``import rstkit.segment.tokenize as m`` gave the function ``tokenize``), and
+    importing the submodule later rebinds the attribute, so the name meant one thing or the other by
+    import order. The attribute is read as a user reads it, after importing the package alone (a lazy
+    ``__getattr__`` answers too)."""
+    try:
+        module = importlib.import_module(package)
+    except ModuleNotFoundError as exc:  # a package of an extra (torch) on a machine without it
+        if (exc.name or "rstkit").partition(".")[0] == "rstkit":
+            raise
+        pytest.skip(f"{package} needs {exc.name}")
+    hidden = []
+    for info in pkgutil.iter_modules(module.__path__):
+        try:
+            value = getattr(module, info.name)
+        except AttributeError:  # not imported yet, and no lazy attribute of that name
+            continue
+        if not (isinstance(value, types.ModuleType) and value.__name__ == f"{package}.{info.name}"):
+            hidden.append(f"{package}.{info.name} is hidden by a {type(value).__name__}")
+    assert hidden == []
 
 
 @pytest.mark.parametrize("old, new", [
