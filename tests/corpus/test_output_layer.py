@@ -180,6 +180,7 @@ def test_a_link_in_an_output_folder_is_not_replaced(corpus, tmp_path, capsys):
 
 
 # -- finding 5: two converts into one empty folder ---------------------------------------------------------
+@pytest.mark.slow  # two processes racing
 def test_two_concurrent_converts_into_one_folder_do_not_both_succeed(tmp_path):
     """The two runs write different texts under the same names (binarized or not): at most one
     exits 0, and the folder holds exactly one run's files, all of them."""
