@@ -37,6 +37,7 @@ def assert_covers(text: str, result) -> None:
     assert text[position:].strip() == ""
 
 
+@pytest.mark.slow  # hypothesis: 50 texts through the model
 @settings(max_examples=50, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab c.,\n'-"), max_size=150))
 def test_any_text_is_covered_by_its_edus(text: str) -> None:
@@ -117,6 +118,7 @@ def test_shipped_models_by_name(tmp_path) -> None:
     assert locate(tmp_path / "segmenter-base", "segmenter") == tmp_path / "segmenter-base"
 
 
+@pytest.mark.slow  # training
 @pytest.mark.gum
 def test_training_smoke(gum_dir, tmp_path) -> None:
     """Two documents, one epoch, a tiny network: training runs end to end, writes a model
@@ -182,6 +184,7 @@ def test_shipped_model_on_odd_input(shipped, text: str) -> None:
         assert [e.text for e in result.edus] == ["word"]
 
 
+@pytest.mark.slow  # a 10,000-token paragraph through the model
 def test_shipped_model_on_a_10k_token_paragraph(shipped) -> None:
     text = " ".join(["the committee met on monday , and because the weather was bad it decided to stay"] * 625)
     result = shipped.segment(text)
@@ -203,6 +206,7 @@ def test_pool_pieces_by_hand() -> None:
     assert pool_pieces(np.array([[0, 5]]), np.array([[4.0]]), [(0, 2), (2, 5)]).tolist() == [[4.0], [4.0]]
 
 
+@pytest.mark.slow  # training
 @pytest.mark.gum
 def test_training_with_pretrained_vectors(gum_dir, tmp_path) -> None:
     pytest.importorskip("transformers")
