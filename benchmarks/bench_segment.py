@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch")
 from rstkit.models import shipped_model_dir
 from rstkit.segment.gum import read_gum
 from rstkit.segment.segmenter import Segmenter
-from rstkit.segment.tokenize import tokenize
+from rstkit.segment.tokenizer import tokenize
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ source of truth; ``eval/`` holds the human-facing copies) are loaded by
 :func:`load_paper` and recomputed by :func:`recompute_row` (:func:`audit_paper` does both
 for one parser's row and audits it).
 
-Modules: :mod:`.published` (published numbers), :mod:`.variants` (variants, scoring,
+Modules: :mod:`.published` (published numbers), :mod:`.ranking` (variants, scoring,
 ranking), :mod:`.papers` (papers' tables), :mod:`.render` (text, Markdown, JSON)::
 
     from rstkit.audit import audit_published, parse_published, render_audit
@@ -45,8 +45,7 @@ from .papers import (
     recompute_row,
 )
 from .published import LABEL_COLUMN, Published, parse_published
-from .render import AUDIT_FORMATS, render_audit, render_paper
-from .variants import (
+from .ranking import (
     DISTANCE,
     GOLD_BINARIZATIONS,
     Audit,
@@ -60,6 +59,7 @@ from .variants import (
     score_variants,
     variants,
 )
+from .render import AUDIT_FORMATS, render_audit, render_paper
 
 __all__ = [
     "AUDIT_FORMATS",

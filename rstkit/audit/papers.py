@@ -16,7 +16,7 @@ from ..metrics import EvalConfig, score_documents
 from ..settings import Missing, UnknownLabels
 from ..tree import RSTTree
 from .published import LABEL_COLUMN, Published
-from .variants import Audit, audit_published
+from .ranking import Audit, audit_published
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from ..settings import RST_EVAL
 from ..tables import aligned, markdown_table
 from .papers import Paper, PaperAudit, PaperTable, Recomputed
 from .published import LABEL_COLUMN
-from .variants import DEPENDENCY_ENCODINGS, DISTANCE, GOLD_BINARIZATIONS, Audit, Match
+from .ranking import DEPENDENCY_ENCODINGS, DISTANCE, GOLD_BINARIZATIONS, Audit, Match
 
 #: the formats an audit renders to
 AUDIT_FORMATS = ("text", "json", "markdown")

@@ -310,7 +310,7 @@ def _check_texts(files, to: str) -> None:
     """Refuse, before the work, plain-text files holding a character the ``to`` format cannot write
     (a NUL in rs3): the file, line and column named. Line breaks are checked as spaces (EDUs
     never hold them)."""
-    from ..segment.tokenize import read_plain_text
+    from ..segment.tokenizer import read_plain_text
 
     errors = []
     for file in files:

@@ -38,7 +38,7 @@ from ..folders import not_regular
 from ..formats.disrpt import DisrptFile, is_disrpt, read_disrpt, with_boundaries
 from ..output import check_existing, check_names, check_target, wants_directory, write_files
 from ..progress import Progress
-from ..segment.tokenize import read_plain_text
+from ..segment.tokenizer import read_plain_text
 from .common import (
     STREAM,
     add_jobs_option,

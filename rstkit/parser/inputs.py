@@ -40,7 +40,7 @@ from ..folders import not_regular
 from ..formats import doc_id_from_path, read_text
 from ..progress import Progress
 from ..segment.result import Segmentation
-from ..segment.tokenize import read_plain_text
+from ..segment.tokenizer import read_plain_text
 from ..tree import EDU, RSTTree
 
 #: extensions read as one EDU per line

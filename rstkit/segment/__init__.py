@@ -12,7 +12,7 @@ DISRPT-style scoring of :mod:`.evaluate` is the evaluation's,
 from __future__ import annotations
 
 from .result import EDUSpan, Segmentation, build_segmentation
-from .tokenize import paragraphs, read_plain_text, tokenize
+from .tokenizer import paragraphs, read_plain_text, tokenize
 
 __all__ = ["EDUSpan", "Segmentation", "Segmenter", "SegmenterTrainConfig", "build_segmentation", "paragraphs",
            "read_plain_text", "tokenize"]

@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import RSTKitError
 from ..extras import needs
 from ..vocabulary import Vocabulary
-from .tokenize import Span
+from .tokenizer import Span
 
 #: characters kept per token: the first and the last half (prefixes and suffixes both matter)
 MAX_CHARS = 16

@@ -5,7 +5,7 @@ with its sentence (``sid``) and paragraph. Users give raw text, so :func:`detoke
 rebuilds raw-looking text from the tokens (``Portsmouth, United``, ``do n't`` ->
 ``don't``, ``Eye - Tracking`` -> ``Eye-Tracking``, paragraphs separated by a blank line)
 and keeps every gold token's span in it. The segmenter is trained on its own
-tokenisation (:func:`rstkit.segment.tokenize.tokenize`) of this text, which is exactly
+tokenisation (:func:`rstkit.segment.tokenizer.tokenize`) of this text, which is exactly
 what it sees on a user's text; gold EDU boundaries are character offsets, so they carry
 over to any tokenisation.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 from ..corpus import gum_corpus, read_tree
 from ..progress import Progress
 from ..tree import EDU, RSTTree
-from .tokenize import Span
+from .tokenizer import Span
 
 _NO_SPACE_BEFORE = frozenset([",", ".", ";", ":", "!", "?", ")", "]", "}", "%", "...", "…", "”", "’", "n't", "'s",
                               "'re", "'ve", "'ll", "'d", "'m"])

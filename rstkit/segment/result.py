@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..tree import EDU
-from .tokenize import Span
+from .tokenizer import Span
 
 _WHITESPACE = re.compile(r"\s+")
 _LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")

@@ -36,7 +36,7 @@ from ..vocabulary import Vocabulary
 from .features import TokenFeatures, featurize, load_encoder, pool_pieces
 from .model import EDU_START, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .result import Segmentation, build_segmentation, merge_lone_edus
-from .tokenize import Span, paragraphs, tokenize
+from .tokenizer import Span, paragraphs, tokenize
 
 if TYPE_CHECKING:
     from ..tree import RSTTree

@@ -49,7 +49,7 @@ from .features import FLAGS, TokenFeatures, featurize, load_encoder, word_key
 from .gum import GoldDocument, gold_documents
 from .model import EDU_START, INSIDE, NET_OPTIONS, SENTENCE_START, NetConfig, SegmenterNet, batch_windows
 from .result import Segmentation
-from .tokenize import Span, tokenize
+from .tokenizer import Span, tokenize
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,15 @@
 The layers are read from the fenced ``layers`` block of docs/architecture.md (the document is
 the specification); the imports from rstkit's source with ``ast``, function-level and
 ``TYPE_CHECKING`` imports included. A *unit* is a top-level module or package of rstkit
-(``rstkit.metrics.counts`` belongs to ``metrics``); imports within a unit are free.
+(``rstkit.metrics.counts`` belongs to ``metrics``); between units, imports point down the layers.
+
+Inside a unit, modules import each other freely but never in a circle: the graph of what runs
+(module-level and call-time imports, a function's ``from .registry import FAMILIES`` being how a
+circle hides) has no cycle. Type-only imports (under ``if TYPE_CHECKING:``) never run and are left
+out of that graph: two types that name each other are not an import circle. Modules that load
+plugins by a computed name (``import_module(f"{__name__}.{name}")``: the format registry, the
+command line's subcommands) are outside both checks; the module doing it is complete before it
+loads one.
 """
 from __future__ import annotations
 
@@ -11,6 +19,7 @@ import ast
 import re
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
 PROJECT = Path(__file__).resolve().parents[1].parent
@@ -35,12 +44,24 @@ def modules() -> dict[str, Path]:
     return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 
-def imports(name: str, path: Path, known: set[str]) -> list[tuple[int, str]]:
-    """``(line, module)`` of every rstkit module ``name`` imports; ``from X import Y`` counts as
-    importing ``X.Y`` when that is a module, else ``X``."""
+def type_only(tree: ast.Module) -> set[ast.AST]:
+    """The import statements of ``tree`` under ``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``)."""
+    guarded = [node for node in ast.walk(tree) if isinstance(node, ast.If)
+               and (getattr(node.test, "id", None) or getattr(node.test, "attr", None)) == "TYPE_CHECKING"]
+    return {inner for node in guarded for statement in node.body for inner in ast.walk(statement)
+            if isinstance(inner, (ast.Import, ast.ImportFrom))}
+
+
+def imports(name: str, path: Path, known: set[str], typing: bool = True) -> list[tuple[int, str]]:
+    """``(line, module)`` of every rstkit module ``name`` imports (``typing=False``: but those under
+    ``if TYPE_CHECKING:``); ``from X import Y`` counts as importing ``X.Y`` when that is a module, else ``X``."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = set() if typing else type_only(tree)
+    for node in ast.walk(tree):
+        if node in skipped:
+            continue
         if isinstance(node, ast.Import):
             found += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] == "rstkit"]
         elif isinstance(node, ast.ImportFrom):
@@ -118,3 +139,69 @@ def test_the_check_rejects_what_was_there_before(tmp_path):
 def test_the_foundations_import_almost_nothing(name, allowed):
     mods = modules()
     assert {unit(target) for _, target in imports(name, mods[name], set(mods))} <= allowed
+
+
+#: The modules that import a module whose name they compute (outside both checks): the facade's lazy
+#: names, the format registry's and the command line's own plugins (formats.dis imports formats, which
+#: loads it at first use), and a user's encoder module.
+COMPUTED_IMPORTS = {"rstkit", "rstkit.formats", "rstkit.cli", "rstkit.probe.encoders"}
+
+
+def test_every_import_by_a_computed_name_is_known():
+    found = set()
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and "import_module" in (getattr(node.func, "id", None),
+                                                                   getattr(node.func, "attr", None))
+                    and not (node.args and isinstance(node.args[0], ast.Constant))):
+                found.add(name)
+    assert found == COMPUTED_IMPORTS
+
+
+def runtime_graph(mods: dict[str, Path]) -> nx.DiGraph:
+    """Module -> imported module, for the imports that run (module-level and call-time), each arrow
+    with the line of its first import."""
+    known = set(mods)
+    graph = nx.DiGraph()
+    for name, path in mods.items():
+        for line, target in imports(name, path, known, typing=False):
+            while target not in known and "." in target:  # ``from .x import name`` of a module rstkit lacks
+                target = target.rpartition(".")[0]
+            if target != name and not graph.has_edge(name, target):
+                graph.add_edge(name, target, line=line)
+    return graph
+
+
+def circles(mods: dict[str, Path]) -> dict[frozenset[str], str]:
+    """Each import circle (the modules that reach each other through imports), with one cycle
+    through it spelled ``a:LINE -> b:LINE -> a``."""
+    graph = runtime_graph(mods)
+    found = {}
+    for component in nx.strongly_connected_components(graph):
+        if len(component) > 1:
+            cycle = nx.find_cycle(graph.subgraph(component))
+            found[frozenset(component)] = " -> ".join(
+                [f"{a}:{graph.edges[a, b]['line']}" for a, b in cycle] + [cycle[0][0]])
+    return found
+
+
+def test_no_import_circle_inside_a_package():
+    found = circles(modules())
+    assert list(found.values()) == [], "import circles (break one arrow of each)"
+
+
+def test_the_circle_check_sees_imports_inside_functions_and_not_type_only_ones(tmp_path):
+    """A circle closed by a function's import is found, with its lines; two modules whose only
+    imports of each other are type-only are not a circle."""
+    files = {"rstkit.metrics.knob": "from .dial import Dial\n",
+             "rstkit.metrics.dial": "class Dial:\n    def turn(self):\n        from .knob import knob\n",
+             "rstkit.metrics.left": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .right import R\n",
+             "rstkit.metrics.right": "import typing\nif typing.TYPE_CHECKING:\n    from .left import L\n"}
+    mods = {}
+    for name, text in files.items():
+        mods[name] = tmp_path / f"{name.rpartition('.')[2]}.py"
+        mods[name].write_text(text, encoding="utf-8")
+    assert circles(mods) == {frozenset({"rstkit.metrics.knob", "rstkit.metrics.dial"}):
+                             "rstkit.metrics.knob:1 -> rstkit.metrics.dial:3 -> rstkit.metrics.knob"}
+    assert circles({**modules(), **mods}).keys() == {
+        frozenset({"rstkit.metrics.knob", "rstkit.metrics.dial"})}

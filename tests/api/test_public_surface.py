@@ -4,8 +4,10 @@ was never released, are gone (issue 34), each an error that says what is wrong."
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import types
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,7 @@ from rstkit.corpus import read_documents
 from rstkit.metrics import EvalConfig, score_documents
 from rstkit.metrics.significance import bootstrap_ci
 from rstkit.report import render
+from tests.support.public import public_names
 
 SAMPLE = "corpora/sample"
 
@@ -32,8 +35,8 @@ def test_all_is_short_and_every_name_resolves_without_warning():
     assert {"Parser", "Segmenter", "evaluate", "loads", "dumps", "audit_published"} <= set(rstkit.__all__)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for name in rstkit.__all__:
-            assert getattr(rstkit, name) is not None, name
+        for name, value in public_names().items():
+            assert value is not None, name
 
 
 def test_no_public_function_hides_a_module():
@@ -43,9 +46,38 @@ def test_no_public_function_hides_a_module():
     assert isinstance(audit_module, types.ModuleType) and isinstance(convert_module, types.ModuleType)
     assert rstkit.audit is audit_module and rstkit.convert is convert_module
     assert isinstance(rstkit.metrics.pipeline, types.ModuleType)
-    for name in rstkit.__all__:  # no public name is a function whose submodule has the same name
-        value = getattr(rstkit, name)
+    for name, value in public_names().items():  # no public name is a function whose submodule has the same name
         assert isinstance(value, types.ModuleType) or f"rstkit.{name}" not in __import__("sys").modules, name
+
+
+def packages() -> list[str]:
+    """Every package of rstkit, from the source tree (the facade ``rstkit`` included)."""
+    root = Path(rstkit.__file__).parent
+    return sorted(".".join(("rstkit", *p.parent.relative_to(root).parts)) for p in root.rglob("__init__.py"))
+
+
+@pytest.mark.parametrize("package", packages())
+def test_no_attribute_of_a_package_hides_a_submodule(package):
+    """No function, class or other value of a package has the name of one of its submodules: Python looks
+    at the attribute first (``import rstkit.segment.tokenize as m`` gave the function ``tokenize``), and
+    importing the submodule later rebinds the attribute, so the name meant one thing or the other by
+    import order. The attribute is read as a user reads it, after importing the package alone (a lazy
+    ``__getattr__`` answers too)."""
+    try:
+        module = importlib.import_module(package)
+    except ModuleNotFoundError as exc:  # a package of an extra (torch) on a machine without it
+        if (exc.name or "rstkit").partition(".")[0] == "rstkit":
+            raise
+        pytest.skip(f"{package} needs {exc.name}")
+    hidden = []
+    for info in pkgutil.iter_modules(module.__path__):
+        try:
+            value = getattr(module, info.name)
+        except AttributeError:  # not imported yet, and no lazy attribute of that name
+            continue
+        if not (isinstance(value, types.ModuleType) and value.__name__ == f"{package}.{info.name}"):
+            hidden.append(f"{package}.{info.name} is hidden by a {type(value).__name__}")
+    assert hidden == []
 
 
 @pytest.mark.parametrize("module, old", [

@@ -89,6 +89,7 @@ def _printing_commands(bad_folder: Path) -> list[tuple[list[str], int]]:
     ]
 
 
+@pytest.mark.slow  # every printing command, twice, as a process
 def test_a_closed_pipe_does_not_change_the_exit_status(bad_folder):
     for argv, expected in _printing_commands(bad_folder):
         read = subprocess.run(argv, env=ENV, capture_output=True, text=True, timeout=120, check=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import tomllib
 from pathlib import Path
 
 from rstkit.cli import main
@@ -34,3 +35,15 @@ def test_the_parser_format_example_runs_as_written(capsys, monkeypatch):
     # the two documents of doc_ids.txt (council, weather), the prediction's format detected and said
     assert "parsers/braud_eacl/test_it8_beam16: detected format 'braud_eacl'" in err
     assert out.splitlines()[0].endswith("2 documents"), out
+
+
+def test_ci_runs_every_test_and_the_readme_gives_the_inner_loop():
+    """``.ci/run`` ends with the README's test command as written, and neither it nor pytest's
+    configuration selects by marker, so CI runs the slow tests too; the README's inner loop leaves
+    out exactly the tests marked ``slow``."""
+    ci = (PROJECT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1]
+    full = readme_command('python -m pip install -e ".[test,probe,parser]"')
+    assert shlex.split(ci) == full and full[-3:] == ["python", "-m", "pytest"]
+    options = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert "-m" not in shlex.split(options.get("addopts", ""))
+    assert readme_command("python -m pytest -m") == ["python", "-m", "pytest", "-m", "not slow"]

@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # dozens of interrupted start-ups of the command
+
 PROJECT = Path(__file__).resolve().parents[1].parent
 ENV = {**os.environ, "PYTHONPATH": str(PROJECT)}
 ENTRY = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]["rstkit"]

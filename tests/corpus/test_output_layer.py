@@ -48,6 +48,7 @@ def corpus(tmp_path) -> Path:
 # -- finding 1: parse x x overwrote the gold files ----------------------------------------------------
 @pytest.mark.parametrize("where", ["same", "inside", "around"])
 def test_parse_never_writes_over_or_into_its_input(corpus, capsys, where):
+    pytest.importorskip("torch")  # the command looks for the parser extra before its options
     before = snapshot(corpus)
     if where == "same":
         source, out = corpus, corpus
@@ -61,6 +62,7 @@ def test_parse_never_writes_over_or_into_its_input(corpus, capsys, where):
 
 
 def test_parse_keeps_existing_outputs_unless_forced(corpus, tmp_path, capsys):
+    pytest.importorskip("torch")  # the command looks for the parser extra before its options
     out = tmp_path / "pred"
     out.mkdir()
     (out / "sample_bread.dis").write_text("mine", encoding="utf-8")
@@ -84,6 +86,7 @@ def split_corpus(tmp_path) -> Path:
 
 @pytest.mark.parametrize("gold_out", ["pg", "pg/gold"])
 def test_gold_out_may_not_overlap_the_predictions(split_corpus, tmp_path, capsys, gold_out):
+    pytest.importorskip("torch")  # the command looks for the parser extra before its options
     status, err = run(capsys, "parse", split_corpus, tmp_path / "pg", "--split", "test", "--gold-out",
                       tmp_path / gold_out, "--model", "scratch")
     assert status == 2 and "overlap" in err and err.count("\n") == 1, err
@@ -91,6 +94,7 @@ def test_gold_out_may_not_overlap_the_predictions(split_corpus, tmp_path, capsys
 
 
 def test_gold_out_and_predictions_side_by_side(split_corpus, tmp_path, capsys):
+    pytest.importorskip("torch")  # the command looks for the parser extra before its options
     status, _ = run(capsys, "parse", split_corpus, tmp_path / "pred", "--split", "test", "--gold-out",
                     tmp_path / "gold", "--model", "scratch")
     assert status == 0
@@ -176,6 +180,7 @@ def test_a_link_in_an_output_folder_is_not_replaced(corpus, tmp_path, capsys):
 
 
 # -- finding 5: two converts into one empty folder ---------------------------------------------------------
+@pytest.mark.slow  # two processes racing
 def test_two_concurrent_converts_into_one_folder_do_not_both_succeed(tmp_path):
     """The two runs write different texts under the same names (binarized or not): at most one
     exits 0, and the folder holds exactly one run's files, all of them."""
@@ -246,6 +251,7 @@ def test_segment_outputs_that_collide_name_both_sources(tmp_path, capsys):
 # -- finding 13: a NUL in the text, refused before the work ---------------------------------------------------
 def test_parse_refuses_text_the_format_cannot_hold_before_any_work(tmp_path, capsys):
     """The segmenter and the model named do not exist: the error comes before either is loaded."""
+    pytest.importorskip("torch")  # the command looks for the parser extra before its options
     text = tmp_path / "t.txt"
     text.write_text("First line is fine.\nSecond has a \0 in it.\n", encoding="utf-8")
     status, err = run(capsys, "parse", text, tmp_path / "o", "--to", "rs3", "--segmenter", tmp_path / "no-seg",
@@ -257,6 +263,7 @@ def test_parse_refuses_text_the_format_cannot_hold_before_any_work(tmp_path, cap
 
 
 def test_parse_refuses_edus_the_format_cannot_hold_before_any_work(tmp_path, capsys):
+    pytest.importorskip("torch")  # the command looks for the parser extra before its options
     edus = tmp_path / "t.edus"
     edus.write_text("one EDU\nanother \x01 EDU\n", encoding="utf-8")
     status, err = run(capsys, "parse", edus, tmp_path / "o", "--to", "rs3", "--model", tmp_path / "no-model")
@@ -264,6 +271,7 @@ def test_parse_refuses_edus_the_format_cannot_hold_before_any_work(tmp_path, cap
 
 
 def test_train_never_writes_its_model_into_the_corpus(corpus, capsys):
+    pytest.importorskip("torch")  # the command looks for the parser extra before its options
     before = snapshot(corpus)
     status, err = run(capsys, "train", "--corpus", corpus, "-o", corpus / "model", "--epochs", "1")
     assert status == 2 and "refusing to write" in err and err.count("\n") == 1, err

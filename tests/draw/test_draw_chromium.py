@@ -25,6 +25,8 @@ from rstkit.corpus import gum_corpus, read_tree
 from rstkit.draw.svg import DIFF_COLORS
 from tests.support.expected_warnings import GUM_EXTENT_QUIRK, warns_exactly
 
+pytestmark = pytest.mark.slow  # each test starts a headless browser
+
 GOLDEN = Path(__file__).parents[1] / "golden" / "draw"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--hide-scrollbars", "--force-device-scale-factor=1", "--no-first-run"]

@@ -77,6 +77,7 @@ def test_the_page_marks_each_word_with_its_token_and_each_relation_with_its_sign
     assert "<tspan" not in draw.to_html(replace(read_tree(SMALL), erst=NO_ERST))
 
 
+@pytest.mark.slow  # a headless browser
 def test_hovering_a_secondary_edge_lights_its_signal_tokens_in_chromium(chromium, tmp_path):  # noqa: F811
     page = draw.to_html(read_tree(SMALL)).replace("</body>", (
         "<script>document.querySelector('g.secedge[data-span=\"5-5\"]')"

@@ -35,7 +35,7 @@ FOLD = (0xEC, 0xEB, 0xE2)  # a folded subtree's triangle
 #: where screenshots are kept to be looked at (set RSTKIT_KEEP_SCREENSHOTS to a folder)
 KEEP = os.environ.get("RSTKIT_KEEP_SCREENSHOTS")
 
-pytestmark = pytest.mark.gum
+pytestmark = [pytest.mark.gum, pytest.mark.slow]  # the slow mark: each test starts a headless browser
 chromium = test_draw_chromium.chromium  # the fixture: the command line, or a skip saying how to install it
 
 

@@ -49,6 +49,7 @@ def direct_agrees(text: str, source: str = "<string>") -> tuple | None:
 
 
 # -- every real file --------------------------------------------------------------------------
+@pytest.mark.slow  # GUM-wide, fast path against the long way
 @pytest.mark.gum
 @pytest.mark.parametrize("form", ["lisp_nary", "lisp_binary"])
 def test_the_direct_path_builds_the_event_paths_tree_on_every_gum_file(gum_dir, form):
@@ -141,6 +142,7 @@ def dis_documents(draw, bodies=CLEAN):
     return "".join(parts), tree, labels, bodies_written
 
 
+@pytest.mark.slow  # fast path against the long way
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(dis_documents())
 def test_generated_files_read_as_written_on_both_paths(document):
@@ -154,12 +156,14 @@ def test_generated_files_read_as_written_on_both_paths(document):
     assert direct_agrees(text) is not None
 
 
+@pytest.mark.slow  # fast path against the long way
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(dis_documents(bodies=NASTY))
 def test_nasty_texts_the_direct_path_takes_read_exactly_as_the_grammar_reads_them(document):
     direct_agrees(document[0])
 
 
+@pytest.mark.slow  # fast path against the long way
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(dis_documents(bodies=NASTY), st.data())
 def test_mutated_files_are_declined_or_read_as_the_grammar_reads_them(document, data):
@@ -231,6 +235,7 @@ def chain(n: int, right: bool) -> RSTTree:
     return RSTTree(root, tuple(EDU(i, f"edu {i}") for i in range(1, n + 1)), "chain")
 
 
+@pytest.mark.slow  # 20,000-EDU chain, fast path against the long way
 @pytest.mark.parametrize("right", [True, False])
 def test_a_20000_edu_chain_is_written_and_read_on_both_paths(right):
     tree = chain(20_000, right)

@@ -196,6 +196,7 @@ def read_both(raw: bytes, conllu: bool):
     return expected, got
 
 
+@pytest.mark.slow  # fast path against the long way
 @settings(max_examples=300, deadline=None)
 @given(files(), st.sampled_from([16, 64, 1 << 19]))
 def test_the_reader_reads_as_the_rules_say(file, part) -> None:

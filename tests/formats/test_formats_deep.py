@@ -34,6 +34,7 @@ def shape(tree: RSTTree) -> list[tuple]:
     return [(n.start, n.end, n.nuclearity, n.relation) for n in tree.root.nodes()]  # iterative
 
 
+@pytest.mark.slow  # deep chain
 @pytest.mark.parametrize("key, n", [("dmrst", 20_000), *((k, 5_000) for k in ONE_LINE),
                                     *((k, 2_500) for k in INDENTED)])
 def test_a_deep_chain_round_trips(tmp_path, key, n):

@@ -49,6 +49,7 @@ def forms(gum_dir):
     return {"dis": dis, "rs4": gum_corpus(gum_dir, "rs4").documents(), "rsd": gum_corpus(gum_dir, "rsd").documents()}
 
 
+@pytest.mark.slow  # GUM-wide
 def test_every_form_has_every_document_with_the_same_edus(forms):
     ids = set(forms["dis"])
     assert len(ids) == 281
@@ -127,6 +128,7 @@ def test_rsd_files_are_written_back_verbatim(gum_dir, forms):
         assert dumps_rsd(tree) == original.rstrip("\n") + "\n", doc_id
 
 
+@pytest.mark.slow  # GUM-wide
 def test_rs4_trees_write_and_read_back_as_rs3(forms):
     for doc_id, tree in forms["rs4"].items():
         back = loads_rs3(dumps_rs3(tree))
@@ -149,6 +151,7 @@ def test_rsd_without_heights_is_close_to_the_annotated_trees(gum_dir, forms):
     assert 0.85 < recall < 1 and 0.85 < precision < 1 and exact < 281
 
 
+@pytest.mark.slow  # GUM-wide
 @pytest.mark.parametrize("folder", ["rstweb", "dependencies"])
 def test_cli_stats(gum_dir, folder):
     command = [shutil.which("rstkit")] if shutil.which("rstkit") else [sys.executable, "-m", "rstkit"]

@@ -82,6 +82,7 @@ def assert_reads_as_the_oracle(read, read_independently, text: str, **options) -
 
 
 # -- every GUM file ---------------------------------------------------------------------------
+@pytest.mark.slow  # GUM-wide, against the specification's reader
 @pytest.mark.gum
 def test_rs4_reads_as_specified_on_every_gum_file(gum_dir):
     files = sorted((gum_dir / "rstweb").glob("*.rs4"))
@@ -92,6 +93,7 @@ def test_rs4_reads_as_specified_on_every_gum_file(gum_dir):
         assert_reads_as_the_oracle(loads_rs3, reader_oracle.read_rs3, text)
 
 
+@pytest.mark.slow  # GUM-wide, against the specification's reader
 @pytest.mark.gum
 def test_rsd_reads_as_specified_on_every_gum_file(gum_dir):
     files = sorted((gum_dir / "dependencies").glob("*.rsd"))
@@ -110,6 +112,7 @@ def test_rsd_reads_as_specified_on_every_gum_file(gum_dir):
 _DIS_TEXT = re.compile(r"\(\s*text\s*_!(.*?)_!\s*\)", re.DOTALL)
 
 
+@pytest.mark.slow  # GUM-wide
 @pytest.mark.gum
 def test_gum_forms_read_independently_give_one_tree_and_one_text(gum_dir):
     """Read by the oracles, each document's .rs4 and .rsd give the same tree (spans, nuclearity,
@@ -268,6 +271,7 @@ def test_element_lines_count_newlines_before_the_tag_in_the_first_body_only():
                                                   (2, 2, "S", "elab", 2)]
 
 
+@pytest.mark.slow  # against the specification's reader
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rs3_texts())
 def test_rs3_reads_generated_and_mutated_files_as_specified(text):
@@ -349,6 +353,7 @@ def rs3_link_texts(draw) -> str:
     return LINK_HEADER + "\n".join(lines) + "\n\t</body>\n</rst>\n"
 
 
+@pytest.mark.slow  # against the specification's reader
 @settings(max_examples=400, deadline=None)
 @given(rs3_link_texts())
 def test_rs3_reads_random_parent_links_as_specified(text):
@@ -387,6 +392,7 @@ def assert_plain_path_agrees(text: str, heights: bool) -> None:
         assert plain.edus == graph.edus and plain.extra == graph.extra
 
 
+@pytest.mark.slow  # against the specification's reader
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rsd_texts(), st.booleans())
 def test_rsd_reads_generated_and_mutated_files_as_specified(text, heights):
@@ -427,6 +433,7 @@ def rsd_tables(draw) -> str:
     return text + "\n" if draw(st.booleans()) else text
 
 
+@pytest.mark.slow  # against the specification's reader
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rsd_tables(), st.booleans())
 def test_rsd_reads_edited_tables_as_specified(text, heights):
@@ -438,6 +445,7 @@ def test_rsd_reads_edited_tables_as_specified(text, heights):
 
 
 # -- deep trees (issue 10) --------------------------------------------------------------------------
+@pytest.mark.slow  # 20,000-EDU chain, fast path against the long way
 @pytest.mark.parametrize("right", [True, False])
 @pytest.mark.parametrize("fmt", ["rs3", "rsd"])
 def test_a_20000_edu_chain_is_written_and_read_on_both_paths(fmt, right):

@@ -142,6 +142,7 @@ def two_edus(text: str) -> RSTTree:
 
 
 # -- the property ---------------------------------------------------------------------------------
+@pytest.mark.slow  # hypothesis: 120 examples per writer
 @pytest.mark.parametrize("key", RENDERABLE)
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())

@@ -58,6 +58,7 @@ def configs(compat: str | None, binarize_mode: str):
                     yield EvalConfig(**settings)
 
 
+@pytest.mark.slow  # hypothesis: 40 corpora
 @pytest.mark.filterwarnings("ignore::rstkit.errors.RSTKitWarning")  # generated corpora: notes of any kind
 @settings(max_examples=40, deadline=None)
 @given(same_edu_corpora(), st.sampled_from([None, "rst-eval"]), st.sampled_from(["right", "right_mixed"]))

@@ -68,6 +68,7 @@ def test_gum_split_sizes(gum_dir):
                                                                           "test2": 26}
 
 
+@pytest.mark.slow  # GUM-wide
 def test_gum_discoeval_instances(gum_dir):
     """test_probe_task.py (documents, EDUs, instances per split; masked documents 14/2/2) and
     test_probe_discoeval.py::test_gum_majority_baseline: one instance per internal node of the

@@ -39,6 +39,7 @@ from rstkit.metrics.prepared import (
 from rstkit.metrics.registry import METRICS
 from rstkit.settings import AVERAGES
 from rstkit.tree import EDU, Node, RSTTree
+from tests.support.cli_run import no_progress_lines
 from tests.support.strategies import rst_trees
 
 SAMPLE = Path(__file__).resolve().parents[1].parent / "corpora" / "sample"
@@ -111,6 +112,7 @@ def configurations(draw) -> list[EvalConfig]:
     return [base.replace(metric=m, average=a) for m in metrics for a in averages]
 
 
+@pytest.mark.slow  # hypothesis: 150 corpora, prepared against the trees
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpora(), configurations())
 def test_prepared_documents_score_as_their_trees(corpus, configs):
@@ -192,13 +194,17 @@ def test_the_command_prints_the_same_with_any_number_of_jobs(bent_sample, capsys
     assert printed[1] == printed[2] == printed[3]
 
 
+@pytest.mark.slow  # GUM-wide, twice
 def test_gum_scores_the_same_with_any_number_of_jobs(gum_dir, capsys):
     printed = {}
+    # --dep-encoding tree: chain rejects GENTLE_syllabus_techtonica's NN..N with a satellite
+    argv = [str(gum_dir / "lisp_binary"), "--labels", "gum", "--lenient", "--metric", "all", "--average", "all",
+            "--format", "json", "--per-relation", "--dep-encoding", "tree"]
     for jobs in (1, 2):
-        # gold: the corpus root (GUM's layout, read by its corpus kind); predictions: a plain directory
-        code = main(["eval", str(gum_dir), str(gum_dir / "lisp_binary"), "--labels", "gum", "--lenient",
-                     "--metric", "all", "--average", "all", "--format", "json", "--per-relation", "--jobs", str(jobs),
-                     "--dep-encoding", "tree"])  # chain rejects GENTLE_syllabus_techtonica's NN..N with a satellite
+        # gold: the corpus root (GUM's layout, read by its corpus kind); predictions: a plain directory.
+        # A progress line, due after 5 s of reading, came in one run and not the other: none under the test
+        with no_progress_lines():
+            code = main(["eval", str(gum_dir), *argv, "--jobs", str(jobs)])
         captured = capsys.readouterr()
         printed[jobs] = (code, captured.out, captured.err)
     assert printed[1] == printed[2]

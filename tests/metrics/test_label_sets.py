@@ -195,6 +195,7 @@ def test_sample_corpus_labels_meet(capsys):
         assert "do not meet" not in capsys.readouterr().err
 
 
+@pytest.mark.slow  # GUM-wide
 @pytest.mark.gum
 def test_gum_fine_against_its_classes_and_nary_against_binary(gum_dir, gum_nary):
     gold = gum_nary

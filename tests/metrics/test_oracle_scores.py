@@ -202,6 +202,7 @@ def test_oracle_right_heavy_rule_in_words():
         oracle.educe(leaves("NSS", "span x y"), "right")
 
 
+@pytest.mark.slow  # GUM-wide
 @pytest.mark.gum
 def test_oracle_right_heavy_is_gum_lisp_binary(gum_dir):
     """GUM's lisp_binary files are the right-heavy binarization of lisp_nary (transform.py's
@@ -308,6 +309,7 @@ def assert_bulk_agreement(gold_t, pred_t, setting: Setting, averages=("micro",))
         == expected.counts
 
 
+@pytest.mark.slow  # thousands of generated pairs against the oracle
 def test_thousands_of_seeded_pairs_agree_with_oracle():
     """3,000 seeded random documents (1-40 EDUs; n-ary gold with any pattern rstkit's right
     binarization defines, binary predictions) with RST-DT labels, and 1,000 with GUM labels:
@@ -322,6 +324,7 @@ def test_thousands_of_seeded_pairs_agree_with_oracle():
         assert_bulk_agreement(gum_gold, gum_pred, Setting(metric, labels="gum"))
 
 
+@pytest.mark.slow  # a thousand generated pairs against the oracle
 def test_a_thousand_seeded_pairs_agree_with_oracle_in_reference_mode():
     """1,000 seeded documents with the patterns educe binarizes (all nuclei, S N S, nested):
     rst-eval's pipeline with its right and right_mixed binarizations, documents whose

@@ -153,6 +153,7 @@ def test_the_mpnet_encoder_without_its_packages_names_the_extra(tmp_path, monkey
     assert not (tmp_path / "cache").exists()
 
 
+@pytest.mark.slow  # imports transformers and torch, runs a tiny MPNet
 def test_the_mpnet_encoder_reads_its_unpacked_archive_with_transformers(tmp_path, monkeypatch):
     """``mpnet`` on a tiny random MPNet packed, split and "installed" here: unpacked from the parts,
     read by transformers (MPNet's relative position buckets are not rstkit's plain-torch BERT), and

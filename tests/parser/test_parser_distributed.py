@@ -15,6 +15,7 @@ from rstkit.parser.modeldir import read_config
 TINY = {"model": {"hidden": 16, "span_dim": 16, "mlp_dim": 16}, "encoder": {"embedding_dim": 16, "hidden": 16}}
 
 
+@pytest.mark.slow  # training in two torchrun processes
 @pytest.mark.gum
 def test_torchrun_two_cpu_processes(gum_dir, tmp_path):
     out = tmp_path / "model"

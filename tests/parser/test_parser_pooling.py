@@ -93,6 +93,7 @@ def _trees(gum_dir, split: str, n: int):
     return {d: corpus.documents(split)[d] for d in corpus.doc_ids(split)[:n]}
 
 
+@pytest.mark.slow  # training with a transformer
 @pytest.mark.gum
 @pytest.mark.parametrize("fine_tune", [False, True])
 def test_train_save_load_parse_with_a_local_transformer(gum_dir, bert, tmp_path, fine_tune):

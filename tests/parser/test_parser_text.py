@@ -118,7 +118,7 @@ def _words(n: int) -> str:
 @pytest.mark.parametrize("name, text", [
     ("no_punctuation", "the storm came at night and the river rose nobody had expected it by morning it was gone"),
     ("one_word", "Hello"),
-    ("long_paragraph", _words(10_000)),  # one paragraph of 10,000 tokens, no punctuation
+    pytest.param("long_paragraph", _words(10_000), marks=pytest.mark.slow),  # one paragraph of 10,000 tokens
 ])
 def test_hard_text_is_parsed(tmp_path, capsys, name, text):
     source = tmp_path / f"{name}.txt"

@@ -40,6 +40,7 @@ def _scripted_dev(monkeypatch, f_scores: list[float]) -> None:
         "S": 0.0, "N": 0.0, "R": 0.0, "F": remaining.pop(0)})
 
 
+@pytest.mark.slow  # training
 @pytest.mark.gum
 @pytest.mark.parametrize("patience", [1, 3, 5])
 def test_training_stops_after_exactly_patience_epochs_without_improvement(two_docs, tmp_path, monkeypatch,
@@ -58,6 +59,7 @@ def test_training_stops_after_exactly_patience_epochs_without_improvement(two_do
     assert info["best_epoch"] == state["best_epoch"] and len(info["dev_by_epoch"]) == expected_last
 
 
+@pytest.mark.slow  # training
 @pytest.mark.gum
 def test_training_that_keeps_improving_runs_all_epochs(two_docs, tmp_path, monkeypatch):
     _scripted_dev(monkeypatch, [1.0, 2.0, 3.0])
@@ -156,6 +158,7 @@ def test_state_arrays_of_three_and_five_context_items():
     assert start.present.tolist() == [[0.0, 0.0, 0.0, 1.0, 1.0]]
 
 
+@pytest.mark.slow  # training
 @pytest.mark.gum
 def test_relation_given_pair_and_wide_context_train_and_parse(two_docs):
     from rstkit.parser.api import Parser
@@ -172,6 +175,7 @@ def test_relation_given_pair_and_wide_context_train_and_parse(two_docs):
     assert relations <= set(parser.relations) | {"span"}
 
 
+@pytest.mark.slow  # training
 @pytest.mark.gum
 def test_unit_features_and_two_document_layers_train_save_and_load(two_docs, tmp_path):
     """The options reach the network (the MLP reads 33 + 16 features, the BiLSTM has 2 layers) and
@@ -191,6 +195,7 @@ def test_unit_features_and_two_document_layers_train_save_and_load(two_docs, tmp
         assert Parser.load(tmp_path / "model", device="cpu").parse(list(two_docs.values())) == trees
 
 
+@pytest.mark.slow  # training, interrupted and resumed
 @pytest.mark.gum
 def test_interrupted_training_resumes_exactly(two_docs, tmp_path, monkeypatch):
     """4 epochs straight vs 2 epochs, an interruption, and a resume: the same weights, optimizer
@@ -273,6 +278,7 @@ def test_option_names_are_those_of_the_networks():
     assert names(PooledEncoder, ["model", "n_layers", "width", "cache_dir"]) == set(PRETRAINED_OPTIONS)
 
 
+@pytest.mark.slow  # training
 @pytest.mark.gum
 def test_model_selection_by_a_named_metric(two_docs, tmp_path, monkeypatch):
     """select_by picks the metric, average and key that decide: here rst-parseval-macro-N."""

@@ -22,6 +22,7 @@ def _gum_documents(gum_dir):
         return gum_corpus(gum_dir).documents(lenient=True)
 
 
+@pytest.mark.slow  # GUM-wide
 @pytest.mark.gum
 def test_oracle_rebuilds_every_gum_document(gum_dir):
     documents = _gum_documents(gum_dir)

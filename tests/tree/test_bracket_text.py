@@ -46,6 +46,7 @@ def test_the_line_by_hand():
     assert tree.edus == (EDU(1), EDU(2)) and tree.doc_id == ""
 
 
+@pytest.mark.slow  # deep chain
 def test_a_deep_chain_reads_back_without_recursion():
     n = 20_000
     node = Node(n, n, "S", "elaboration", ())

@@ -69,6 +69,7 @@ def test_the_chains_are_what_they_claim(chain):
 
 
 # -- tree.py: equality, hashing, repr, pickling, nltk ------------------------------------------
+@pytest.mark.slow  # 20,000-EDU chain
 def test_equality_and_hash_of_deep_trees():
     a, b = right_chain(), right_chain(line=7)  # same tree, other line numbers: line does not count
     assert a is not b and a.root == b.root and a == b and hash(a) == hash(b) and hash(a.root) == hash(b.root)
@@ -94,6 +95,7 @@ def test_source_and_extra_do_not_take_part_in_equality():
     assert a == b and hash(a) == hash(b)
 
 
+@pytest.mark.slow  # 20,000-EDU chain
 def test_repr_is_the_bracketed_line_at_any_depth():
     small = Node(1, 2, "Root", None, (Node(1, 1, "N", "span", (), 3), Node(2, 2, "S", "cause")))
     # written out by hand: the bracketed line as an expression that rebuilds the node (line is not shown)
@@ -110,6 +112,7 @@ def test_repr_is_the_bracketed_line_at_any_depth():
     assert repr(right_chain(4)).startswith("RSTTree(root=Node.fromstring('(Root 1-4 ")
 
 
+@pytest.mark.slow  # 20,000-EDU chain
 def test_pickle_and_copies(chain):
     assert pickle.loads(pickle.dumps(chain)) == chain
     assert copy.deepcopy(chain) == chain
@@ -117,6 +120,7 @@ def test_pickle_and_copies(chain):
     assert all(node.line == 5 for node in restored.nodes())
 
 
+@pytest.mark.slow  # 20,000-EDU chain
 def test_nltk_round_trip(chain):
     pytest.importorskip("nltk")
     tree = to_nltk(chain)
@@ -166,6 +170,7 @@ def test_unknown_label_deep_down_is_reported():
 
 
 # -- draw/ ---------------------------------------------------------------------------------------
+@pytest.mark.slow  # 20,000-EDU chain drawn
 def test_text_drawing(chain):
     lines = draw.to_text(chain).splitlines()
     assert lines[0] == f"{chain.doc_id}: {N} EDUs"
@@ -183,6 +188,7 @@ def test_text_drawing(chain):
     assert spans == expected
 
 
+@pytest.mark.slow  # 20,000-EDU chain drawn
 def test_svg_and_html_drawings():
     tree = right_chain()
     svg = draw.to_svg(tree)
@@ -213,6 +219,7 @@ def dis_text(tree: RSTTree) -> str:
     return "".join(out)
 
 
+@pytest.mark.slow  # 20,000-EDU chain drawn by the command
 def test_draw_command_on_a_deep_tree(tmp_path, capsys):
     """``rstkit draw`` of a 20,000-EDU chain read from a .rsd file (rstkit's rsd reader is
     iterative): one text line per node plus the header; an SVG with one cell per EDU."""
@@ -224,6 +231,7 @@ def test_draw_command_on_a_deep_tree(tmp_path, capsys):
     assert (tmp_path / "chain.svg").read_text(encoding="utf-8").count('<g class="edu"') == N
 
 
+@pytest.mark.slow  # 20,000-EDU chain through the commands
 @pytest.mark.parametrize("shape", ["right", "left"])
 def test_commands_on_a_deep_dis_file(tmp_path, capsys, shape):
     """A deep .dis file is read, scored, converted and drawn by the command line. A tree scored

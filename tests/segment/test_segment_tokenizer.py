@@ -1,4 +1,4 @@
-"""The segmenter's tokenizer and paragraph splitter (rstkit.segment.tokenize).
+"""The segmenter's tokenizer and paragraph splitter (rstkit.segment.tokenizer).
 
 Expected tokens are GUM's own tokenisation of the same words, read off the corpus'
 ``dependencies/*.rsd`` EDU texts (file named beside each case), not rstkit's output.
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rstkit.segment.gum import read_gum
-from rstkit.segment.tokenize import paragraphs, tokenize
+from rstkit.segment.tokenizer import paragraphs, tokenize
 
 
 def words(text: str) -> list[str]:
