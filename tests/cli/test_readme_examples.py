@@ -42,7 +42,7 @@ def test_ci_runs_every_test_and_the_readme_gives_the_inner_loop():
     configuration selects by marker, so CI runs the slow tests too; the README's inner loop leaves
     out exactly the tests marked ``slow``."""
     ci = (PROJECT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1]
-    full = readme_command('python -m pip install -e ".[test,probe,parser]"')
+    full = readme_command('python -m pip install -e ".[test,probe,parser,dask]"')
     assert shlex.split(ci) == full and full[-3:] == ["python", "-m", "pytest"]
     options = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
     assert "-m" not in shlex.split(options.get("addopts", ""))
