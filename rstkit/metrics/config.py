@@ -13,7 +13,6 @@ from __future__ import annotations
 import inspect
 import math
 import re
-import warnings
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from typing import Any
@@ -89,13 +88,6 @@ class Statistics:
         if confidence is None and not paired:
             return cls()
         return cls(confidence, n_bootstrap, n_trials if paired else None, seed)
-
-    @classmethod
-    def used(cls, confidence: float | None, n_bootstrap: int, n_trials: int, seed: int,
-             paired: bool) -> Statistics:
-        """Deprecated name of :meth:`for_run`."""
-        warnings.warn("Statistics.used is deprecated: use Statistics.for_run", DeprecationWarning, stacklevel=2)
-        return cls.for_run(confidence, n_bootstrap, n_trials, seed, paired)
 
     def filled(self, confidence: float | None = None, n_bootstrap: int | None = None, n_trials: int | None = None,
                seed: int | None = None) -> tuple[float, int, int, int]:
@@ -286,11 +278,6 @@ class EvalConfig:
             changes["binarize"] = None
         kept = asdict(self.settings) if family(metric).settings_type is type(self.settings) else {}
         return EvalConfig(**{**{name: getattr(self, name) for name in shared}, **kept, **changes})
-
-    def with_(self, **changes: Any) -> EvalConfig:
-        """Deprecated name of :meth:`replace`."""
-        warnings.warn("EvalConfig.with_ is deprecated: use EvalConfig.replace", DeprecationWarning, stacklevel=2)
-        return self.replace(**changes)
 
     @property
     def family(self) -> MetricFamily:

@@ -164,11 +164,7 @@ def test_loads_and_dumps_take_a_format(sample, format):
 
 
 def test_config_names_that_explain_themselves():
-    config = EvalConfig(metric="parseval")
-    with pytest.warns(DeprecationWarning, match="EvalConfig.replace"):
-        old = config.with_(average="macro")
-    assert old == config.replace(average="macro")
+    """0.1.0's EvalConfig.with_ and Statistics.used (never released) are gone: replace and for_run."""
     from rstkit.metrics.config import Statistics
 
-    with pytest.warns(DeprecationWarning, match="for_run"):
-        assert Statistics.used(0.9, 100, 100, 1, paired=False) == Statistics.for_run(0.9, 100, 100, 1, paired=False)
+    assert not hasattr(EvalConfig, "with_") and not hasattr(Statistics, "used")
