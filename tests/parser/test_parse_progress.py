@@ -63,7 +63,7 @@ def test_quiet_parse_reports_nothing(tmp_path, capsys, fake_clocks):
 def test_segmenting_plain_text_is_reported_as_segment(monkeypatch, tmp_path, capsys):
     from rstkit.parser.inputs import read_parse_inputs
     from rstkit.segment.result import build_segmentation
-    from rstkit.segment.tokenize import paragraphs, tokenize
+    from rstkit.segment.tokenizer import paragraphs, tokenize
 
     class Sentences:  # a segmenter that makes each token run up to a full stop one EDU
         def segment(self, text):

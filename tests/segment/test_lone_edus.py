@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from rstkit.segment.result import build_segmentation, merge_lone_edus
-from rstkit.segment.tokenize import paragraphs, tokenize
+from rstkit.segment.tokenizer import paragraphs, tokenize
 
 
 def segmented(text: str, edus_at: list[str], sentences_at: list[str] = ()) -> tuple[list[str], list[int]]:
