@@ -57,7 +57,7 @@ RUN_OPTIONS: dict[str, list[str]] = {
     "--pred-format": ["--pred-format", "dis"], "--doc-map": ["--doc-map", "map.tsv"],
     "--encoding": ["--encoding", "utf-8"], "--names": ["--names", "a,b"], "--skip-errors": ["--skip-errors"],
     "--per-relation": ["--per-relation"], "--format": ["--format", "json"], "--output": ["-o", "out.txt"],
-    "--jobs": ["--jobs", "2"], "--digits": ["--digits", "3"],
+    "--jobs": ["--jobs", "2"], "--digits": ["--digits", "3"], "--split": ["--split", "test"],
     "--quiet": ["-q"], "--verbose": ["-v"], "--help": [],
 }
 

@@ -98,7 +98,7 @@ def test_split_errors_name_the_corpus_and_the_problem(gum_dir, gum_copies, tmp_p
     status, _, err = run(capsys, "eval", gum_dir, pred, "--split", "tset")
     assert status == 2
     assert err == f"rstkit: error: {gum_dir}: corpus gum/lisp_nary has no split 'tset'; splits: dev, test, test2, " \
-                  "train\n"
+                  "train (several joined by +, e.g. train+dev)\n"
     status, _, err = run(capsys, "stats", gold, "--split", "test")  # a folder of files, no splits.tsv
     assert status == 2
     assert err.startswith(f"rstkit: error: {gold}: not a corpus with splits (no split 'test'): expected a GUM "
@@ -136,7 +136,8 @@ def test_a_directory_with_splits_tsv(tmp_path, capsys):
     assert [d["doc_id"] for d in json.loads(out)[0]["documents"]] == ["sample_bread", "sample_note"]
     status, _, err = run(capsys, "eval", corpus, SAMPLE / "pred", "--split", "dev")
     assert status == 2
-    assert err == f"rstkit: error: {corpus}: corpus corpus has no split 'dev'; splits: test, train\n"
+    assert err == f"rstkit: error: {corpus}: corpus corpus has no split 'dev'; splits: test, train " \
+        "(several joined by +, e.g. train+dev)\n"
 
 
 def test_split_of_standard_input_or_a_file_is_an_error(tmp_path, capsys, monkeypatch):

@@ -116,8 +116,8 @@ def test_worker_result_is_the_one_name_and_send_back_an_error():
     assert read_documents("corpora/sample/gold", jobs=2, worker_result=_same) == read_documents("corpora/sample/gold")
     with pytest.raises(RSTKitError, match="format 'dis' takes no option send_back"):
         read_documents("corpora/sample/gold", jobs=2, send_back=_same)
-    with pytest.raises(TypeError, match="unexpected keyword argument 'send_back'"):
-        open_corpus("corpora/sample/gold").documents(send_back=_same)
+    with pytest.raises(RSTKitError, match="format 'dis' takes no option send_back"):
+        open_corpus("corpora/sample/gold").documents(send_back=_same)  # the readers' options pass through
 
 
 def test_reading_with_several_processes_reports_progress_per_file(monkeypatch):

@@ -65,7 +65,8 @@ def test_the_choices_of_the_command_line_are_the_settings():
 NOT_SETTINGS = {("eval", "--metric"): "the metric families (metrics.registry)",
                 **{(command, "--format"): "report formats" for command in ("eval", "stats", "discoeval", "audit")},
                 **{(command, "--to"): "file formats" for command in ("convert", "parse", "segment")},
-                ("draw", "--kind"): "drawings", ("train", "--schedule"): "training", ("audit", "--paper"): "papers"}
+                ("draw", "--kind"): "drawings", ("train", "--schedule"): "training", ("audit", "--paper"): "papers",
+                **{(command, "--engine"): "where the work runs (cli.engine)" for command in ("parse", "segment")}}
 
 
 def test_every_choice_of_the_command_line_is_a_setting_or_says_where_it_lives():
