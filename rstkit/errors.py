@@ -13,6 +13,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TypeVar
 
 #: settings an error can point to as its fix, with what each does (library wording, no CLI flags)
 FIXES = {
@@ -81,6 +82,22 @@ class RSTKitError(Exception):
         """Pickled with its attributes (message, path, line, fixes, errors), so that an error raised in
         a worker process reads the same in the parent."""
         return (_restore, (type(self), self.args, self.__dict__))
+
+
+E = TypeVar("E", bound=BaseException)
+
+
+def detached(error: E) -> E:
+    """``error`` as it leaves a worker process: without the exception it was raised while handling
+    and without its traceback (a reader's exception, such as lark's, can hold what does not pickle,
+    and a pickling helper that carries an exception's context along, as tblib does once ``distributed``
+    is imported, would fail on it); the errors of a :class:`ManyErrors` too. Only the error's own
+    attributes travel, which is what :meth:`RSTKitError.__reduce__` sends."""
+    error.__context__ = error.__cause__ = None
+    error.__traceback__ = None
+    for each in getattr(error, "errors", ()):
+        detached(each)
+    return error
 
 
 def _restore(cls: type[RSTKitError], args: tuple, state: dict) -> RSTKitError:

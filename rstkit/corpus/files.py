@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..cores import usable_cores
-from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning, caller_stacklevel
+from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning, caller_stacklevel, detached
 from ..folders import not_regular, walk_files
 from ..formats import Format, all_formats, get_format
 from ..formats.detect import describe_groups, sniffed
@@ -246,7 +246,7 @@ def _read_one(task: tuple[Path, str | None, bool, bool, Callable[[RSTTree], Any]
             trees: list[Any] | RSTKitError = ([read_tree(path, format, lenient=lenient, **options)] if single
                                               else read_file(path, format, lenient=lenient, **options))
         except RSTKitError as exc:
-            trees = exc
+            trees = detached(exc)
         if worker_result is not None and not isinstance(trees, RSTKitError):
             trees = list(map(worker_result, trees))
     return trees, [(str(w.message), w.category) for w in caught]

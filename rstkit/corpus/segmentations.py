@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..cores import usable_cores
-from ..errors import CorpusError, RSTKitError
+from ..errors import CorpusError, RSTKitError, detached
 from ..formats.disrpt import DisrptDocument, list_disrpt, read_disrpt
 from .files import in_processes, resolve_jobs
 
@@ -79,13 +79,13 @@ def _read_file(task: tuple[Path, Callable[[DisrptDocument], Made], str | None]) 
     try:
         documents = read_disrpt(file, encoding=encoding).documents
     except RSTKitError as error:
-        return error
+        return detached(error)
     made: list[tuple[str, Made | RSTKitError]] = []
     for document in documents:
         try:
             made.append((document.doc_id, worker_result(document)))
         except RSTKitError as error:
-            made.append((document.doc_id, error))
+            made.append((document.doc_id, detached(error)))
     return made
 
 

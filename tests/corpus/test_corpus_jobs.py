@@ -7,6 +7,8 @@ benchmarks/README.md), else every usable core; an explicit ``jobs`` is taken as 
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -145,3 +147,33 @@ def test_reading_with_several_processes_reports_progress_per_file(monkeypatch):
         outcomes = files_module.read_files(paths, jobs=jobs, single=True)
         assert len(outcomes) == len(paths)
     assert counted == [[len(paths), len(paths)]] * 2
+
+
+_WITH_TBLIB = """
+import sys
+from rstkit.corpus import read_documents
+from rstkit.errors import ManyErrors
+import tblib.pickling_support
+tblib.pickling_support.install()  # what importing distributed does: the exception classes known by now
+                                  # pickle their context too
+try:
+    read_documents(sys.argv[1], jobs=2)
+except ManyErrors as exc:
+    print([(type(e).__name__, e.path.rsplit('/', 1)[-1], e.line) for e in exc.errors])
+"""
+
+
+def test_reading_errors_cross_processes_once_distributed_is_imported(tmp_path):
+    """A malformed .dis file's error is raised while lark's exception is handled; lark's holds the ``re``
+    module. Once tblib's pickling support is installed (``import distributed`` does it), pickling an error
+    pickled that context too and failed ("cannot pickle 'module' object") in the worker: the error leaves
+    the worker without it. In a fresh interpreter, so that the test process's pickling stays as it is."""
+    pytest.importorskip("tblib")
+    for path in sorted(Path("corpora/sample/gold").glob("*.dis")):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    (tmp_path / "sample_a.dis").write_text("( Root (span 1 2)\n", encoding="utf-8")
+    (tmp_path / "sample_c.dis").write_text("not a tree\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", _WITH_TBLIB, str(tmp_path)], capture_output=True, text=True,
+                          timeout=120, check=False, cwd=Path(__file__).parents[2])
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[('FormatError', 'sample_a.dis', 1), ('FormatError', 'sample_c.dis', 1)]"
