@@ -385,33 +385,48 @@ def _write_file(target: Path, content: Content, force: bool, inputs: list[Path])
         if not force:
             raise RSTKitError("the output file exists already", str(target), fixes=("force",))
     real = _real(target)  # through a link: the link stays, the file it names is written
+    try:
+        with _renamed_into_place(real, new_exclusively=True) as stream:
+            stream.write(data)
+    except FileExistsError:
+        raise RSTKitError("the output file exists already (written meanwhile by another run?)", str(target),
+                          fixes=("force",)) from None
+    except OSError as exc:
+        raise _os_error(exc, target) from None
+
+
+@contextlib.contextmanager
+def _renamed_into_place(target: Path, *, new_exclusively: bool) -> Iterator[BinaryIO]:
+    """The one way a file is written whole: a temporary file beside ``target`` for the block to fill,
+    renamed over ``target`` when the block ends without error (a replaced file keeps its permissions)
+    and removed otherwise, with the missing parent folders made for it (removed again on a failure).
+    ``new_exclusively``: a ``target`` that does not exist is created exclusively, so that one another
+    process made meanwhile is a ``FileExistsError``, not overwritten."""
     created: list[Path] = []
     handle: Path | None = None
     try:
         with deferred_interrupts():
-            created = _created_parents(real.parent)
-            fd, name = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".rstkit-tmp", dir=real.parent)
+            created = _created_parents(target.parent)
+            fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".rstkit-tmp", dir=target.parent)
             handle = Path(name)
         with os.fdopen(fd, "wb") as stream:
-            stream.write(data)
+            yield stream
         with deferred_interrupts():
-            if real.exists():  # a replaced file keeps its permissions
-                os.chmod(handle, real.stat().st_mode & 0o7777)
-                os.replace(handle, real)
+            if target.exists():
+                os.chmod(handle, target.stat().st_mode & 0o7777)
+                os.replace(handle, target)
             else:
                 os.chmod(handle, _default_mode(0o666))
-                _create_exclusive(handle, real)
+                if new_exclusively:
+                    _create_exclusive(handle, target)
+                else:
+                    os.replace(handle, target)
             handle = None
-    except BaseException as exc:
+    except BaseException:
         with deferred_interrupts():
             if handle is not None:
                 handle.unlink(missing_ok=True)
             _remove_created(created)
-        if isinstance(exc, FileExistsError):
-            raise RSTKitError("the output file exists already (written meanwhile by another run?)", str(target),
-                              fixes=("force",)) from None
-        if isinstance(exc, OSError):
-            raise _os_error(exc, target) from None
         raise
 
 
@@ -424,27 +439,11 @@ def replacing_file(target: str | os.PathLike) -> Iterator[BinaryIO]:
     on a failure); a replaced file keeps its permissions. An ``OSError`` is an :class:`RSTKitError`
     naming the file."""
     target = Path(target)
-    created: list[Path] = []
-    handle: Path | None = None
     try:
-        with deferred_interrupts():
-            created = _created_parents(target.parent)
-            fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".rstkit-tmp", dir=target.parent)
-            handle = Path(name)
-        with os.fdopen(fd, "wb") as stream:
+        with _renamed_into_place(target, new_exclusively=False) as stream:
             yield stream
-        with deferred_interrupts():
-            os.chmod(handle, target.stat().st_mode & 0o7777 if target.exists() else _default_mode(0o666))
-            os.replace(handle, target)
-            handle = None
-    except BaseException as exc:
-        with deferred_interrupts():
-            if handle is not None:
-                handle.unlink(missing_ok=True)
-            _remove_created(created)
-        if isinstance(exc, OSError):
-            raise _os_error(exc, target) from None
-        raise
+    except OSError as exc:
+        raise _os_error(exc, target) from None
 
 
 @contextlib.contextmanager
