@@ -168,28 +168,25 @@ def fit(trainee: Trainee, settings: TrainSettings, out: Path, *, resume: bool = 
         if trainee.schedule_per == "epoch":
             trainee.scheduler.step()
         state["epoch"] = epoch
-        if rank == 0 and not trainee.selects:  # nothing to select by: this epoch's model replaces the last
+        if rank == 0:
             loss_mean = total / max(1, count)
-            state["history"].append({"epoch": epoch, "loss": loss_mean, "seconds": round(time.time() - started, 1)})
-            state["best_epoch"] = epoch
-            trainee.keep_best(epoch, {})
-            save_checkpoint(out / CHECKPOINT, trainee, scaler, state)
-            log(f"epoch {epoch}: loss {loss_mean:.4f}, no dev, {time.time() - started:.0f}s")
-        elif rank == 0:
-            net.eval()
-            scores, selection = trainee.evaluate()
-            improved = selection > state["best"]
-            loss_mean = total / max(1, count)
-            state["history"].append({"epoch": epoch, "loss": loss_mean, "dev": scores,
-                                     "seconds": round(time.time() - started, 1)})
+            record: dict[str, Any] = {"epoch": epoch, "loss": loss_mean}
+            if trainee.selects:
+                net.eval()
+                scores, selection = trainee.evaluate()
+                improved = selection > state["best"]
+                record["dev"] = scores
+                said = f"dev {trainee.describe(scores)}" + (" (best)" if improved else "")
+            else:  # nothing to select by: this epoch's model replaces the last
+                scores, selection, improved, said = {}, state["best"], True, "no dev"
+            state["history"].append({**record, "seconds": round(time.time() - started, 1)})
             if improved:
                 state.update(best=selection, best_epoch=epoch, bad_epochs=0)
                 trainee.keep_best(epoch, scores)
             else:
                 state["bad_epochs"] += 1
             save_checkpoint(out / CHECKPOINT, trainee, scaler, state)
-            log(f"epoch {epoch}: loss {loss_mean:.4f}, dev {trainee.describe(scores)}"
-                + (" (best)" if improved else "") + f", {time.time() - started:.0f}s")
+            log(f"epoch {epoch}: loss {loss_mean:.4f}, {said}, {time.time() - started:.0f}s")
         if world > 1:
             _agree(state, device)
     state["stopped"] = ("patience" if state["bad_epochs"] >= settings.patience

@@ -23,7 +23,7 @@ from typing import Any
 from ..errors import RSTKitError, RSTKitWarning
 from ..output import write_files
 from ..progress import Progress
-from .common import VERBOSITY, info, positive_int
+from .common import VERBOSITY, info, positive_int, refuse_unused
 
 ENGINE_OPTIONS = ("scheduler", "workers", "resume", "skip_errors")
 
@@ -45,13 +45,8 @@ def add_engine_options(p: argparse.ArgumentParser) -> None:
 
 def check_engine_options(args: argparse.Namespace) -> None:
     """The cluster options mean nothing without ``--engine dask``."""
-    if args.engine == "dask":
-        return
-    defaults = args.option_defaults
-    for dest in ENGINE_OPTIONS:
-        option, default = defaults[dest]
-        if getattr(args, dest) != default:
-            raise RSTKitError(f"{option} needs --engine dask")
+    if args.engine != "dask":
+        refuse_unused(args, ENGINE_OPTIONS, "needs --engine dask")
 
 
 def remove_staging(out: Path) -> None:

@@ -246,10 +246,7 @@ def _parse(args: argparse.Namespace) -> int:
         _note(f"boundaries of {sum(d.boundary_source != 'input' for d in documents)} document(s) from {shown}")
     if args.engine == "dask":
         status = _parse_on_dask(args, model, documents, writer.extensions[0], write, out, protected)
-        if gold_out is not None:
-            absent = {f.name: f for f in gold_files.values() if not (args.resume and (gold_out / f.name).is_file())}
-            write_files(gold_out, {name: file.read_bytes() for name, file in absent.items()}, into_directory=True,
-                        force=args.force, inputs=protected)
+        _copy_gold(args, gold_out, gold_files, protected)
         return status
     loading = time.perf_counter()
     with waiting(f"loading the {model} parser"):
@@ -266,9 +263,7 @@ def _parse(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     else:
         write_files(out, written, into_directory=True, force=args.force, inputs=protected)
-    if gold_out is not None:
-        write_files(gold_out, {file.name: file.read_bytes() for file in gold_files.values()}, into_directory=True,
-                    force=args.force, inputs=protected)
+    _copy_gold(args, gold_out, gold_files, protected)
     spent = ", ".join(f"{what} in {seconds:.1f}s" for what, seconds in timings.items() if what != "loading")
     _note(f"{len(trees)} document(s) parsed with the {parser.source} model ({threads} "
           f"thread{'s' if threads > 1 else ''}) -> {'<stdout>' if to_stdout else out}; "
@@ -288,6 +283,16 @@ def _parse_on_dask(args: argparse.Namespace, model: str, documents, extension: s
               plan_batches([len(doc.edus) for doc in documents], args.batch_docs), parse_batch, spec,
               documents.__getitem__, lambda i, tree: _written(write, tree, documents[i]))
     return run_on_dask(args, job, out, protected)
+
+
+def _copy_gold(args: argparse.Namespace, gold_out: Path | None, gold_files: dict[str, Path],
+               protected: list[Path]) -> None:
+    """``--gold-out``: the split's gold files copied there (with ``--resume``, those not there yet)."""
+    if gold_out is None:
+        return
+    files = [f for f in gold_files.values() if not (args.resume and (gold_out / f.name).is_file())]
+    write_files(gold_out, {file.name: file.read_bytes() for file in files}, into_directory=True, force=args.force,
+                inputs=protected)
 
 
 def _one_document(count: int, source: str) -> None:

@@ -76,17 +76,16 @@ def parse_batch(spec: ParseSpec, documents: Sequence[Document]) -> list[Outcome]
         trees = parser.parse(inputs, beam=spec.beam, batch_docs=max(1, len(inputs)), amp=spec.amp)
         return [Outcome(doc.doc_id, tree) for doc, tree in zip(inputs, trees)]
     except Exception:  # noqa: BLE001 - narrowed below, document by document
-        if len(inputs) == 1:
-            return [_failed(inputs[0].doc_id, parser, inputs[0], spec)]
-        return [_failed(doc.doc_id, parser, doc, spec) for doc in inputs]
+        return [_alone(parser, doc, spec) for doc in inputs]
 
 
-def _failed(doc_id: str, parser: Parser, doc: Document, spec: ParseSpec) -> Outcome:
+def _alone(parser: Parser, doc: Document, spec: ParseSpec) -> Outcome:
+    """One document parsed by itself: its tree, or its error."""
     try:
         (tree,) = parser.parse([doc], beam=spec.beam, batch_docs=1, amp=spec.amp)
-        return Outcome(doc_id, tree)
+        return Outcome(doc.doc_id, tree)
     except Exception as exc:  # noqa: BLE001 - reported for this document, the run goes on
-        return Outcome(doc_id, None, failure_message(exc))
+        return Outcome(doc.doc_id, None, failure_message(exc))
 
 
 def parse_on_dask(client: Any, documents: Iterable[Any], model: str = "minilm", *, batch_size: int = 16,
