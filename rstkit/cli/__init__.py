@@ -145,6 +145,8 @@ def main(argv: list[str] | None = None, *, started: float | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)
+    if any(not arg.startswith("-") for arg in extra):
+        args, extra = _intermixed(parser, args, argv, extra)
     if extra:  # the subcommand's usage, not the top level's
         command = sub_parser(parser, args.command) or parser
         command.error(f"unrecognized arguments: {' '.join(extra)}{_nearest_option(extra, command)}")
@@ -162,6 +164,26 @@ def main(argv: list[str] | None = None, *, started: float | None = None) -> int:
         detail(f"{args.command}: exit status {status}, {time.process_time() - cpu:.2f}s of CPU in the command, "
                f"{time.monotonic() - started:.1f}s in all (start-up included)")
         return status
+
+
+def _intermixed(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: list[str], extra: list[str]
+                 ) -> tuple[argparse.Namespace, list[str]]:
+    """The command's arguments read again with positionals and options intermixed, where a positional
+    was left over: argparse reads the positionals before an option at once, so an optional one
+    (``rstkit parse IN --split test OUT``'s OUT) is taken as absent there and the OUT after the option
+    is left unrecognized. ``(args, extra)`` as they were when that reading is not possible."""
+    command = sub_parser(parser, args.command)
+    if command is None or args.command not in argv:
+        return args, extra
+    rest = argv[argv.index(args.command) + 1:]  # the top level takes no option with a value
+    try:
+        again, left = command.parse_known_intermixed_args(rest)
+    except TypeError:  # a parser argparse cannot read intermixed
+        return args, extra
+    for name, value in vars(args).items():
+        if not hasattr(again, name):
+            setattr(again, name, value)
+    return again, left
 
 
 def _nearest_option(extra: list[str], parser: argparse.ArgumentParser) -> str:
