@@ -22,8 +22,8 @@ corpus made here (never committed):
 
 With ``$RSTKIT_RST_EVAL`` the RST corpus is made ``--educe-readable`` (folder ``rst-N-educe``: the same
 trees, no ``]`` in EDU text, which educe cannot read). Each family's numbers must agree (the counts and
-P/R/F1 of segmentation, the 16 F1 values of the constituency metrics, the 11 dependency measures that
-eval_disdep.py counts, from its exact counts, to 1e-9), else the script fails. Printed per family: the
+P/R/F1 of segmentation, the 16 F1 values of the constituency metrics, the 10 counts of eval_disdep.py as
+rstkit's U, tag_R, tag_N, tag_O, R, N, O, R+N, R+O and F, to 1e-9), else the script fails. Printed per family: the
 median wall and CPU seconds and peak RSS of each side, and reference / rstkit, the median of the paired
 ratios.
 

@@ -9,7 +9,9 @@ called as its own scripts call them. Prints JSON on standard output.
   (``--binarize_true right``), predictions not binarized, then ``rst_parseval_compact_report`` four
   times, as showdown calls it (RST and, with ``--simple_rsttree``, ``SimpleRSTTree.from_rst_tree`` on both
   sides; micro and, with ``--per_doc``, macro), with ``gold`` among the parsers as showdown requires
-  (so each report also scores the gold against itself). The report prints F1 with ``digits`` decimals;
+  (so each report also scores the gold against itself). Less than showdown does: only the metric types S,
+  N, R, F (showdown also asks for S+H ... F+H), the trees are read once for the four reports, and no
+  dependency trees or reports are made. The report prints F1 with ``digits`` decimals;
   25 decimals (every F1 here is over 1e-5) read back as floats give educe's values exactly. Output:
   the 16 F1 values in percent, ``{"rst-parseval": {"micro": {"S": ..}, "macro": ..}, "parseval": ..}``
   like benchmarks/reference_baseline.py.
