@@ -10,15 +10,26 @@ corpus made here (never committed):
   it needs scikit-learn), else benchmarks/disrpt_baseline.py (pure Python, NOT the official script).
 * **constituency** (``--metric rst-parseval,parseval --average micro,macro --labels rstdt18 --compat
   rst-eval``, 16 numbers) on ``--rst-docs`` synthetic RST-DT-like documents (:mod:`make_corpus`,
-  default 2,000): against benchmarks/reference_baseline.py (pure Python, NOT educe; no local copy of
-  educe is run here).
+  default 2,000). The reference is educe's own scoring, rst-eval's ``showdown.py`` path
+  (benchmarks/reference_educe.py), when ``$RSTKIT_RST_EVAL`` names a local checkout of moreymat/rst-eval
+  (478f36f; educe needs nltk and numpy), else benchmarks/reference_baseline.py (pure Python, NOT educe).
+* **dependency** (``--metric dependency --compat rst-eval --labels rstdt18``: ``eval_disdep.py``'s
+  procedure, pipeline A of dependency-evaluation.md) on the same corpus. The reference is that procedure
+  run by educe's and rst-eval's own code (benchmarks/reference_educe.py: educe's ``from_rst_tree(chain)``
+  and ``.dis_dep`` writer, then rst-eval's ``eval_disdep.py``) when ``$RSTKIT_RST_EVAL`` is set; it also
+  needs ``$RSTKIT_EDUCE``, a checkout of irit-melodi/educe (3c1e298), since the writer is not in rst-eval.
+  Otherwise benchmarks/dependency_baseline.py (pure Python, NOT the reference).
 
-Each family's numbers must agree (the counts and P/R/F1 of segmentation, the 16 F1 values of the
-constituency metrics, to 1e-9), else the script fails. Printed per family: the median wall and CPU
-seconds and peak RSS of each side, and reference / rstkit, the median of the paired ratios.
+With ``$RSTKIT_RST_EVAL`` the RST corpus is made ``--educe-readable`` (folder ``rst-N-educe``: the same
+trees, no ``]`` in EDU text, which educe cannot read). Each family's numbers must agree (the counts and
+P/R/F1 of segmentation, the 16 F1 values of the constituency metrics, the 10 counts of eval_disdep.py as
+rstkit's U, tag_R, tag_N, tag_O, R, N, O, R+N, R+O and F, to 1e-9), else the script fails. Printed per family: the
+median wall and CPU seconds and peak RSS of each side, and reference / rstkit, the median of the paired
+ratios.
 
-Run: ``[RSTKIT_DISRPT_EVAL=/path/to/disrpt_eval_2024.py] python benchmarks/bench_references.py [--runs 3]
-[--families segmentation,constituency] [--corpora DIR]``.
+Run: ``[RSTKIT_DISRPT_EVAL=/path/to/disrpt_eval_2024.py] [RSTKIT_RST_EVAL=/path/to/rst-eval
+RSTKIT_EDUCE=/path/to/educe] python benchmarks/bench_references.py [--runs 3]
+[--families segmentation,constituency,dependency] [--corpora DIR]``.
 """
 from __future__ import annotations
 
@@ -64,14 +75,28 @@ def segmentation(corpora: Path, args: argparse.Namespace) -> tuple[list[str], li
     return [*RSTKIT, str(gold), str(pred), "--metric", "segmentation", "--format", "json"], reference, what, check
 
 
-def constituency(corpora: Path, args: argparse.Namespace) -> tuple[list[str], list[str], str, object]:
-    folder = corpora / f"rst-{args.rst_docs}"
+def rst_corpus(corpora: Path, args: argparse.Namespace) -> tuple[Path, Path]:
+    """The RST-DT-like corpus (gold/, pred/) of the constituency and dependency families; one that educe
+    can read when educe is the reference."""
+    educe = bool(os.environ.get("RSTKIT_RST_EVAL"))
+    folder = corpora / f"rst-{args.rst_docs}{'-educe' if educe else ''}"
     if not (folder / "pred").exists():
-        make_corpus(folder, args.rst_docs)
-    gold, pred = folder / "gold", folder / "pred"
+        make_corpus(folder, args.rst_docs, educe_readable=educe)
+    return folder / "gold", folder / "pred"
+
+
+def constituency(corpora: Path, args: argparse.Namespace) -> tuple[list[str], list[str], str, object]:
+    gold, pred = rst_corpus(corpora, args)
     ours = [*RSTKIT, str(gold), str(pred), "--metric", "rst-parseval,parseval", "--average", "micro,macro",
             "--labels", "rstdt18", "--compat", "rst-eval", "--format", "json"]
-    reference = [sys.executable, str(HERE / "reference_baseline.py"), str(gold), str(pred)]
+    rst_eval = os.environ.get("RSTKIT_RST_EVAL")
+    if rst_eval:
+        reference = [sys.executable, str(HERE / "reference_educe.py"), "constituency", str(gold), str(pred),
+                     "--rst-eval", rst_eval]
+        what = f"educe's own scoring, showdown.py's path ({rst_eval})"
+    else:
+        reference = [sys.executable, str(HERE / "reference_baseline.py"), str(gold), str(pred)]
+        what = "benchmarks/reference_baseline.py (pure Python, NOT educe)"
 
     def check(mine: str, theirs: str) -> None:
         data = json.loads(theirs)
@@ -82,10 +107,44 @@ def constituency(corpora: Path, args: argparse.Namespace) -> tuple[list[str], li
         worst = max(abs(numbers[k] - expected[k]) for k in expected)
         assert worst < 1e-9, worst
 
-    return ours, reference, "benchmarks/reference_baseline.py (pure Python, NOT educe)", check
+    return ours, reference, what, check
 
 
-FAMILIES = {"segmentation": segmentation, "constituency": constituency}
+#: eval_disdep.py's counts -> rstkit's dependency measures (dependency-evaluation.md D4; labels mapped)
+DISDEP_MEASURES = {"a": "U", "l": "tag_R", "n": "tag_N", "r": "tag_O", "al": "R", "an": "N", "ar": "O",
+                   "aln": "R+N", "alr": "R+O", "alnr": "F"}
+
+
+def check_dependency(mine: str, theirs: str) -> None:
+    """rstkit's dependency scores (percent) against the reference's counts: equal to 1e-9, same support."""
+    ours, data = json.loads(mine), json.loads(theirs)
+    support = data["support"]
+    assert sum(doc["edus"] for doc in ours["documents"]) == support, support
+    for count, name in DISDEP_MEASURES.items():
+        expected = 100 * data["counts"][count] / support
+        assert abs(ours["scores"][name] - expected) < 1e-9, (name, ours["scores"][name], expected)
+
+
+def dependency(corpora: Path, args: argparse.Namespace) -> tuple[list[str], list[str], str, object]:
+    gold, pred = rst_corpus(corpora, args)
+    ours = [*RSTKIT, str(gold), str(pred), "--metric", "dependency", "--compat", "rst-eval", "--labels", "rstdt18",
+            "--format", "json"]
+    rst_eval = os.environ.get("RSTKIT_RST_EVAL")
+    if rst_eval:
+        educe = os.environ.get("RSTKIT_EDUCE")
+        if not educe:
+            raise SystemExit("bench_references.py: the dependency family's reference needs $RSTKIT_EDUCE too "
+                             "(a checkout of irit-melodi/educe: rst-eval has no .dis_dep writer)")
+        reference = [sys.executable, str(HERE / "reference_educe.py"), "dependency", str(gold), str(pred),
+                     "--rst-eval", rst_eval, "--educe", educe]
+        what = f"eval_disdep.py's procedure by educe's and rst-eval's own code ({educe}, {rst_eval})"
+    else:
+        reference = [sys.executable, str(HERE / "dependency_baseline.py"), str(gold), str(pred)]
+        what = "benchmarks/dependency_baseline.py (pure Python, NOT educe or rst-eval)"
+    return ours, reference, what, check_dependency
+
+
+FAMILIES = {"segmentation": segmentation, "constituency": constituency, "dependency": dependency}
 
 
 def bench(name: str, corpora: Path, args: argparse.Namespace) -> None:

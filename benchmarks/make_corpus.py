@@ -13,7 +13,9 @@ parser writes them: each span is split where the gold tree splits it with probab
 
 Run: ``python benchmarks/make_corpus.py OUT --docs 2000 [--edus 60] [--seed 1]``;
 ``--edus`` is the mean number of EDUs per document (each document draws from
-0.6x..1.4x of it; ``--fixed`` makes every document exactly that long).
+0.6x..1.4x of it; ``--fixed`` makes every document exactly that long). ``--educe-readable`` writes the
+word ``[bracketed]`` as ``bracketed``: educe's reader cannot read a ``]`` inside EDU text (evaluation.md
+section 2.2), and the trees, labels and every other word stay the same (the random draws do not change).
 """
 from __future__ import annotations
 
@@ -38,18 +40,22 @@ WORDS = ["the", "company", "said", "its", "profit", "rose", "sharply", "in", "th
          "according", "to", "officials", ";", "would", "be", ":", "Mr.", "O'Brien's", "plan"]
 
 
-def _text(rng: random.Random, paragraph_end: bool) -> str:
-    text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 18)))
+#: WORDS for a corpus that educe can read: ``]`` ends educe's EDU-text token (evaluation.md section 2.2)
+EDUCE_WORDS = [word.strip("[]") for word in WORDS]
+
+
+def _text(rng: random.Random, paragraph_end: bool, words: list[str]) -> str:
+    text = " ".join(rng.choice(words) for _ in range(rng.randint(4, 18)))
     return text + ("<P>" if paragraph_end else "")
 
 
 class _Doc:
     """One gold document and its prediction, built top-down."""
 
-    def __init__(self, n: int, rng: random.Random):
+    def __init__(self, n: int, rng: random.Random, words: list[str]):
         self.n, self.rng = n, rng
         self.paragraph_ends = {i for i in range(1, n) if rng.random() < 0.12} | {n}
-        self.texts = {i: _text(rng, i in self.paragraph_ends) for i in range(1, n + 1)}
+        self.texts = {i: _text(rng, i in self.paragraph_ends, words) for i in range(1, n + 1)}
 
     # -- gold: an n-ary tree ------------------------------------------------------------
     def gold(self) -> tuple:
@@ -146,15 +152,17 @@ class _Doc:
         return "\n".join(lines) + "\n"
 
 
-def make_corpus(out: Path, n_docs: int, mean_edus: int = 60, seed: int = 1, fixed: bool = False) -> None:
-    """Write ``out/gold/docNNNNN.dis`` and ``out/pred/docNNNNN.dis``."""
+def make_corpus(out: Path, n_docs: int, mean_edus: int = 60, seed: int = 1, fixed: bool = False,
+                educe_readable: bool = False) -> None:
+    """Write ``out/gold/docNNNNN.dis`` and ``out/pred/docNNNNN.dis``; ``educe_readable``: with no ``]`` in
+    EDU text (the same trees)."""
     rng = random.Random(seed)
     for side in ("gold", "pred"):
         (out / side).mkdir(parents=True, exist_ok=True)
     low, high = max(2, int(mean_edus * 0.6)), max(2, int(mean_edus * 1.4))
     for i in range(n_docs):
         n = mean_edus if fixed else rng.randint(low, high)
-        doc = _Doc(n, rng)
+        doc = _Doc(n, rng, EDUCE_WORDS if educe_readable else WORDS)
         gold = doc.gold()
         name = f"doc{i:05d}.dis"
         (out / "gold" / name).write_text(doc.dis(gold), encoding="utf-8")
@@ -168,8 +176,9 @@ def main() -> None:
     parser.add_argument("--edus", type=int, default=60, help="mean EDUs per document")
     parser.add_argument("--fixed", action="store_true", help="every document exactly --edus EDUs")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--educe-readable", action="store_true", help="no ']' in EDU text (educe cannot read it)")
     args = parser.parse_args()
-    make_corpus(args.out, args.docs, args.edus, args.seed, args.fixed)
+    make_corpus(args.out, args.docs, args.edus, args.seed, args.fixed, args.educe_readable)
 
 
 if __name__ == "__main__":
