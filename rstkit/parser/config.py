@@ -20,7 +20,7 @@ SCHEDULES = ("constant", "cosine", "linear")
 MODEL_OPTIONS = ("hidden", "span_dim", "mlp_dim", "dropout", "span_diff", "relation_given_pair", "context",
                  "unit_features", "doc_layers")
 SCRATCH_OPTIONS = ("embedding_dim", "hidden", "dropout")
-PRETRAINED_OPTIONS = ("dim", "dropout", "fine_tune", "window", "overlap")
+PRETRAINED_OPTIONS = ("dim", "dropout", "fine_tune", "window", "overlap", "layers")
 
 
 #: every model-selection metric by its name

@@ -5,7 +5,8 @@ A document's EDU texts are joined by single spaces and read by the transformer i
 Per EDU and per layer the states of its pieces are pooled three ways, mean, first and
 last piece (the first and last pieces carry the connectives and punctuation that mark
 discourse structure); a learned scalar mix weighs the layers (softmax weights and a
-scale, as in ELMo), and a trained projection makes the EDU vector. EDUs without any word
+scale, as in ELMo; with ``layers="concat"`` the projection reads every layer's pooled states
+side by side instead), and a trained projection makes the EDU vector. EDUs without any word
 piece get zeros.
 
 Frozen (the default): the transformer runs once per document, without gradients, and
@@ -28,11 +29,14 @@ import numpy as np
 import torch
 from torch import nn
 
+from ..errors import RSTKitError
 from ..output import replacing_file
 from ..pretrained import PretrainedEncoder
 
 _SHARED: dict[tuple[str, int, float], PretrainedEncoder] = {}
 _POOLED_LAYOUT = 1  # bump when what a pooled cache file holds changes
+#: how the EDU vector reads the layers: a learned scalar mix of them, or all of them side by side
+LAYER_USES = ("mix", "concat")
 
 
 def document_text(texts: Sequence[str]) -> tuple[str, np.ndarray]:
@@ -117,7 +121,7 @@ class PooledEncoder(nn.Module):
 
     def __init__(self, model: str, dim: int = 256, dropout: float = 0.2, fine_tune: bool = False,
                  window: int = 512, overlap: float = 0.25, n_layers: int | None = None, width: int | None = None,
-                 cache_dir: str | Path | None = None):
+                 layers: str = "mix", cache_dir: str | Path | None = None):
         super().__init__()
         self.model_name = model
         self.fine_tune = fine_tune
@@ -130,8 +134,12 @@ class PooledEncoder(nn.Module):
         if fine_tune:
             self.transformer = self.pretrained  # registered: trained and saved with the parser
         self.n_layers, self.width = n_layers, width
-        self.mix = ScalarMix(n_layers)
-        self.projection = nn.Sequential(nn.Dropout(dropout), nn.Linear(3 * width, dim), nn.Tanh())
+        if layers not in LAYER_USES:
+            raise RSTKitError(f"encoder option layers must be one of {', '.join(LAYER_USES)}, not {layers!r}")
+        self.layers = layers
+        self.mix = ScalarMix(n_layers) if layers == "mix" else None
+        inputs = 3 * width * (1 if layers == "mix" else n_layers)
+        self.projection = nn.Sequential(nn.Dropout(dropout), nn.Linear(inputs, dim), nn.Tanh())
         self.dim = dim
         self.dropout = dropout
 
@@ -152,7 +160,7 @@ class PooledEncoder(nn.Module):
         """What rebuilds this encoder (written to the model's config)."""
         return {"dim": self.dim, "dropout": self.dropout, "fine_tune": self.fine_tune,
                 "window": self.settings["window"], "overlap": self.settings["overlap"], "n_layers": self.n_layers,
-                "width": self.width}
+                "width": self.width, "layers": self.layers}
 
     def input_key(self) -> tuple:
         """Encoders with equal keys make equal inputs (ensemble members share them)."""
@@ -180,5 +188,7 @@ class PooledEncoder(nn.Module):
         if pieces is not None:
             pooled = torch.cat([pool(self.pretrained.hidden_states(ids), edus, n) for ids, edus, n in pieces])
         assert pooled is not None
+        if self.mix is None:  # every layer's pooled states side by side
+            return self.projection(pooled.float().flatten(1))
         mixed = self.mix(pooled.float())  # (N, 3, D)
         return self.projection(mixed.flatten(1))

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
+from rstkit.errors import RSTKitError
 from rstkit.parser.api import Parser
-from rstkit.parser.config import TrainConfig
+from rstkit.parser.config import TrainConfig, check_encoder_options
 from rstkit.parser.pooling import PooledEncoder, ScalarMix, document_text, piece_edus, pool
 from rstkit.parser.train import lr_factor, parameter_groups
 from rstkit.tree import EDU
@@ -91,6 +92,27 @@ def _trees(gum_dir, split: str, n: int):
 
     corpus = gum_corpus(gum_dir, "rsd")
     return {d: corpus.documents(split)[d] for d in corpus.doc_ids(split)[:n]}
+
+
+def test_concatenated_layers_feed_every_layer_to_the_projection(bert):
+    """``layers="concat"``: the EDU vector is tanh(W x + b) of the pooled states of all layers side by side
+    (layer-major, then mean/first/last, then dimensions), computed here by hand from the projection's weights."""
+    encoder = PooledEncoder(bert, dim=5, dropout=0.0, layers="concat", n_layers=3, width=4).eval()
+    assert encoder.mix is None and encoder.options()["layers"] == "concat"
+    pooled = torch.randn(2, 3, 3, 4)
+    linear = encoder.projection[1]
+    by_hand = np.tanh(pooled.reshape(2, 36).numpy() @ linear.weight.detach().numpy().T + linear.bias.detach().numpy())
+    np.testing.assert_allclose(encoder(pooled=pooled).detach().numpy(), by_hand, rtol=1e-5, atol=1e-6)
+    changed = pooled.clone()
+    changed[:, 0] += 1.0  # the first layer alone: a concatenation sees it, whatever a mix would weigh it
+    assert not torch.allclose(encoder(pooled=changed), encoder(pooled=pooled))
+
+
+def test_an_unknown_way_to_read_the_layers_is_refused(bert):
+    with pytest.raises(RSTKitError, match="layers must be one of mix, concat, not 'sum'"):
+        PooledEncoder(bert, dim=5, layers="sum", n_layers=3, width=4)
+    with pytest.raises(RSTKitError, match="unknown encoder option 'layer'"):
+        check_encoder_options(bert, {"layer": "concat"})
 
 
 @pytest.mark.slow  # training with a transformer
