@@ -11,18 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from rstkit.cli import _intermixed, build_parser, main
+from rstkit.cli import _intermixed, build_parser
+from tests.support.cli_run import run_main
 
 SAMPLE = Path(__file__).resolve().parents[2] / "corpora" / "sample"
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    try:
-        status = main([str(a) for a in argv])
-    except SystemExit as exc:
-        status = exc.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def files(folder: Path) -> dict[str, bytes]:
@@ -31,8 +23,9 @@ def files(folder: Path) -> dict[str, bytes]:
 
 def test_convert_takes_its_destination_after_the_options(tmp_path, capsys):
     before, after = tmp_path / "before", tmp_path / "after"
-    assert run(capsys, "convert", SAMPLE / "gold", before, "--to", "rs3", "--labels", "rstdt18")[0] == 0
-    status, _, err = run(capsys, "convert", SAMPLE / "gold", "--to", "rs3", after, "--labels", "rstdt18")
+    gold = str(SAMPLE / "gold")
+    assert run_main(["convert", gold, str(before), "--to", "rs3", "--labels", "rstdt18"], capsys)[0] == 0
+    status, err = run_main(["convert", gold, "--to", "rs3", str(after), "--labels", "rstdt18"], capsys)
     assert status == 0, err
     assert files(after) == files(before)
     assert len(files(after)) == 4  # the sample's four documents
@@ -55,7 +48,8 @@ def test_parse_reads_input_and_output_wherever_they_stand(argv, expected):
 
 
 def test_a_positional_left_over_is_still_an_error_naming_it(tmp_path, capsys):
-    status, _, err = run(capsys, "convert", SAMPLE / "gold", "--to", "rs3", tmp_path / "a", "surplus")
-    assert status == 2
-    assert "unrecognized arguments: surplus" in err
+    with pytest.raises(SystemExit) as exited:
+        run_main(["convert", str(SAMPLE / "gold"), "--to", "rs3", str(tmp_path / "a"), "surplus"], capsys)
+    assert exited.value.code == 2
+    assert "unrecognized arguments: surplus" in capsys.readouterr().err
     assert not (tmp_path / "a").exists()
