@@ -65,4 +65,5 @@ def evaluate(gold_dir: Path, pred_dir: Path) -> dict:
 
 
 if __name__ == "__main__":
+    sys.setrecursionlimit(100_000)  # the reading recurses per tree level; set only when run, not on import
     print(json.dumps(evaluate(Path(sys.argv[1]), Path(sys.argv[2])), indent=1))

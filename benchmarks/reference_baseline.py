@@ -20,8 +20,6 @@ import re
 import sys
 from pathlib import Path
 
-sys.setrecursionlimit(100_000)
-
 #: evaluation.md section 3: fine label (lowercased) -> class
 _CLASSES = {
     "attribution": "attribution attribution-e attribution-n",
@@ -193,4 +191,5 @@ def evaluate(gold_dir: Path, pred_dir: Path) -> dict:
 
 
 if __name__ == "__main__":
+    sys.setrecursionlimit(100_000)  # the reading recurses per tree level; set only when run, not on import
     print(json.dumps(evaluate(Path(sys.argv[1]), Path(sys.argv[2])), indent=1))

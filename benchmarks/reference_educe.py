@@ -46,8 +46,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.setrecursionlimit(100_000)
-
 #: eval_disdep.py's counters, in the order it prints them
 DISDEP = ["a", "l", "n", "r", "al", "an", "ar", "aln", "alr", "alnr"]
 
@@ -146,4 +144,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    sys.setrecursionlimit(100_000)  # the reading recurses per tree level; set only when run, not on import
     main()
