@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 
-from rstkit import training as loop
 from rstkit.corpus import gum_corpus
 from rstkit.errors import RSTKitWarning
 from rstkit.parser import train as training
@@ -21,6 +20,7 @@ from rstkit.parser.encoders import ScratchEncoder
 from rstkit.parser.model import EncodedDocuments, ParserModel
 from rstkit.parser.train import lr_factor, train
 from rstkit.vocabulary import Vocabulary
+from tests.support.interrupted_training import interrupted_after_epoch
 
 SIZES = {"model": {"hidden": 8, "span_dim": 8, "mlp_dim": 8}, "encoder": {"embedding_dim": 8, "hidden": 8}}
 
@@ -206,17 +206,8 @@ def test_interrupted_training_resumes_exactly(two_docs, tmp_path, monkeypatch):
                          encoder_options={**SIZES["encoder"], "dropout": 0.5})
     straight = train(two_docs, two_docs, tmp_path / "straight", config)
 
-    saved = loop.save_checkpoint
-
-    def interrupt_after_epoch_two(path, trainee, scaler, state):
-        saved(path, trainee, scaler, state)
-        if state["epoch"] == 2:
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr(loop, "save_checkpoint", interrupt_after_epoch_two)
-    with pytest.raises(KeyboardInterrupt):
+    with interrupted_after_epoch(monkeypatch, 2):
         train(two_docs, two_docs, tmp_path / "resumed", config)
-    monkeypatch.setattr(loop, "save_checkpoint", saved)
     torch.manual_seed(999)  # whatever happened in between must not matter
     resumed = train(two_docs, two_docs, tmp_path / "resumed", config, resume=True)
     assert [h["loss"] for h in resumed["history"]] == [h["loss"] for h in straight["history"]]

@@ -167,26 +167,17 @@ def test_interrupted_segmenter_training_resumes_exactly(three_gum_files, tmp_pat
     an interruption after epoch 2 and a resume: the same history, best epoch, threshold and weights
     (word dropout, the windows' offsets and shuffling all depend on the restored random states; the
     best weights so far come back from the checkpoint)."""
-    from rstkit import training
     from rstkit.segment.gum import read_gum_trees
     from rstkit.segment.train import SegmenterTrainConfig
+    from tests.support.interrupted_training import interrupted_after_epoch
 
     splits = read_gum_trees(three_gum_files, "train"), read_gum_trees(three_gum_files, "dev")
     config = SegmenterTrainConfig(epochs=3, patience=3, window=16, batch_size=4, lr_decay=0.5,
                                   net={"hidden": 8, "word_dim": 8, "char_filters": 8})
     straight = Segmenter.train(*splits, config, out=tmp_path / "straight")
-    saved = training.save_checkpoint
-
-    def interrupt_after_epoch_two(path, trainee, scaler, state):
-        saved(path, trainee, scaler, state)
-        if state["epoch"] == 2:
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr(training, "save_checkpoint", interrupt_after_epoch_two)
-    with pytest.raises(KeyboardInterrupt):
+    with interrupted_after_epoch(monkeypatch, 2):
         Segmenter.train(*splits, config, out=tmp_path / "resumed")
     assert not (tmp_path / "resumed" / "model.pt").exists()  # the model is written at the end only
-    monkeypatch.setattr(training, "save_checkpoint", saved)
     torch.manual_seed(999)  # whatever happened in between must not matter
     resumed = Segmenter.train(*splits, config, out=tmp_path / "resumed", resume=True)
     a, b = straight.settings["training"], resumed.settings["training"]
