@@ -188,7 +188,6 @@ class PooledEncoder(nn.Module):
         if pieces is not None:
             pooled = torch.cat([pool(self.pretrained.hidden_states(ids), edus, n) for ids, edus, n in pieces])
         assert pooled is not None
-        if self.mix is None:  # every layer's pooled states side by side
-            return self.projection(pooled.float().flatten(1))
-        mixed = self.mix(pooled.float())  # (N, 3, D)
-        return self.projection(mixed.flatten(1))
+        # (N, 3, D) mixed, or every layer's pooled states side by side: (N, layers, 3, D)
+        features = pooled.float() if self.mix is None else self.mix(pooled.float())
+        return self.projection(features.flatten(1))
