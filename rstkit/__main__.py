@@ -14,11 +14,12 @@ def main() -> int:
     """Run the command line on ``sys.argv``; its exit status."""
     terminated: tuple[type[BaseException], ...] = ()  # SIGTERM's exception, once it is imported
     try:
-        from .interrupts import Terminated, raise_terminated_from_now
+        from .interrupts import Terminated, deferred_interrupts, raise_terminated_from_now
 
         terminated = (Terminated,)
         raise_terminated_from_now()
-        from .cli import main as command_line
+        with deferred_interrupts():  # raised inside importlib's own callbacks, an interrupt would be lost
+            from .cli import main as command_line
 
         return command_line(started=STARTED)
     except KeyboardInterrupt as exc:

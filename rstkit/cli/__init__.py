@@ -34,7 +34,7 @@ from typing import Any, NoReturn, cast
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
 from ..gcpause import gc_pauses_allowed
-from ..interrupts import INTERRUPTED, TERMINATED, Terminated, terminate_as_interrupt
+from ..interrupts import INTERRUPTED, TERMINATED, Terminated, deferred_interrupts, terminate_as_interrupt
 from ..progress import shown
 from .common import (
     ALIASES,
@@ -143,10 +143,11 @@ def main(argv: list[str] | None = None, *, started: float | None = None) -> int:
     time (default: now)."""
     started = time.monotonic() if started is None else started
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(argv)
-    args, extra = parser.parse_known_args(argv)
-    if any(not arg.startswith("-") for arg in extra):
-        args, extra = _intermixed(parser, args, argv, extra)
+    with deferred_interrupts():  # the subcommands are imported here: see rstkit.__main__
+        parser = build_parser(argv)
+        args, extra = parser.parse_known_args(argv)
+        if any(not arg.startswith("-") for arg in extra):
+            args, extra = _intermixed(parser, args, argv, extra)
     if extra:  # the subcommand's usage, not the top level's
         command = sub_parser(parser, args.command) or parser
         command.error(f"unrecognized arguments: {' '.join(extra)}{_nearest_option(extra, command)}")

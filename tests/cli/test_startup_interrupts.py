@@ -37,8 +37,9 @@ ENTRY = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))[
 ARGV = ["stats", str(PROJECT / "corpora" / "sample" / "gold" / "sample_bread.dis")]
 
 #: pip's console script for ENTRY, with a profile function that sends SIGINT when the body of module
-#: TARGET starts (KIND ``module``) or function TARGET is called (``function``); KIND ``list`` prints
-#: the modules whose bodies ran, in order, on stderr
+#: TARGET starts (KIND ``module``) or function TARGET is called (``function``; ``NAME@MODULE``: the first
+#: call of NAME once the body of MODULE has begun); KIND ``list`` prints the modules whose bodies ran, in
+#: order, on stderr
 LAUNCHER = """
 import os
 import re
@@ -55,7 +56,9 @@ def profile(frame, event, arg):
     name = frame.f_code.co_name
     if name == "<module>":
         ran.append(frame.f_globals.get("__name__"))
-    if name == target and kind == "function" or name == "<module>" and kind == "module" and ran[-1] == target:
+    wanted, _, after = target.partition("@")  # FUNCTION@MODULE: its first call once MODULE's body has begun
+    if (kind == "function" and name == wanted and (not after or after in ran)
+            or name == "<module>" and kind == "module" and ran[-1] == target):
         sys.setprofile(None)
         os.kill(os.getpid(), 2)
 
@@ -100,6 +103,11 @@ def test_an_interrupt_anywhere_in_start_up_is_one_line_and_130():
     assert "rstkit.cli.stats" in later, ran
     targets = [("module", name) for name in [*later[:3], *later[3::max(1, len(later) // 6)], "rstkit.cli.stats"]]
     targets += [("function", "build_parser"), ("function", "parse_known_args")]
+    # inside importlib's weak-reference callback that drops a module lock (``_get_module_lock``'s ``cb``),
+    # as rstkit's command line and a subcommand are imported: an exception raised there cannot propagate
+    # (Python prints "Exception ignored in ..." and goes on), so an interrupt taken there was lost and the
+    # command ended normally with that message (seen once in CI)
+    targets += [("function", "cb@rstkit.cli"), ("function", "cb@rstkit.cli.stats")]
     for kind, target in dict.fromkeys(targets):
         result = launch(kind, target)
         assert (result.returncode, result.stderr) == (130, "rstkit: interrupted\n"), (target, result.stderr)
