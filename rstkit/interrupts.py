@@ -6,7 +6,7 @@
   around each command; ``rstkit.__main__`` from the first moment of start-up).
 * :func:`deferred_interrupts` holds both back while a block runs (files moved into place, a
   staging folder removed), then delivers them.
-* :func:`interrupts_blocked` and :func:`worker_ignores_interrupts`: a process pool's workers are
+* :func:`interrupts_blocked` and :func:`worker_ignores_interrupts`: worker processes are
   started with both blocked and then leave SIGINT to their parent (a Ctrl-C reaches every process
   of the terminal's group) and end at once on SIGTERM, whatever handler they inherited.
 

@@ -1,15 +1,14 @@
 """Files of trees: one file (format from ``format=`` or the file's name), the files of one
 format in a directory (through :func:`rstkit.folders.walk_files`: linked folders followed,
 unreadable entries reported, never dropped), and many files read at once (:func:`read_files`,
-in a process pool with ``jobs`` > 1, whose workers may send back something smaller than each
-tree, ignore SIGINT and are ended by the parent when it is interrupted)."""
+in worker processes with ``jobs`` > 1 (:mod:`.workers`), which may send back something smaller
+than each tree)."""
 from __future__ import annotations
 
-import multiprocessing
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from ..cores import usable_cores
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning, caller_stacklevel, detached
@@ -17,9 +16,9 @@ from ..folders import not_regular, walk_files
 from ..formats import Format, all_formats, get_format
 from ..formats.detect import describe_groups, sniffed
 from ..gcpause import bulk_work
-from ..interrupts import interrupts_blocked, worker_ignores_interrupts
 from ..progress import Progress
 from ..tree import RSTTree
+from .workers import in_processes
 
 
 def format_for_path(path: str | Path) -> Format:
@@ -183,8 +182,6 @@ def resolve_jobs(jobs: int | None, n_files: int, *, small_results: bool = False)
 
 
 Outcome = tuple[list[Any] | RSTKitError, list[tuple[str, type[Warning]]]]
-Task = TypeVar("Task")
-Result = TypeVar("Result")
 
 
 def read_files(files: Sequence[Path], format: str | None = None, lenient: bool = False, jobs: int | None = None,
@@ -192,7 +189,7 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
                **options) -> list[list[Any] | RSTKitError]:
     """Per file, in order: its trees, or the RSTKitError reading it raised (``single``: each file holds
     one document, :func:`read_tree`). With ``jobs`` > 1 (see :func:`resolve_jobs`) the files are read
-    in a process pool, whose workers send back ``worker_result(tree)`` instead of each tree when that
+    in worker processes, which send back ``worker_result(tree)`` instead of each tree when that
     picklable function is given (trees are costly to send; read in this process, trees are returned
     as they are). The outcome, and the warnings (re-emitted here in file order), are otherwise the
     same whatever ``jobs`` is."""
@@ -207,28 +204,6 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
         with Progress(len(tasks), "read", "file") as bar:  # in file order, as the workers finish them
             outcomes = [_counted(outcome, bar) for outcome in in_processes(_read_one, tasks, workers, chunk)]
         return [_replayed(outcome) for outcome in outcomes]
-
-
-def in_processes(function: Callable[[Task], Result], tasks: Sequence[Task], workers: int, chunksize: int = 1
-                 ) -> Iterator[Result]:
-    """``function`` of each task, in task order as they are done, computed by a pool of ``workers``
-    processes (``function`` and the tasks picklable), which ignore SIGINT and are ended, not waited
-    for, when the parent is interrupted or a worker crashes."""
-    pool = None
-    try:
-        with interrupts_blocked():  # until each worker has set its own handlers
-            pool = multiprocessing.get_context().Pool(workers, initializer=worker_ignores_interrupts)
-        # an interrupt held back meanwhile arrives here, with the pool made: it is ended below
-        yield from pool.imap(function, tasks, chunksize=chunksize)
-    except BaseException:  # an interrupt (or a worker's crash): the workers are ended, not waited for
-        if pool is not None:
-            pool.terminate()
-        raise
-    else:
-        pool.close()
-    finally:
-        if pool is not None:
-            pool.join()
 
 
 def _counted(outcome: Outcome, bar: Progress) -> Outcome:

@@ -16,7 +16,8 @@ from typing import TypeVar
 from ..cores import usable_cores
 from ..errors import CorpusError, RSTKitError, detached
 from ..formats.disrpt import DisrptDocument, list_disrpt, read_disrpt
-from .files import in_processes, resolve_jobs
+from .files import resolve_jobs
+from .workers import in_processes
 
 #: what ``worker_result`` makes of a DISRPT document
 Made = TypeVar("Made")

@@ -1,0 +1,93 @@
+"""rstkit.corpus.workers.in_processes: results in task order whatever the chunks and workers, a
+worker's exception raised in the parent, a worker that dies reported (not waited for), and no
+process left behind however the caller stops reading. Expected values are the plain ``map`` of
+the same function."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rstkit.corpus.workers import WorkerFailed, in_processes
+
+
+def square(number: int) -> int:
+    return number * number
+
+
+def fail_on_three(number: int) -> int:
+    if number == 3:
+        raise ValueError("three")
+    return number
+
+
+def die_on_three(number: int) -> int:
+    if number == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return number
+
+
+def big(number: int) -> bytes:
+    return bytes(8_000_000)  # more than a pipe holds: the worker is still writing when the parent stops
+
+
+def unpicklable(number: int):
+    return lambda: number
+
+
+def no_children_left() -> bool:
+    deadline = time.monotonic() + 5
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not multiprocessing.active_children()
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(-1000, 1000), max_size=40), st.integers(2, 4), st.integers(1, 7))
+def test_results_in_task_order(numbers, workers, chunksize) -> None:
+    assert list(in_processes(square, numbers, workers, chunksize)) == list(map(square, numbers))
+    assert no_children_left()
+
+
+def test_workers_have_left_when_the_last_result_is_handed_out() -> None:
+    results = in_processes(square, list(range(10)), 2, 3)
+    assert [next(results) for _ in range(10)] == list(map(square, range(10)))
+    assert multiprocessing.active_children() == []  # the generator is not even finished
+
+
+def test_an_exception_in_a_worker_is_raised_in_the_parent() -> None:
+    with pytest.raises(ValueError, match="three"):
+        list(in_processes(fail_on_three, list(range(8)), 2))
+    assert no_children_left()
+
+
+def test_a_worker_that_dies_is_reported() -> None:
+    with pytest.raises(WorkerFailed, match="ended without its results"):
+        list(in_processes(die_on_three, list(range(8)), 2))
+    assert no_children_left()
+
+
+def test_a_result_that_cannot_be_sent_back_is_reported() -> None:
+    with pytest.raises(RuntimeError, match="could not be sent back"):
+        list(in_processes(unpicklable, [1, 2], 2))
+    assert no_children_left()
+
+
+def test_stopping_midway_ends_workers_that_are_still_writing() -> None:
+    """Before, with multiprocessing.Pool: a worker ended while writing a result kept the shared
+    queue's lock, and terminating the pool hung."""
+    results = in_processes(big, list(range(6)), 2)
+    assert len(next(results)) == 8_000_000
+    started = time.monotonic()
+    results.close()
+    assert time.monotonic() - started < 10
+    assert no_children_left()
+
+
+def test_no_tasks() -> None:
+    assert list(in_processes(square, [], 2)) == []
