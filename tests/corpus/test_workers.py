@@ -7,7 +7,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -91,3 +94,45 @@ def test_stopping_midway_ends_workers_that_are_still_writing() -> None:
 
 def test_no_tasks() -> None:
     assert list(in_processes(square, [], 2)) == []
+
+
+ORPHAN_SCRIPT = """
+import multiprocessing, sys, time
+from rstkit.corpus.workers import in_processes
+from tests.corpus.test_workers import slow_big
+
+results = in_processes(slow_big, list(range(1000)), 2)
+next(results)
+print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+time.sleep(60)
+"""
+
+
+def slow_big(number: int) -> bytes:
+    time.sleep(0.01)
+    return bytes(100_000)
+
+
+def test_workers_end_when_their_parent_is_killed(tmp_path) -> None:
+    """A parent killed outright (SIGKILL: no cleanup runs) leaves no worker behind: a worker's next
+    send fails once no process holds the pipe's other end."""
+    project = Path(__file__).resolve().parents[2]
+    parent = subprocess.Popen([sys.executable, "-c", ORPHAN_SCRIPT], cwd=project, stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": str(project)})
+    pids = [int(pid) for pid in parent.stdout.readline().split()]
+    assert len(pids) == 2
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(alive(pid) for pid in pids):
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in pids)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not ended (an ended orphan is reaped by init)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
