@@ -28,6 +28,16 @@ def main() -> int:
             return 128 + 15  # SIGTERM
         print("rstkit: interrupted", file=sys.stderr)
         return 128 + 2  # SIGINT
+    finally:
+        _forget_handled_interrupts()
+
+
+def _forget_handled_interrupts() -> None:
+    """Clear CPython's note that a KeyboardInterrupt left code that ``exec`` ran from a string (dataclasses
+    and named tuples make their methods so, also when imported as a command runs): the note stays, caught or
+    not, and under ``python -m`` the interpreter then ends its normal exit by killing itself with SIGINT (a
+    parent sees -2, not the 130 or 0 that the command returned). Every ``exec`` of a string clears it first."""
+    exec("None")  # noqa: S102 - a constant string: only its side effect on that note is wanted
 
 
 if __name__ == "__main__":

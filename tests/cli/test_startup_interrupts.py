@@ -146,3 +146,37 @@ def test_ctrl_c_after_any_delay_is_one_line_and_130_or_a_normal_end():
             assert err == "rstkit: interrupted\n", err
         else:  # Python's own start: killed by the signal before its handler, or a traceback in site
             assert process.returncode in (-signal.SIGINT, 1) and python_own(err), (delay, process.returncode, err)
+
+
+#: a sitecustomize that sends SIGINT as the first code run by ``exec`` from a string (a dataclass's or a
+#: named tuple's methods being made) starts, once a subcommand's ``run`` has been called
+EXEC_INTERRUPT = """
+import os
+import sys
+
+armed = []
+
+
+def profile(frame, event, arg):
+    if event != "call":
+        return
+    code = frame.f_code
+    if code.co_name == "run" and frame.f_globals.get("__name__", "").startswith("rstkit.cli."):
+        armed.append(True)
+    elif armed and code.co_name == "<module>" and code.co_filename == "<string>":
+        sys.setprofile(None)
+        os.kill(os.getpid(), 2)
+
+
+sys.setprofile(profile)
+"""
+
+
+def test_python_m_exits_130_after_an_interrupt_inside_exec_code(tmp_path):
+    """Under ``python -m rstkit``, a Ctrl-C raised inside code that ``exec`` runs (here: a lazy import of the
+    ``stats`` command makes a dataclass) used to leave CPython's note of an unhandled KeyboardInterrupt set,
+    although rstkit caught it and returned 130: the interpreter then killed itself with SIGINT (-2)."""
+    (tmp_path / "sitecustomize.py").write_text(EXEC_INTERRUPT, encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "rstkit", *ARGV], capture_output=True, text=True, timeout=120,
+                            env={**ENV, "PYTHONPATH": f"{tmp_path}{os.pathsep}{PROJECT}"}, check=False)
+    assert (result.returncode, result.stderr) == (130, "rstkit: interrupted\n")
