@@ -14,30 +14,37 @@ def main() -> int:
     """Run the command line on ``sys.argv``; its exit status."""
     terminated: tuple[type[BaseException], ...] = ()  # SIGTERM's exception, once it is imported
     try:
-        from .interrupts import Terminated, deferred_interrupts, raise_terminated_from_now
+        from .interrupts import Terminated, deferred_interrupts, interrupts_never_lost, raise_terminated_from_now
 
         terminated = (Terminated,)
         raise_terminated_from_now()
-        with deferred_interrupts():  # raised inside importlib's own callbacks, an interrupt would be lost
-            from .cli import main as command_line
-
-        return command_line(started=STARTED)
+        with interrupts_never_lost():  # from here on, one raised where Python would swallow it is raised again
+            with deferred_interrupts():  # raised inside importlib's own callbacks, an interrupt would be lost
+                from .cli import main as command_line
+            status = command_line(started=STARTED)
+        if status in (128 + 2, 128 + 15):
+            _forget_handled_interrupts()
+        return status
     except KeyboardInterrupt as exc:
+        _forget_handled_interrupts()
         if isinstance(exc, terminated):
             print("rstkit: terminated", file=sys.stderr)
             return 128 + 15  # SIGTERM
         print("rstkit: interrupted", file=sys.stderr)
         return 128 + 2  # SIGINT
-    finally:
-        _forget_handled_interrupts()
 
 
 def _forget_handled_interrupts() -> None:
     """Clear CPython's note that a KeyboardInterrupt left code that ``exec`` ran from a string (dataclasses
     and named tuples make their methods so, also when imported as a command runs): the note stays, caught or
     not, and under ``python -m`` the interpreter then ends its normal exit by killing itself with SIGINT (a
-    parent sees -2, not the 130 or 0 that the command returned). Every ``exec`` of a string clears it first."""
-    exec("None")  # noqa: S102 - a constant string: only its side effect on that note is wanted
+    parent sees -2, not the 130 that the command returned). Every ``exec`` of a string clears it first. Only
+    an interrupted command can have it set; a second interrupt inside this ``exec`` leaves it set (and ends
+    the process as that interrupt would)."""
+    try:
+        exec("None")  # noqa: S102 - a constant string: only its side effect on that note is wanted
+    except KeyboardInterrupt:
+        pass
 
 
 if __name__ == "__main__":

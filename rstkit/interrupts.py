@@ -4,6 +4,9 @@
   :class:`KeyboardInterrupt` (it is one), so that the cleanup of what was being written runs;
   :func:`terminate_as_interrupt` makes SIGTERM raise it while a block runs (the command line
   around each command; ``rstkit.__main__`` from the first moment of start-up).
+* :func:`interrupts_never_lost`: one raised where Python can only print it (a lazy import's
+  lock callback) is raised again where it propagates, and :func:`interrupt_arrived` tells one that a
+  library turned into an error of its own.
 * :func:`deferred_interrupts` holds both back while a block runs (files moved into place, a
   staging folder removed), then delivers them.
 * :func:`interrupts_blocked` and :func:`worker_ignores_interrupts`: worker processes are
@@ -16,8 +19,10 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Iterator
+from types import FrameType
 
 #: the signals that end a command: held back, blocked or turned into exceptions here
 INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
@@ -30,8 +35,18 @@ class Terminated(KeyboardInterrupt):
     cleanup of what was being written runs."""
 
 
+#: the interrupts (their exceptions' classes) that arrived since :func:`interrupts_never_lost` began
+_ARRIVED: list[type[KeyboardInterrupt]] = []
+
+
 def _raise_terminated(signum, frame) -> None:
+    _ARRIVED.append(Terminated)
     raise Terminated()
+
+
+def _raise_interrupted(signum, frame) -> None:
+    _ARRIVED.append(KeyboardInterrupt)
+    raise KeyboardInterrupt()
 
 
 def _main_thread() -> bool:
@@ -56,6 +71,58 @@ def raise_terminated_from_now() -> None:
     """SIGTERM raises :class:`Terminated` from now on (``rstkit.__main__`` at start-up, before the
     command line, which sets it again around the command, is imported)."""
     signal.signal(signal.SIGTERM, _raise_terminated)
+
+
+@contextlib.contextmanager
+def interrupts_never_lost() -> Iterator[None]:
+    """While the block runs, no interrupt goes unnoticed (a command's run).
+
+    * One raised where an exception cannot propagate (importlib's callback that drops a module lock, as a
+      lazy import ends; a ``__del__``) was only printed as "Exception ignored" and the command ran on:
+      :data:`sys.unraisablehook` now has it raised again as the next Python function starts, back in
+      code where it propagates (:func:`_raise_at_next_call`).
+    * One that a library turned into an error of its own (numpy, interrupted while it imports, raises an
+      ImportError) is remembered: :func:`interrupt_arrived` names it (SIGINT is recorded as SIGTERM is,
+      where it has Python's default handler)."""
+    previous_hook = sys.unraisablehook
+
+    def raise_again(unraisable: sys.UnraisableHookArgs) -> None:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            _raise_at_next_call(unraisable.exc_type)
+        else:
+            previous_hook(unraisable)
+
+    _ARRIVED.clear()
+    previous_sigint = None
+    if _main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous_sigint = signal.signal(signal.SIGINT, _raise_interrupted)
+    sys.unraisablehook = raise_again
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous_hook
+        if previous_sigint is not None:
+            signal.signal(signal.SIGINT, previous_sigint)
+
+
+def interrupt_arrived() -> type[KeyboardInterrupt] | None:
+    """The first interrupt (:class:`KeyboardInterrupt` or :class:`Terminated`) that arrived since
+    :func:`interrupts_never_lost` began, whatever became of its exception; None if none did."""
+    return _ARRIVED[0] if _ARRIVED else None
+
+
+def _raise_at_next_call(kind: type[KeyboardInterrupt]) -> None:
+    """``kind`` raised as the next Python function of this thread starts (a profile function's
+    exception propagates into the frame it was called for), not here: a signal sent again now would be
+    raised in this hook, where it would be swallowed once more."""
+    before = sys.getprofile()
+
+    def raiser(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call":
+            sys.setprofile(before)
+            raise kind()
+
+    sys.setprofile(raiser)
 
 
 @contextlib.contextmanager

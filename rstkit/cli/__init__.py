@@ -34,7 +34,15 @@ from typing import Any, NoReturn, cast
 from .._version import __version__
 from ..errors import ManyErrors, RSTKitError, RSTKitWarning, printable
 from ..gcpause import gc_pauses_allowed
-from ..interrupts import INTERRUPTED, TERMINATED, Terminated, deferred_interrupts, terminate_as_interrupt
+from ..interrupts import (
+    INTERRUPTED,
+    TERMINATED,
+    Terminated,
+    deferred_interrupts,
+    interrupt_arrived,
+    interrupts_never_lost,
+    terminate_as_interrupt,
+)
 from ..progress import shown
 from .common import (
     ALIASES,
@@ -156,8 +164,8 @@ def main(argv: list[str] | None = None, *, started: float | None = None) -> int:
     set_verbosity(args)
     # the command prints its warnings, whatever filters its caller set; progress unless --quiet; rstkit's bulk
     # work pauses the garbage collector (gcpause)
-    with (warnings.catch_warnings(), terminate_as_interrupt(), shown(VERBOSITY["level"] >= 1), gc_pauses_allowed(),
-          standard_streams()):
+    with (warnings.catch_warnings(), terminate_as_interrupt(), interrupts_never_lost(),
+          shown(VERBOSITY["level"] >= 1), gc_pauses_allowed(), standard_streams()):
         warnings.simplefilter("default", RSTKitWarning)
         warnings.showwarning = _show_warning
         cpu = time.process_time()
@@ -224,17 +232,25 @@ def _run(args: argparse.Namespace) -> int:
     except RSTKitError as exc:
         print(error_line(exc, getattr(args, "command_options", None)), file=sys.stderr)
         return 2
-    except Terminated:
-        print("rstkit: terminated", file=sys.stderr)
-        return TERMINATED
-    except KeyboardInterrupt:
-        print("rstkit: interrupted", file=sys.stderr)
-        return INTERRUPTED
+    except KeyboardInterrupt as exc:
+        return _ended_by(type(exc))
     except Exception as exc:
+        arrived = interrupt_arrived()
+        if arrived is not None:  # the interrupt, turned into another error by a library (numpy's import)
+            return _ended_by(arrived)
         if os.environ.get("RSTKIT_TRACEBACK"):
             raise
         print(_unexpected(exc), file=sys.stderr)
         return 1
+
+
+def _ended_by(interrupt: type[KeyboardInterrupt]) -> int:
+    """The one line and the exit status of a command that an interrupt ended (SIGTERM or SIGINT)."""
+    if issubclass(interrupt, Terminated):
+        print("rstkit: terminated", file=sys.stderr)
+        return TERMINATED
+    print("rstkit: interrupted", file=sys.stderr)
+    return INTERRUPTED
 
 
 def _unexpected(exc: Exception) -> str:

@@ -141,16 +141,20 @@ def test_ctrl_c_after_any_delay_is_one_line_and_130_or_a_normal_end():
             os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=120)
         if process.returncode == 0:
-            assert out.startswith("documents") and err == "", err
+            # no interrupt, or one that Python printed and went on from before rstkit's code ran: in ``site`` (a
+            # .pth file's line), or in importlib's callback that drops a module lock, where an exception cannot
+            # propagate. From ``rstkit.__main__.main`` on, rstkit raises such an interrupt again
+            # (interrupts.interrupts_never_lost; test_an_interrupt_in_a_lazy_imports_lock_callback_is_not_lost)
+            assert out.startswith("documents") and (err == "" or python_own(err) and "KeyboardInterrupt" in err), err
         elif process.returncode == 130:
             assert err == "rstkit: interrupted\n", err
         else:  # Python's own start: killed by the signal before its handler, or a traceback in site
             assert process.returncode in (-signal.SIGINT, 1) and python_own(err), (delay, process.returncode, err)
 
 
-#: a sitecustomize that sends SIGINT as the first code run by ``exec`` from a string (a dataclass's or a
-#: named tuple's methods being made) starts, once a subcommand's ``run`` has been called
-EXEC_INTERRUPT = """
+#: a sitecustomize that sends SIGINT, once a subcommand's ``run`` has been called, as the first code object
+#: that ``wanted(code)`` accepts starts
+DURING_RUN = """
 import os
 import sys
 
@@ -163,20 +167,75 @@ def profile(frame, event, arg):
     code = frame.f_code
     if code.co_name == "run" and frame.f_globals.get("__name__", "").startswith("rstkit.cli."):
         armed.append(True)
-    elif armed and code.co_name == "<module>" and code.co_filename == "<string>":
+    elif armed and wanted(code):
         sys.setprofile(None)
         os.kill(os.getpid(), 2)
 
 
 sys.setprofile(profile)
 """
+#: code run by ``exec`` from a string (a dataclass's or a named tuple's methods being made)
+IN_EXEC = 'def wanted(code):\n    return code.co_name == "<module>" and code.co_filename == "<string>"\n'
+#: importlib's callback that drops a module lock as an import ends (a lazy import of the command)
+IN_LOCK_CALLBACK = 'def wanted(code):\n    return code.co_name == "cb" and "importlib" in code.co_filename\n'
+
+
+def interrupted_during_run(tmp_path: Path, wanted: str, *command: str) -> subprocess.CompletedProcess:
+    (tmp_path / "sitecustomize.py").write_text(wanted + DURING_RUN, encoding="utf-8")
+    return subprocess.run([sys.executable, *command, *ARGV], capture_output=True, text=True, timeout=120,
+                          env={**ENV, "PYTHONPATH": f"{tmp_path}{os.pathsep}{PROJECT}"}, check=False)
 
 
 def test_python_m_exits_130_after_an_interrupt_inside_exec_code(tmp_path):
     """Under ``python -m rstkit``, a Ctrl-C raised inside code that ``exec`` runs (here: a lazy import of the
     ``stats`` command makes a dataclass) used to leave CPython's note of an unhandled KeyboardInterrupt set,
     although rstkit caught it and returned 130: the interpreter then killed itself with SIGINT (-2)."""
-    (tmp_path / "sitecustomize.py").write_text(EXEC_INTERRUPT, encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "rstkit", *ARGV], capture_output=True, text=True, timeout=120,
-                            env={**ENV, "PYTHONPATH": f"{tmp_path}{os.pathsep}{PROJECT}"}, check=False)
+    result = interrupted_during_run(tmp_path, IN_EXEC, "-m", "rstkit")
+    assert (result.returncode, result.stderr) == (130, "rstkit: interrupted\n")
+
+
+#: the two ways in: ``python -m rstkit``, and as the installed console script calls the entry point
+WAYS_IN = [("-m", "rstkit"), ("-c", "import sys\nfrom rstkit.__main__ import main\nsys.exit(main())")]
+
+
+@pytest.mark.parametrize("command", WAYS_IN)
+def test_an_interrupt_in_a_lazy_imports_lock_callback_is_not_lost(tmp_path, command):
+    """A Ctrl-C raised in importlib's callback that drops a module lock (a lazy import as the command runs)
+    cannot propagate there: Python printed "Exception ignored in ... cb" and the command ran on to exit 0
+    (the random-delay test above failed so about once in 40 runs). It is raised again where it propagates."""
+    result = interrupted_during_run(tmp_path, IN_LOCK_CALLBACK, *command)
+    assert (result.returncode, result.stderr) == (130, "rstkit: interrupted\n")
+
+
+#: the stats command, its run replaced by one that a Ctrl-C reaches and that turns it into an ImportError,
+#: as numpy does when the interrupt comes while it imports
+TURNED_INTO_IMPORT_ERROR = """
+import os
+import signal
+import sys
+
+import rstkit.cli.stats as stats
+from rstkit.__main__ import main
+
+
+def run(args):
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):  # the interrupt is raised here
+            pass
+    except KeyboardInterrupt:
+        raise ImportError("IMPORTANT: PLEASE READ THIS FOR ADVICE ON HOW TO SOLVE THIS ISSUE!") from None
+    return 0
+
+
+stats.run = run
+sys.exit(main())
+"""
+
+
+def test_an_interrupt_that_a_library_turned_into_another_error_is_one_line_and_130():
+    """Before: ``rstkit: internal error: ImportError: ...`` and status 1 (seen in the random-delay test above,
+    numpy interrupted while the command imported it)."""
+    result = subprocess.run([sys.executable, "-c", TURNED_INTO_IMPORT_ERROR, *ARGV], env=ENV, capture_output=True,
+                            text=True, timeout=120, check=False)
     assert (result.returncode, result.stderr) == (130, "rstkit: interrupted\n")
