@@ -14,15 +14,14 @@ def main() -> int:
     """Run the command line on ``sys.argv``; its exit status."""
     terminated: tuple[type[BaseException], ...] = ()  # SIGTERM's exception, once it is imported
     try:
-        from .interrupts import Terminated, deferred_interrupts, interrupts_never_lost, raise_terminated_from_now
+        from .interrupts import INTERRUPTED, TERMINATED, Terminated, deferred_interrupts, raise_terminated_from_now
 
         terminated = (Terminated,)
         raise_terminated_from_now()
-        with interrupts_never_lost():  # from here on, one raised where Python would swallow it is raised again
-            with deferred_interrupts():  # raised inside importlib's own callbacks, an interrupt would be lost
-                from .cli import main as command_line
-            status = command_line(started=STARTED)
-        if status in (128 + 2, 128 + 15):
+        with deferred_interrupts():  # raised inside importlib's own callbacks, an interrupt would be lost
+            from .cli import main as command_line
+        status = command_line(started=STARTED)  # it holds them back and raises swallowed ones again itself
+        if status in (INTERRUPTED, TERMINATED):
             _forget_handled_interrupts()
         return status
     except KeyboardInterrupt as exc:

@@ -22,6 +22,7 @@ from ..interrupts import interrupts_blocked, worker_ignores_interrupts
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 
+
 class WorkerFailed(RSTKitError):
     """A worker process ended without sending back its results (killed, or out of memory)."""
 

@@ -143,8 +143,10 @@ def test_ctrl_c_after_any_delay_is_one_line_and_130_or_a_normal_end():
         if process.returncode == 0:
             # no interrupt, or one that Python printed and went on from before rstkit's code ran: in ``site`` (a
             # .pth file's line), or in importlib's callback that drops a module lock, where an exception cannot
-            # propagate. From ``rstkit.__main__.main`` on, rstkit raises such an interrupt again
-            # (interrupts.interrupts_never_lost; test_an_interrupt_in_a_lazy_imports_lock_callback_is_not_lost)
+            # propagate. From ``rstkit.__main__.main`` on, rstkit holds interrupts back while the command line is
+            # imported and read (interrupts.deferred_interrupts) and raises such an interrupt again while the
+            # command runs (interrupts.interrupts_never_lost): see
+            # test_an_interrupt_in_a_lazy_imports_lock_callback_is_not_lost
             assert out.startswith("documents") and (err == "" or python_own(err) and "KeyboardInterrupt" in err), err
         elif process.returncode == 130:
             assert err == "rstkit: interrupted\n", err
