@@ -29,7 +29,7 @@ from .formats.disrpt import is_disrpt_input
 from .gcpause import bulk_work
 from .metrics import EvalConfig, EvalResult, evaluate_all
 from .metrics.config import Statistics
-from .metrics.prepared import PreparationSpec, PreparedDocument, first_of_each_metric, prepare_document
+from .metrics.prepared import PreparationSpec, PreparedDocument, Preparer, first_of_each_metric
 from .metrics.segmentation import prepare_disrpt
 from .report import Report, render
 from .tree import RSTTree
@@ -248,8 +248,7 @@ def _worker_result(configs: Sequence[EvalConfig], gold: bool) -> Callable[[RSTTr
     base = configs[0]
     if base.edus == "aligned":
         return None
-    spec = PreparationSpec(tuple(first_of_each_metric(configs)), gold)
-    return partial(prepare_document, spec=spec)
+    return Preparer(PreparationSpec(tuple(first_of_each_metric(configs)), gold))
 
 
 def _segmentations(sources: Sequence[Source], configs: Sequence[EvalConfig], encoding: str | None,

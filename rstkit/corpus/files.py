@@ -13,7 +13,7 @@ from typing import Any
 from ..cores import usable_cores
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning, caller_stacklevel, detached
 from ..folders import not_regular, walk_files
-from ..formats import Format, all_formats, get_format
+from ..formats import Format, all_formats, get_format, read_text
 from ..formats.detect import describe_groups, sniffed
 from ..gcpause import bulk_work
 from ..progress import Progress
@@ -191,24 +191,66 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
     one document, :func:`read_tree`). With ``jobs`` > 1 (see :func:`resolve_jobs`) the files are read
     in worker processes, which send back ``worker_result(tree)`` instead of each tree when that
     picklable function is given (trees are costly to send; read in this process, trees are returned
-    as they are). The outcome, and the warnings (re-emitted here in file order), are otherwise the
+    as they are); where it also has ``text_formats`` and ``from_texts(paths, texts)`` (as
+    :class:`rstkit.metrics.prepared.Preparer` has), the files of those formats are first given to it with
+    their texts, a worker's files at once, and what it makes of them is sent back (None: a file it
+    declines, read as usual). The outcome, and the warnings (re-emitted here in file order), are otherwise the
     same whatever ``jobs`` is."""
     workers = min(resolve_jobs(jobs, len(files), small_results=worker_result is not None), len(files))
     worker_result = worker_result if workers > 1 else None
-    tasks = [(Path(f), format, lenient, single, worker_result, options) for f in files]
+    paths = [Path(f) for f in files]
     with bulk_work():
         if workers <= 1:
-            with Progress(len(tasks), "read", "file") as bar:
-                return [_replayed(_counted(_read_one(task), bar)) for task in tasks]
-        chunk = max(1, len(tasks) // (16 * workers))
-        with Progress(len(tasks), "read", "file") as bar:  # in file order, as the workers finish them
-            outcomes = [_counted(outcome, bar) for outcome in in_processes(_read_one, tasks, workers, chunk)]
+            with Progress(len(paths), "read", "file") as bar:
+                return [_replayed(_counted(_read_one((path, format, lenient, single, None, options)), bar))
+                        for path in paths]
+        size = max(1, len(paths) // (16 * workers))
+        tasks = [(paths[start:start + size], format, lenient, single, worker_result, options)
+                 for start in range(0, len(paths), size)]
+        with Progress(len(paths), "read", "file") as bar:  # in file order, as the workers finish them
+            outcomes = [_counted(outcome, bar) for outcomes in in_processes(_read_some, tasks, workers)
+                        for outcome in outcomes]
         return [_replayed(outcome) for outcome in outcomes]
 
 
 def _counted(outcome: Outcome, bar: Progress) -> Outcome:
     bar.update()
     return outcome
+
+
+def _read_some(task: tuple[list[Path], str | None, bool, bool, Callable[[RSTTree], Any] | None, dict]
+               ) -> list[Outcome]:
+    """Each file's outcome (:func:`_read_one`); where ``worker_result`` has ``from_texts``, its results
+    for the files of its ``text_formats`` first, made from their texts at once (a file it declines, and
+    every file when reading the texts warned, is read as usual)."""
+    paths, format, lenient, single, worker_result, options = task
+    direct = _from_texts(paths, format, worker_result, options) if not lenient else {}
+    return [([direct[i]], []) if i in direct else _read_one((path, format, lenient, single, worker_result, options))
+            for i, path in enumerate(paths)]
+
+
+def _from_texts(paths: list[Path], format: str | None, worker_result: Any, options: dict) -> dict[int, Any]:
+    """``worker_result.from_texts``' results by file index, for the files of one of its ``text_formats``
+    that it does not decline (none when it has no such method or formats)."""
+    formats: frozenset[str] = getattr(worker_result, "text_formats", frozenset())
+    if not formats or {name for name, value in options.items() if value is not None} - {"encoding"}:
+        return {}
+    chosen: list[int] = []
+    texts: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for i, path in enumerate(paths):
+            try:
+                fmt = get_format(format) if format else format_for_path(path)
+                if fmt.key in formats and path.is_file():
+                    texts.append(read_text(path, encoding=options.get("encoding")))
+                    chosen.append(i)
+            except (RSTKitError, OSError):
+                continue
+    if caught or not chosen:
+        return {}
+    results = worker_result.from_texts([paths[i] for i in chosen], texts)
+    return {i: result for i, result in zip(chosen, results) if result is not None}
 
 
 def _read_one(task: tuple[Path, str | None, bool, bool, Callable[[RSTTree], Any] | None, dict]) -> Outcome:

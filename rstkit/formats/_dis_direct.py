@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import re
 import sys
-from itertools import accumulate, repeat
+from collections.abc import Sequence
+from itertools import accumulate, chain, compress, repeat
+from operator import add
 
+import numpy as np
+
+from ..dependency import Forest
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, Node
 from ._dis_events import PARAGRAPH_END
 from ._fastnodes import new_edu, new_node
@@ -116,3 +121,102 @@ def direct(text: str) -> tuple[Node, tuple[EDU, ...]] | None:
         return root, tuple(map(new_edu, numbers, texts, repeat(None), repeat(None)))
     paragraphs = list(accumulate(map(paragraph_ends.__contains__, range(-1, len(texts) - 1)), initial=1))[1:]
     return root, tuple(map(new_edu, numbers, texts, repeat(None), paragraphs))
+
+
+# -- many files at once, as arrays: what dependency scoring needs, no tree --------------------------
+#: one node per match, as _DIRECT, without what only trees need (lines, the whole match)
+_NODE = re.compile(rf"""
+      \s*+\(\s*+(Nucleus|Satellite|Root)\s*+\(\s*+     # 1 nuclearity word
+      (?:
+        leaf\s++(\d++)\s*+\)\s*+(?:{REL2PAR}\s*+)?     # 2 leaf number, 3 relation
+        \(\s*+text\s++_!({_BODY})_!\s*+\)\s*+\)       # 4 EDU text; the leaf's closing bracket
+      | span\s++(\d++)\s++(\d++)\s*+\)(?:\s*+{REL2PAR})?  # 5, 6 extent, 7 relation
+      )
+      ((?:\s*+\))*)                                    # 8 closing brackets of inner nodes after it
+    | (\S)                                             # 9 anything else: the file is declined
+    """, re.DOTALL | re.VERBOSE)
+_WORD_NUCLEUS, _WORD_ROOT = len("Nucleus"), len("Root")
+
+
+def direct_forest(texts: Sequence[str]) -> tuple[Forest, list[list[str]], np.ndarray]:
+    """The files that :func:`direct` reads, read at once into a :class:`~rstkit.dependency.Forest` (their
+    nodes in pre-order, one file after the other) without making trees: ``(forest, each file's EDU texts,
+    which files were read)``; the forest and the texts hold the files read, in order. A file is declined
+    (left to the tree path, which gives its error, warning or repair) where ``direct`` declines it, and
+    where it has a one-child node. The checks are made in bulk: the brackets balance inside each file,
+    only its top node is Root, its leaves are numbered in order, and each declared extent is its
+    children's (firsts checked, then each last against the next sibling's first or its parent's last)."""
+    matched = [_NODE.findall(text) if "//TT_ERR" not in text else [] for text in texts]
+    columns = list(zip(*chain.from_iterable(matched)))
+    if columns and any(columns[-1]):  # anything else in a file: it is declined
+        matched = [[] if any(junk for *_, junk in nodes) else nodes for nodes in matched]
+        columns = list(zip(*chain.from_iterable(matched)))
+    counts = np.fromiter(map(len, matched), np.int64, len(texts))
+    present = counts > 0
+    if not columns:
+        nothing = np.zeros(0, np.int64)
+        return Forest(nothing, nothing.astype(np.bool_), nothing, nothing, [], nothing), [], present
+    words, leaf_numbers, leaf_relations, bodies, firsts, lasts, relations, closes, _ = columns
+    m = len(words)
+    tree_of = np.repeat(np.arange(len(texts)), counts)
+    starts = np.minimum(np.cumsum(counts) - counts, m - 1)  # each file's first match (any, for an empty one)
+    top = np.zeros(m, np.bool_)
+    top[starts[present]] = True
+    is_last = np.zeros(m, np.bool_)
+    is_last[(starts + counts - 1)[present]] = True
+    leaf = np.fromiter(map(len, leaf_numbers), np.int64, m) > 0
+    inner = ~leaf
+    word = np.fromiter(map(len, words), np.int64, m)
+    bad = (word == _WORD_ROOT) != top  # Root on top, and only there
+    relation: list[str | None] = list(map(add, leaf_relations, relations))  # one of the two is empty
+    for root in np.flatnonzero(top).tolist():
+        relation[root] = relation[root] or None
+    if "" in relation:  # a node below the top without a relation
+        bad |= np.fromiter((r == "" for r in relation), np.bool_, m)
+    # levels: the inner nodes open before each match, counted inside its file
+    change = inner.astype(np.int64) - np.fromiter(map(str.count, closes, repeat(")")), np.int64, m)
+    after = np.cumsum(change)
+    after -= np.repeat(after[starts] - change[starts], counts)
+    level = after - change
+    bad |= np.where(is_last, after != 0, after < 1)
+    edus_before: np.ndarray = np.cumsum(leaf) - leaf.astype(np.int64)
+    edus_before -= np.repeat(edus_before[starts], counts)
+    first = edus_before + 1
+    # parents: the last inner node one level up in the same file (none where the levels are wrong)
+    levels = int(level.max()) + 2
+    opened = np.flatnonzero(inner)
+    keys = np.sort((tree_of[opened] * levels + level[opened]) * m + opened)
+    wanted = (tree_of * levels + level - 1) * m
+    found = keys[np.maximum(np.searchsorted(keys, wanted + np.arange(m)) - 1, 0)] if len(keys) else wanted - 1
+    parent = np.where(~top & (level >= 1) & (found >= wanted) & (found < wanted + m), found % m, -1)
+    bad |= ~top & (parent < 0)
+    kids = np.bincount(parent[parent >= 0], minlength=m)
+    bad |= inner & (kids < 2)
+    # each node's last EDU: its last child's, down to a leaf (pointer jumping)
+    child = np.flatnonzero(parent >= 0)
+    order = child[np.argsort(parent[child], kind="stable")]  # children grouped by parent, in order
+    descend = np.arange(m)  # a node's last child (a later node: no cycle), or itself
+    parents = np.flatnonzero(kids)
+    descend[parents] = order[np.cumsum(kids)[parents] - 1]
+    while not np.array_equal(jumped := descend[descend], descend):
+        descend = jumped
+    # the numbers the file declares: leaves in order, extents from the leaves
+    spans = int(inner.sum())
+    bad[leaf] |= np.fromiter(map(int, filter(None, leaf_numbers)), np.int64, m - spans) != first[leaf]
+    bad[inner] |= np.fromiter(map(int, filter(None, firsts)), np.int64, spans) != first[inner]
+    bad[inner] |= np.fromiter(map(int, filter(None, lasts)), np.int64, spans) != first[descend[inner]]
+    read = present & (np.bincount(tree_of[bad], minlength=len(texts)) == 0)
+    n_edus = np.bincount(tree_of[leaf], minlength=len(texts))[read]
+    kept = read[tree_of]
+    if not kept.all():  # the files read, alone
+        index = np.flatnonzero(kept)
+        parent = np.where(parent[index] >= 0, (np.cumsum(kept) - 1)[parent[index]], -1)
+        word, first, level, leaf = word[index], first[index], level[index], leaf[index]
+        relation = [relation[i] for i in index.tolist()]
+        bodies = tuple(bodies[i] for i in index.tolist())
+    # RST-DT's paragraph mark ends a text (PARAGRAPH_END, on the text stripped)
+    edu_texts = [text[:-3].rstrip() if text.endswith("<P>") else text
+                 for text in map(str.strip, compress(bodies, leaf.tolist()))]
+    ends = np.cumsum(n_edus).tolist()
+    texts_read = [edu_texts[start:end] for start, end in zip([0, *ends], ends)]
+    return Forest(parent, word == _WORD_NUCLEUS, first, level, relation, n_edus), texts_read, read

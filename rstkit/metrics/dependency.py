@@ -22,13 +22,15 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import cast
 
-from ..dependency import dependency_records
+import numpy as np
+
+from ..dependency import NUCLEUS_WORD, SATELLITE_WORD, Forest, dependency_records, forest_dependencies
 from ..errors import RSTKitError
 from ..labels import get_label_map
 from ..settings import DEP_ENCODINGS, RST_EVAL, DependencyEncoding, SpanKey
 from ..transform import binarize
 from ..tree import RSTTree
-from .family import FamilySettings, MetricFamily, Row, Scoring
+from .family import FamilySettings, ForestTable, MetricFamily, Row, Scoring
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,45 @@ class Dependency(MetricFamily):
         rows: list[Row] = [(edu, edu, head, label, nuc, rank) for edu, (head, label, nuc, rank)
                            in enumerate(zip(records.head, records.label, records.nuclearity, records.rank), start=1)]
         return rows, (records.b1_nary if gold and compat and encoding == "chain" else None)
+
+    def reads_forests(self, config: Scoring) -> bool:
+        """Without a binarization (which needs the trees)."""
+        return config.gold_binarization == "none"
+
+    def forest_tables(self, forest: Forest, config: Scoring, *, gold: bool) -> list[ForestTable | None]:
+        """:meth:`rows` of every tree of ``forest`` at once (:func:`rstkit.dependency.forest_dependencies`),
+        as tables."""
+        encoding = DependencySettings.of(config).encodings[0 if gold else 1]
+        compat = config.compat == RST_EVAL
+        records = forest_dependencies(forest, encoding, b1=compat,
+                                      relabel=get_label_map(config.labels).relabeller(config.unknown_labels))
+        n_edus = forest.n_edus
+        starts = np.cumsum(n_edus) - n_edus
+        table = np.empty((len(records.head), 2 + len(self.columns)), np.int32)
+        table[:, 0] = table[:, 1] = np.arange(len(records.head)) - np.repeat(starts, n_edus) + 1
+        table[:, 2], table[:, 5] = records.head, records.rank
+        # nuclearity codes in order of first appearance: the first EDU's is 0 in its document
+        firsts = records.nucleus[np.minimum(starts, max(len(records.head) - 1, 0))]
+        table[:, 4] = records.nucleus != np.repeat(firsts, n_edus)
+        counted = gold and compat and encoding == "chain"
+        words = (SATELLITE_WORD, NUCLEUS_WORD)
+        first_nuclearities = firsts.tolist()
+        tables: list[ForestTable | None] = []
+        codes: list[int] = []
+        for t, (start, n) in enumerate(zip(starts.tolist(), n_edus.tolist())):
+            labels = records.label[start:start + n]
+            code = {label: i for i, label in enumerate(dict.fromkeys(labels))}
+            codes += map(code.__getitem__, labels)
+            if records.failed[t]:
+                tables.append(None)
+                continue
+            rows = table[start:start + n]  # a tree has an EDU or more
+            nucleus = first_nuclearities[t]
+            nuclearities = (words[nucleus], words[not nucleus]) if rows[:, 4].any() else (words[nucleus],)
+            tables.append((rows, {"label": tuple(cast("dict[str, int]", code)), "nuc": nuclearities},
+                           int(records.b1_nary[t]) if counted else None))
+        table[:, 3] = codes
+        return tables
 
     def signature_items(self, config: Scoring) -> list[tuple[str, str]]:
         return DependencySettings.of(config).signature_items()

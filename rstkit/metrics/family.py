@@ -19,12 +19,20 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, Protocol, Self, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, get_args, get_origin, get_type_hints
 
 from ..errors import RSTKitError
 from ..settings import Binarization, Compat, EduMode, EvalBinarization, SpanKey, UnknownLabels
 from ..tree import RSTTree
 from .edus import Document, check_same_edus
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..dependency import Forest
+
+#: a document's rows as a table (:meth:`MetricFamily.forest_tables`): int32 rows, label columns' labels, B1 count
+ForestTable = tuple["np.ndarray", dict[str, tuple[str, ...]], int | None]
 
 #: one scored row of a document: ``(start, end, *values)``, values in the family's column order
 Row = tuple[Any, ...]
@@ -157,6 +165,18 @@ class MetricFamily(ABC):
         binarization), in one walk where possible, and for a gold tree how many of its nodes bug B1
         of the reference left n-ary (None where the configuration has no such warning, and for
         predictions); raises what the tree deserves (unknown label, unsupported pattern...)."""
+
+    def reads_forests(self, config: Scoring) -> bool:
+        """Whether :meth:`forest_tables` gives the rows under ``config`` (no family does by default)."""
+        return False
+
+    def forest_tables(self, forest: Forest, config: Scoring, *, gold: bool) -> list[ForestTable | None]:
+        """What :meth:`rows` gives each tree of ``forest`` (several documents' nodes read as arrays, no
+        tree: :class:`~rstkit.dependency.Forest`), where :meth:`reads_forests`, as a table: ``(rows, labels,
+        count)``, the rows as int32 in :meth:`rows`' order, each label column as codes into its entry of
+        ``labels`` (the column's labels in order of first appearance), and the B1 count; None for a tree
+        :meth:`rows` would refuse (it is then read as a tree, which raises the error)."""
+        raise NotImplementedError(f"{self.name} reads no forests")
 
     def signature_items(self, config: Scoring) -> list[tuple[str, str]]:
         """The family's items of the signature, after ``avg``."""

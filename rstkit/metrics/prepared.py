@@ -19,14 +19,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
+from pathlib import Path
 from typing import Any, TypeVar, cast, overload
 
 import numpy as np
 
 from ..errors import RSTKitError
+from ..formats import input_names
+from ..formats._dis_direct import direct_forest
 from ..tree import RSTTree
 from .counts import LabelIds, TupleArrays
-from .family import MetricFamily, Row, Scoring
+from .family import ForestTable, MetricFamily, Row, Scoring
 
 _Config = TypeVar("_Config", bound=Scoring)
 
@@ -63,14 +66,16 @@ class Rows:
         self.columns, self.label_columns = family.columns, family.label_columns
 
     @classmethod
-    def of_table(cls, table: np.ndarray, family: MetricFamily) -> Rows:
-        """Rows given as an integer array of one row per scored item (``start, end, *values``) of a family
-        without label columns: packed at once."""
-        if family.label_columns:
-            raise ValueError(f"{family.name} has label columns: give its rows as a list")
+    def of_table(cls, table: np.ndarray, family: MetricFamily, labels: dict[str, tuple[str, ...]] | None = None
+                 ) -> Rows:
+        """Rows given as an integer array of one row per scored item (``start, end, *values``), packed at
+        once; a label column holds codes into its entry of ``labels`` (needed when the family has label
+        columns), in order of first appearance, as :attr:`packed` has them."""
+        if set(labels or {}) != set(family.label_columns):
+            raise ValueError(f"{family.name}'s label columns are {sorted(family.label_columns)}: give their labels")
         rows = cls([], family)
         rows._rows = None
-        rows._packed = np.ascontiguousarray(table, dtype=_CELL).reshape(-1, rows.width).tobytes(), {}
+        rows._packed = np.ascontiguousarray(table, dtype=_CELL).reshape(-1, rows.width).tobytes(), labels or {}
         return rows
 
     @property
@@ -251,6 +256,51 @@ def prepare_document(tree: RSTTree, spec: PreparationSpec) -> PreparedDocument:
             prepared[config.metric] = error
     return PreparedDocument(tree.doc_id, tree.source, tree.n_edus, tuple(edu.text for edu in tree.edus), prepared,
                             nary)
+
+
+@dataclass(frozen=True)
+class Preparer:
+    """What processes reading one side's files send back (:func:`rstkit.corpus.files.read_files`'s
+    ``worker_result``): each tree prepared under ``spec``, and, where every metric's family reads forests
+    (:meth:`MetricFamily.reads_forests`), ``.dis`` files prepared straight from their texts, many at once,
+    without trees (:func:`rstkit.formats._dis_direct.direct_forest`): the same documents, faster."""
+
+    spec: PreparationSpec
+
+    def __call__(self, tree: RSTTree) -> PreparedDocument:
+        return prepare_document(tree, self.spec)
+
+    @property
+    def text_formats(self) -> frozenset[str]:
+        """The formats whose files :meth:`from_texts` prepares (none, or ``dis``)."""
+        if all(config.family.reads_forests(config) for config in self.spec.configs):
+            return frozenset({"dis"})
+        return frozenset()
+
+    def from_texts(self, paths: Sequence[Path], texts: Sequence[str]) -> list[PreparedDocument | None]:
+        """The documents of ``.dis`` files given with their texts, prepared as trees read from them would
+        be; None for a file read no further (one the tree path must read: an irregular layout, an error,
+        a warning; or a tree a family refuses, whose error the tree path raises)."""
+        forest, edu_texts, read = direct_forest(texts)
+        tables = {config.metric: config.family.forest_tables(forest, config, gold=self.spec.gold)
+                  for config in self.spec.configs}
+        documents: list[PreparedDocument | None] = []
+        read_ones = iter(range(len(forest.n_edus)))
+        for path, is_read in zip(paths, read.tolist()):
+            t = next(read_ones) if is_read else None
+            made = [tables[config.metric][t] for config in self.spec.configs] if t is not None else [None]
+            if t is None or any(table is None for table in made):
+                documents.append(None)
+                continue
+            source, doc_id = input_names(path, None)
+            rows: dict[str, Rows | RSTKitError] = {}
+            nary: dict[str, int] = {}
+            for config, (table, labels, count) in zip(self.spec.configs, cast("list[ForestTable]", made)):
+                rows[config.metric] = Rows.of_table(table, config.family, labels)
+                if count is not None:
+                    nary[config.metric] = count
+            documents.append(PreparedDocument(doc_id, source, int(forest.n_edus[t]), tuple(edu_texts[t]), rows, nary))
+        return documents
 
 
 def arrays_of_prepared(per_doc: Sequence[Rows | None], family: MetricFamily,
