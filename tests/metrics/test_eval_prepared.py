@@ -179,6 +179,13 @@ FLAGS = [
     ["--missing", "skip", "--keep-unknown-labels"],  # the EDU text: an error
     [],  # the missing document: an error
     ["--labels", "rstdt18", "--missing", "zero", "--lenient", "--exclude-single-edu", "--binarize", "right_mixed"],
+    # the dependency family alone: worker processes prepare .dis files without trees (Preparer.from_texts)
+    ["--metric", "dependency", "--average", "all", "--format", "json", "--per-relation", "--missing", "zero",
+     "--keep-unknown-labels", "--lenient"],
+    ["--metric", "dependency", "--compat", "rst-eval", "--labels", "rstdt18", "--missing", "skip",
+     "--keep-unknown-labels", "--skip-errors", "--format", "json"],
+    ["--metric", "dependency", "--dep-encoding", "tree,chain", "--missing", "zero", "--keep-unknown-labels"],
+    ["--metric", "dependency", "--missing", "skip"],  # the unknown label: an error
 ]
 
 
@@ -209,6 +216,23 @@ def test_gum_scores_the_same_with_any_number_of_jobs(gum_dir, capsys):
         printed[jobs] = (code, captured.out, captured.err)
     assert printed[1] == printed[2]
     assert printed[1][0] == 0 and '"docs=281' not in printed[1][1] and "docs=281" in printed[1][1]
+
+
+@pytest.mark.slow  # GUM-wide, twice
+@pytest.mark.parametrize("encoding", ["chain", "tree"])
+def test_gum_dependencies_score_the_same_with_any_number_of_jobs(gum_dir, capsys, encoding):
+    """Without --lenient (the processes read .dis files without trees): GUM's one file with a wrong extent,
+    and under chain the one whose multinuclear node has a satellite, are skipped by both."""
+    printed = {}
+    argv = [str(gum_dir / "lisp_nary"), str(gum_dir / "lisp_binary"), "--labels", "gum", "--metric", "dependency",
+            "--average", "all", "--format", "json", "--per-relation", "--skip-errors", "--dep-encoding", encoding]
+    for jobs in (1, 2):
+        with no_progress_lines():
+            code = main(["eval", *argv, "--jobs", str(jobs)])
+        captured = capsys.readouterr()
+        printed[jobs] = (code, captured.out, captured.err)
+    assert printed[1] == printed[2]
+    assert printed[1][0] == 0 and "docs=280" in printed[1][1] and "GENTLE_syllabus_techtonica" in printed[1][2]
 
 
 @pytest.mark.parametrize("cores, n_files, small_results, expected", [

@@ -113,8 +113,8 @@ def test_generated_forests(trees):
 
 def test_one_edu_trees_and_a_refused_one_between_them():
     one = RSTTree(Node(1, 1, ROOT, None), (EDU(1),))
-    refused = RSTTree(Node(1, 2, ROOT, None, (Node(1, 1, SATELLITE, "attribution"), Node(2, 2, SATELLITE, "background"))),
-                      (EDU(1), EDU(2)))
+    satellites = (Node(1, 1, SATELLITE, "attribution"), Node(2, 2, SATELLITE, "background"))
+    refused = RSTTree(Node(1, 2, ROOT, None, satellites), (EDU(1), EDU(2)))
     converted = forest_dependencies(forest_of([one, refused, one]))
     assert converted.failed.tolist() == [False, True, False]
     assert converted.head.tolist()[0] == 0 and converted.head.tolist()[3] == 0
