@@ -8,6 +8,9 @@ path says its numbers in its module's docstring. Times are CPU seconds (``time.p
   lisp_binary pairs, with the direct path and with every file read through the grammar;
 * ``transform.prepared_walk``: RST-Parseval and Parseval of the same trees, read beforehand, with the
   walk and the long way (relabel, binarize, extract);
+* the forest path (``formats/_dis_direct.direct_forest``, ``dependency.forest_dependencies``): what a reading
+  process makes of chunks of the same files for the dependency family, from their texts at once
+  (``metrics.prepared.Preparer``) and from their trees (``prepare_document``);
 * ``chain`` (``dependency.py``): the conversion with its ``right_mixed`` pass inside the walk, and the
   tree binarized to a binary tree first (``transform.binarize``), converted as ``tree``;
 * ``.rs4`` (``formats/rs3.py``): GUM's files with the scanner, and through ElementTree alone;
@@ -26,6 +29,7 @@ import tempfile
 import time
 import warnings
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -36,7 +40,7 @@ from make_disrpt import make_disrpt  # noqa: E402
 
 import rstkit  # noqa: E402
 from rstkit import EvalConfig  # noqa: E402
-from rstkit.corpus import read_documents  # noqa: E402
+from rstkit.corpus import files, read_documents  # noqa: E402
 from rstkit.dependency import dependency_records  # noqa: E402
 from rstkit.errors import RSTKitError, RSTKitWarning  # noqa: E402
 from rstkit.formats import (  # noqa: E402
@@ -48,6 +52,7 @@ from rstkit.formats import (  # noqa: E402
     rsd,
 )
 from rstkit.metrics import rst_parseval  # noqa: E402
+from rstkit.metrics.prepared import PreparationSpec, PreparedDocument, Preparer, prepare_document  # noqa: E402
 from rstkit.transform import binarize  # noqa: E402
 from rstkit.tree import RSTTree  # noqa: E402
 
@@ -126,6 +131,18 @@ def main() -> None:
         finally:
             rst_parseval.prepared_walk = walk
         show("RST-Parseval + Parseval of trees read: prepared_walk / long way", fast, slow)
+
+        # what a reading process does with a chunk of .dis files for the dependency family
+        spec = PreparationSpec((EvalConfig(metric="dependency"),), True)
+        paths = [*sorted(gold.iterdir()), *sorted(pred.iterdir())]
+        chunks = [paths[i:i + 32] for i in range(0, len(paths), 32)]
+
+        def prepared(result: Callable[[RSTTree], PreparedDocument]) -> object:
+            return [files._read_some((chunk, None, False, True, result, {})) for chunk in chunks]
+
+        show(f"dependency rows of {len(paths)} .dis files: forest path / trees",
+             best(runs, lambda: prepared(Preparer(spec))),
+             best(runs, lambda: prepared(partial(prepare_document, spec=spec))))
 
         trees = [*gold_trees.values(), *pred_trees.values()]
         show(f"chain of {len(trees)} trees: in the walk / binarized first",
