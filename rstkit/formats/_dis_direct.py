@@ -151,8 +151,9 @@ def direct_forest(texts: Sequence[str]) -> tuple[Forest, list[list[str]], np.nda
     which files were read)``; the forest and the texts hold the files read, in order. A file is declined
     (left to the tree path, which gives its error, warning or repair) where ``direct`` declines it, and
     where it has a one-child node. The checks are made in bulk: the brackets balance inside each file,
-    only its top node is Root, its leaves are numbered in order, and each declared extent is its
-    children's (firsts checked, then each last against the next sibling's first or its parent's last)."""
+    only its top node is Root, every other node has a relation, its leaves are numbered in order, and
+    each declared extent runs from the node's first leaf to its last (found by pointer jumping down last
+    children). Parents are found inside each file only, so a declined file leaves the others as they are."""
     matched = [_NODE.findall(text) if "//TT_ERR" not in text else [] for text in texts]
     columns = list(zip(*chain.from_iterable(matched)))
     if columns and any(columns[-1]):  # anything else in a file: it is declined
