@@ -547,7 +547,7 @@ def forest_dependencies(forest: Forest, encoding: DependencyEncoding = "chain", 
     as_edu = (kids == 1) & ~chained
     active = np.ones(m, np.bool_)
     if as_edu.any():
-        active = ~_covered(m, np.flatnonzero(as_edu) + 1, _subtree_ends(order, offset, kids)[as_edu])
+        active = ~_covered(m, np.flatnonzero(as_edu) + 1, last_descendants(order, kids)[as_edu] + 1)
     nary = kids > 2
     cascade = chained & nary & (nuclei == kids)
     split = chained & sns
@@ -568,13 +568,7 @@ def forest_dependencies(forest: Forest, encoding: DependencyEncoding = "chain", 
                 if parent[i] >= 0:
                     failed[tree_of[i]] = True
     # each node's head EDU: first nuclei followed down to an EDU, or to a one-child node read as one
-    pointer = np.where((kids >= 2) & active & (nuclei > 0), first_nucleus, everyone)
-    while True:
-        jumped = pointer[pointer]
-        if np.array_equal(jumped, pointer):
-            break
-        pointer = jumped
-    head_of = first[pointer]
+    head_of = first[_chain_ends(np.where((kids >= 2) & active & (nuclei > 0), first_nucleus, everyone))]
     edu_base = np.cumsum(forest.n_edus) - forest.n_edus - 1  # + an EDU's number: its index over all trees
     # the dependents: every child of an active node of two children or more but its head child
     up = parent[order]
@@ -617,17 +611,22 @@ def _covered(m: int, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return np.cumsum(np.bincount(starts, minlength=m + 1) - np.bincount(ends, minlength=m + 1))[:m] > 0
 
 
-def _subtree_ends(order: np.ndarray, offset: np.ndarray, kids: np.ndarray) -> np.ndarray:
-    """Each node's subtree's end in the pre-order (exclusive): one past its last descendant, found by
-    following last children down (pointer jumping)."""
-    last = np.arange(len(kids))
-    inner = np.flatnonzero(kids)
-    last[inner] = order[offset[inner] + kids[inner] - 1]
-    while True:
-        jumped = last[last]
-        if np.array_equal(jumped, last):
-            return last + 1
-        last = jumped
+def last_descendants(order: np.ndarray, kids: np.ndarray) -> np.ndarray:
+    """Each pre-order node's last descendant (itself for a node without children), from the nodes but the
+    roots grouped by parent in order (``order``) and each node's number of children (``kids``): last
+    children followed down."""
+    last = np.arange(len(kids))  # a node's last child (a later node: no cycle), or itself
+    parents = np.flatnonzero(kids)
+    last[parents] = order[np.cumsum(kids)[parents] - 1]
+    return _chain_ends(last)
+
+
+def _chain_ends(pointer: np.ndarray) -> np.ndarray:
+    """Where each chain of ``pointer`` (an index into itself, without cycles but fixed points) ends:
+    pointer jumping, each round doubling the steps taken."""
+    while not np.array_equal(jumped := pointer[pointer], pointer):
+        pointer = jumped
+    return pointer
 
 
 def _no_nucleus(node: Node, source: str | None) -> TreeStructureError:

@@ -18,7 +18,7 @@ from operator import add
 
 import numpy as np
 
-from ..dependency import Forest
+from ..dependency import Forest, last_descendants
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, Node
 from ._dis_events import PARAGRAPH_END
 from ._fastnodes import new_edu, new_node
@@ -200,14 +200,9 @@ def direct_forest(texts: Sequence[str]) -> tuple[Forest, list[list[str]], np.nda
     bad |= ~top & (parent < 0)
     kids = np.bincount(parent[parent >= 0], minlength=m)
     bad |= inner & (kids < 2)
-    # each node's last EDU: its last child's, down to a leaf (pointer jumping)
+    # each node's last EDU: its last descendant's
     child = np.flatnonzero(parent >= 0)
-    order = child[np.argsort(parent[child], kind="stable")]  # children grouped by parent, in order
-    descend = np.arange(m)  # a node's last child (a later node: no cycle), or itself
-    parents = np.flatnonzero(kids)
-    descend[parents] = order[np.cumsum(kids)[parents] - 1]
-    while not np.array_equal(jumped := descend[descend], descend):
-        descend = jumped
+    descend = last_descendants(child[np.argsort(parent[child], kind="stable")], kids)
     # the numbers the file declares: leaves in order, extents from the leaves
     spans = int(inner.sum())
     bad[leaf] |= np.fromiter(map(int, filter(None, leaf_numbers)), np.int64, m - spans) != first[leaf]

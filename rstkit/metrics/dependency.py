@@ -108,7 +108,7 @@ class Dependency(MetricFamily):
         table[:, 0] = table[:, 1] = np.arange(len(records.head)) - np.repeat(starts, n_edus) + 1
         table[:, 2], table[:, 5] = records.head, records.rank
         # nuclearity codes in order of first appearance: the first EDU's is 0 in its document
-        firsts = records.nucleus[np.minimum(starts, max(len(records.head) - 1, 0))]
+        firsts = records.nucleus[starts]  # every document has an EDU
         table[:, 4] = records.nucleus != np.repeat(firsts, n_edus)
         counted = gold and compat and encoding == "chain"
         words = (SATELLITE_WORD, NUCLEUS_WORD)

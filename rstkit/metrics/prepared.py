@@ -285,11 +285,14 @@ class Preparer:
         tables = {config.metric: config.family.forest_tables(forest, config, gold=self.spec.gold)
                   for config in self.spec.configs}
         documents: list[PreparedDocument | None] = []
-        read_ones = iter(range(len(forest.n_edus)))
+        t = -1  # the file's place among those read
         for path, is_read in zip(paths, read.tolist()):
-            t = next(read_ones) if is_read else None
-            made = [tables[config.metric][t] for config in self.spec.configs] if t is not None else [None]
-            if t is None or any(table is None for table in made):
+            if not is_read:
+                documents.append(None)
+                continue
+            t += 1
+            made = [tables[config.metric][t] for config in self.spec.configs]
+            if any(table is None for table in made):
                 documents.append(None)
                 continue
             source, doc_id = input_names(path, None)

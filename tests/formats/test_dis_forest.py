@@ -14,20 +14,8 @@ from hypothesis import strategies as st
 
 from rstkit.formats import read_text
 from rstkit.formats._dis_direct import direct, direct_forest
-from rstkit.tree import NUCLEUS, Node
 from tests.formats.test_dis_fast import NASTY, dis_documents
-
-
-def preorder(root: Node) -> list[tuple]:
-    """(parent, nucleus, first EDU, depth, relation) of each node, pre-order (this test's own walk)."""
-    rows: list[tuple] = []
-    stack = [(root, -1, 0)]
-    while stack:
-        node, up, depth = stack.pop()
-        rows.append((up, node.nuclearity == NUCLEUS, node.start, depth, node.relation))
-        index = len(rows) - 1
-        stack.extend((kid, index, depth + 1) for kid in reversed(node.children))
-    return rows
+from tests.support.forests import preorder_rows
 
 
 def expected(text: str) -> tuple[list[tuple], list[str]] | None:
@@ -35,7 +23,7 @@ def expected(text: str) -> tuple[list[tuple], list[str]] | None:
     built = direct(text)
     if built is None or any(len(node.children) == 1 for node in built[0].nodes()):
         return None
-    return preorder(built[0]), [edu.text for edu in built[1]]
+    return preorder_rows(built[0]), [edu.text for edu in built[1]]
 
 
 def assert_forest_reads_as_the_direct_path(texts: list[str]) -> int:

@@ -5,37 +5,19 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rstkit.dependency import Forest, dependency_records, forest_dependencies
+from rstkit.dependency import dependency_records, forest_dependencies
 from rstkit.errors import RSTKitError
 from rstkit.labels import get_label_map
 from rstkit.tree import EDU, NUCLEUS, ROOT, SATELLITE, Node, RSTTree
+from tests.support.forests import forest_of
 from tests.support.strategies import rst_trees
 
 RELATIONS = ["span", "List", "Sequence", "Contrast", "elaboration-additional", "attribution", "background"]
 RSTDT18 = get_label_map("rstdt18").relabeller()
-
-
-def forest_of(trees: list[RSTTree]) -> Forest:
-    """The trees' nodes in pre-order, one tree after the other (a walk of this test's own)."""
-    parent, nucleus, first, depth, relation = [], [], [], [], []
-    for tree in trees:
-        stack = [(tree.root, -1, 0)]
-        while stack:
-            node, up, level = stack.pop()
-            index = len(parent)
-            parent.append(up)
-            nucleus.append(node.nuclearity == NUCLEUS)
-            first.append(node.start)
-            depth.append(level)
-            relation.append(node.relation)
-            stack.extend((kid, index, level + 1) for kid in reversed(node.children))
-    return Forest(np.array(parent, np.int64), np.array(nucleus, np.bool_), np.array(first, np.int64),
-                  np.array(depth, np.int64), relation, np.array([t.n_edus for t in trees], np.int64))
 
 
 def random_node(rng: random.Random, start: int, end: int, nuclearity: str, relation: str | None) -> Node:
