@@ -10,11 +10,11 @@ each with its tokens (``dm/dm: "So" (token 15)``).
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape
 
+from ..formats.writable import NOT_XML
 from ..tree import SPAN, RSTTree, SecondaryEdge, Signal
 from .diff import KINDS, strongest
 from .fonts import FONT_FAMILY
@@ -43,13 +43,9 @@ def _n(value: float) -> str:
     return text.removesuffix(".0")
 
 
-#: characters XML 1.0 does not allow (control characters, U+FFFE/U+FFFF, lone surrogates)
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
 def xml_text(value: str, quote: bool = False) -> str:
     """``value`` escaped for XML/HTML, with characters XML cannot hold dropped."""
-    return escape(_NOT_XML.sub("", value), quote=quote)
+    return escape(NOT_XML.pattern.sub("", value), quote=quote)
 
 
 def _span_name(span: Span) -> str:

@@ -177,3 +177,14 @@ def check_one(key: str, tree: RSTTree) -> None:
         assert canonical_relations(again.root) == canonical_relations(tree.root)
     if key not in TEXTLESS:
         assert again.edu_texts() == [normalised(key)(t) for t in tree.edu_texts()]
+
+
+def test_not_xml_is_every_code_point_outside_xml_chars() -> None:
+    """NOT_XML lists the code points XML 1.0 cannot hold; its ``Char`` production (XML 1.0, section 2.2),
+    written out here as ranges, is exactly the rest: every code point is checked."""
+    from rstkit.formats.writable import NOT_XML
+
+    allowed = [(0x9, 0x9), (0xA, 0xA), (0xD, 0xD), (0x20, 0xD7FF), (0xE000, 0xFFFD), (0x10000, 0x10FFFF)]
+    text = "".join(map(chr, range(0x110000)))
+    found = [match.start() for match in NOT_XML.pattern.finditer(text)]
+    assert found == [c for c in range(0x110000) if not any(lo <= c <= hi for lo, hi in allowed)]
