@@ -16,7 +16,6 @@ from typing import Any
 
 _encode_any = json.JSONEncoder().encode
 _encode_str: Callable[[str], str] = json.encoder.encode_basestring_ascii
-_INF = float("inf")
 
 
 @dataclass(frozen=True)
@@ -54,13 +53,11 @@ def dumps_indented(value: Any) -> str:
 
 
 def _float(value: float) -> str:
+    if value - value == 0.0:  # finite (for infinities and NaN it is NaN)
+        return float.__repr__(value)
     if math.isnan(value):
         return "NaN"
-    if value == _INF:
-        return "Infinity"
-    if value == -_INF:
-        return "-Infinity"
-    return float.__repr__(value)
+    return "Infinity" if value > 0 else "-Infinity"
 
 
 _SCALARS: dict[type, Callable[[Any], str]] = {
@@ -130,7 +127,9 @@ def _write_table(table: Table, out: list[str], newline: str) -> None:
         if len(kinds) != 1 or next(iter(kinds)) not in _SCALARS:
             _write(table.records(), out, newline)  # mixed or unusual values: the general path
             return
-        encoded.append(map(_SCALARS[kinds.pop()], column))
+        kind = kinds.pop()
+        finite = kind is float and all(map(math.isfinite, column))  # each written as repr writes it
+        encoded.append(map(float.__repr__ if finite else _SCALARS[kind], column))
     template = _template(shape, inner)
     out.append("[" + inner + ("," + inner).join(map(template.format, *encoded)) + newline + "]")
 
