@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from ..cores import usable_cores
 from ..errors import CorpusError, RSTKitError, detached
-from ..formats.disrpt import DisrptDocument, list_disrpt, read_disrpt
+from ..formats.disrpt import DisrptDocument, list_disrpt, read_disrpt_documents
 from .files import resolve_jobs
 from .workers import in_processes
 
@@ -78,7 +78,7 @@ def _read_file(task: tuple[Path, Callable[[DisrptDocument], Made], str | None]) 
     error reading the file."""
     file, worker_result, encoding = task
     try:
-        documents = read_disrpt(file, encoding=encoding).documents
+        documents = read_disrpt_documents(file, encoding=encoding)
     except RSTKitError as error:
         return detached(error)
     made: list[tuple[str, Made | RSTKitError]] = []

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from rstkit.errors import FormatError
 from rstkit.formats import disrpt
-from rstkit.formats.disrpt import read_disrpt
+from rstkit.formats.disrpt import read_disrpt, read_disrpt_documents
 from rstkit.metrics import EvalConfig
 from rstkit.metrics.prepared import PreparationSpec
 from rstkit.metrics.segmentation import prepare_disrpt
@@ -182,6 +182,9 @@ def files(draw) -> tuple[bytes, bool]:
 
 
 def read_both(raw: bytes, conllu: bool):
+    """The reference's reading of a file and rstkit's (read_disrpt), after checking that rstkit's reading
+    of the documents alone (read_disrpt_documents: the file mapped, not decoded) gives the same documents
+    or the same error."""
     try:
         expected: list[dict] | ReferenceError = reference_read(raw, conllu)
     except ReferenceError as error:
@@ -193,7 +196,21 @@ def read_both(raw: bytes, conllu: bool):
             got: object = read_disrpt(path)
         except FormatError as error:
             got = error
+        assert_same_documents(got, path)
     return expected, got
+
+
+def assert_same_documents(got: object, path: Path, encoding: str | None = None) -> None:
+    """read_disrpt_documents(path) gives read_disrpt's documents (``got``), or its error (message and line)."""
+    try:
+        documents: object = read_disrpt_documents(path, encoding=encoding)
+    except FormatError as error:
+        documents = error
+    if isinstance(got, FormatError):
+        assert isinstance(documents, FormatError) and (str(documents), documents.line) == (str(got), got.line)
+    else:
+        assert not isinstance(documents, FormatError), documents
+        assert as_read(documents) == as_read(got.documents)
 
 
 @pytest.mark.slow  # fast path against the long way
@@ -270,6 +287,54 @@ def test_files_in_other_encodings_are_read_in_bulk_too(tmp_path, encoding) -> No
     path.write_bytes(text.encode(encoding))
     (document,) = read_disrpt(path, encoding=encoding).documents
     assert document.tokens == ("Zürich", "ist") and document.boundaries == (True, False)
+    assert_same_documents(read_disrpt(path, encoding=encoding), path, encoding)
+
+
+TOK = "# newdoc id = d\n1\tZürich\t_\t_\t_\t_\t_\t_\t_\tSeg=B-seg\n2\tist\t_\t_\t_\t_\t_\t_\t_\tSeg=O\n"
+
+
+@pytest.mark.parametrize("raw, encoding", [
+    (TOK.encode("utf-8"), None), (b"\xef\xbb\xbf" + TOK.encode("utf-8"), None), (b"\xef\xbb\xbf", None),
+    (TOK.encode("utf-8"), "UTF8"), (TOK.encode("latin-1"), None), (TOK.encode("latin-1"), "utf-8"),
+    (TOK.encode("utf-16"), None), (TOK.encode("utf-16-le"), "utf-16-le"), (TOK.encode("cp1252"), "cp1252"),
+    (b"\xef\xbb\xbf" + TOK.encode("utf-8"), "utf-8-sig"), (b"", None),
+    (TOK.encode("utf-8") + b"3\tx\xed\xa0\x80\t_\t_\t_\t_\t_\t_\t_\tSeg=O\n", None),  # an encoded surrogate
+    (TOK.encode("utf-8") + "3\tü\t_\t_\t_\t_\t_\t_\t_\tSeg=O\n".encode("latin-1"), None),  # UTF-8, then a stray byte
+    (TOK.encode("utf-8")[:-30] + b"\xe2\x82", None),  # ends inside a character
+    (TOK.replace("Seg=O", "Seg=X").encode("utf-8"), None),  # an error: left to the line-by-line reading
+])
+def test_the_documents_alone_are_read_as_read_disrpt_reads_them(tmp_path, raw, encoding) -> None:
+    """read_disrpt_documents maps a UTF-8 file and reads it in place; every other file (a byte-order mark,
+    another encoding, bytes that are not UTF-8, an error) gives read_disrpt's documents or error."""
+    path = tmp_path / "f.tok"
+    path.write_bytes(raw)
+    try:
+        got: object = read_disrpt(path, encoding=encoding)
+    except FormatError as error:
+        got = error
+    assert_same_documents(got, path, encoding)
+
+
+def test_a_missing_file_or_a_folder_is_read_disrpts_error(tmp_path) -> None:
+    for path in (tmp_path / "missing.tok", tmp_path):
+        with pytest.raises(FormatError) as expected:
+            read_disrpt(path)
+        with pytest.raises(FormatError) as got:
+            read_disrpt_documents(path)
+        assert str(got.value) == str(expected.value)
+
+
+def test_a_mapped_file_is_read_where_it_lies(tmp_path, monkeypatch) -> None:
+    """A regular UTF-8 file is read by the mapped path alone: read_disrpt (which reads and decodes the
+    whole file) is not called, and the documents are the reference's."""
+    raw = ("# newdoc id = a\n" + "".join(f"{i}\tw{i}é\t_\t_\t_\t_\t_\t_\t_\t{'Seg=B-seg' if i % 3 == 1 else 'Seg=O'}\n"
+                                       for i in range(1, 2001))).encode("utf-8")
+    path = tmp_path / "f.tok"
+    path.write_bytes(b"\xef\xbb\xbf" + raw)
+    monkeypatch.setattr(disrpt, "read_disrpt", lambda *args, **kwargs: pytest.fail("read_disrpt was called"))
+    monkeypatch.setattr(disrpt, "_CHECKED", 7)  # checked in parts that cut characters
+    (document,) = read_disrpt_documents(path)
+    assert as_read([document]) == reference_read(raw, False)
 
 
 # -- gold and predictions read side by side (issue 37) -------------------------------------------------------
