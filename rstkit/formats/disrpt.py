@@ -224,7 +224,7 @@ def read_disrpt(path: str | Path, *, encoding: str | None = None) -> DisrptFile:
     except FormatError as exc:  # a DISRPT file is read as it is: no lenient repair gets past its bytes
         exc.fixes = tuple(fix for fix in exc.fixes if fix != "lenient")
         raise
-    bom = (encoding is None or codecs.lookup(encoding).name == "utf-8") and _starts_with_bom(path)
+    bom = _utf8_named(encoding) and _starts_with_bom(path)
     documents = _scan(data, source, conllu)
     if documents is None:
         documents = _read_lines(text.split("\n"), source, conllu)
@@ -238,7 +238,7 @@ def read_disrpt_documents(path: str | Path, *, encoding: str | None = None) -> t
     text are copied whole (of a 64 MB file, 0.1 s of the 0.13 that reading and decoding it took, mostly
     the system's for the new memory). Any other file, and one the bulk reading leaves to the
     line-by-line reading, is read by :func:`read_disrpt`, which gives the same documents or the error."""
-    if encoding is None or codecs.lookup(encoding).name == "utf-8":
+    if _utf8_named(encoding):
         mapped = _mapped(path)
         if mapped is not None:
             with mapped:
@@ -250,6 +250,15 @@ def read_disrpt_documents(path: str | Path, *, encoding: str | None = None) -> t
             if documents is not None:
                 return tuple(documents)
     return read_disrpt(path, encoding=encoding).documents
+
+
+def _utf8_named(encoding: str | None) -> bool:
+    """Whether ``encoding`` (None: UTF-8 unless the file says otherwise) names UTF-8; an unknown name does
+    not (reading the file names it as the error)."""
+    try:
+        return encoding is None or codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
 
 
 def _mapped(path: str | Path) -> mmap.mmap | None:

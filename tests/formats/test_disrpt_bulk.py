@@ -297,7 +297,7 @@ TOK = "# newdoc id = d\n1\tZürich\t_\t_\t_\t_\t_\t_\t_\tSeg=B-seg\n2\tist\t_\t_
     (TOK.encode("utf-8"), None), (b"\xef\xbb\xbf" + TOK.encode("utf-8"), None), (b"\xef\xbb\xbf", None),
     (TOK.encode("utf-8"), "UTF8"), (TOK.encode("latin-1"), None), (TOK.encode("latin-1"), "utf-8"),
     (TOK.encode("utf-16"), None), (TOK.encode("utf-16-le"), "utf-16-le"), (TOK.encode("cp1252"), "cp1252"),
-    (b"\xef\xbb\xbf" + TOK.encode("utf-8"), "utf-8-sig"), (b"", None),
+    (b"\xef\xbb\xbf" + TOK.encode("utf-8"), "utf-8-sig"), (b"", None), (TOK.encode("utf-8"), "no-such-codec"),
     (TOK.encode("utf-8") + b"3\tx\xed\xa0\x80\t_\t_\t_\t_\t_\t_\t_\tSeg=O\n", None),  # an encoded surrogate
     (TOK.encode("utf-8") + "3\tü\t_\t_\t_\t_\t_\t_\t_\tSeg=O\n".encode("latin-1"), None),  # UTF-8, then a stray byte
     (TOK.encode("utf-8")[:-30] + b"\xe2\x82", None),  # ends inside a character
