@@ -13,7 +13,7 @@ from typing import Any
 from ..cores import usable_cores
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning, caller_stacklevel, detached
 from ..folders import not_regular, walk_files
-from ..formats import Format, all_formats, get_format, read_text
+from ..formats import Format, all_formats, get_format, read_text_utf8
 from ..formats.detect import describe_groups, sniffed
 from ..gcpause import bulk_work
 from ..progress import Progress
@@ -191,7 +191,7 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
     one document, :func:`read_tree`). With ``jobs`` > 1 (see :func:`resolve_jobs`) the files are read
     in worker processes, which send back ``worker_result(tree)`` instead of each tree when that
     picklable function is given (trees are costly to send; read in this process, trees are returned
-    as they are); where it also has ``text_formats`` and ``from_texts(paths, texts)`` (as
+    as they are); where it also has ``text_formats`` and ``from_texts(paths, texts, encoded)`` (as
     :class:`rstkit.metrics.prepared.Preparer` has), the files of those formats are first given to it with
     their texts, a worker's files at once, and what it makes of them is sent back (None: a file it
     declines, read as usual). The outcome, and the warnings (re-emitted here in file order), are otherwise the
@@ -237,19 +237,22 @@ def _from_texts(paths: list[Path], format: str | None, worker_result: Any, optio
         return {}
     chosen: list[int] = []
     texts: list[str] = []
+    encoded: list[bytes] = []  # each text's UTF-8 (the file's own bytes where it is UTF-8)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for i, path in enumerate(paths):
             try:
                 fmt = get_format(format) if format else format_for_path(path)
                 if fmt.key in formats and path.is_file():
-                    texts.append(read_text(path, encoding=options.get("encoding")))
+                    text, utf8 = read_text_utf8(path, encoding=options.get("encoding"))
+                    texts.append(text)
+                    encoded.append(utf8)
                     chosen.append(i)
             except (RSTKitError, OSError):
                 continue
     if caught or not chosen:
         return {}
-    results = worker_result.from_texts([paths[i] for i in chosen], texts)
+    results = worker_result.from_texts([paths[i] for i in chosen], texts, encoded)
     return {i: result for i, result in zip(chosen, results) if result is not None}
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import accumulate, chain, compress, repeat
 from operator import add
 
@@ -20,6 +20,7 @@ import numpy as np
 
 from ..dependency import Forest, last_descendants
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, Node
+from ._dis_bulk import NodeColumns, bulk_nodes
 from ._dis_events import PARAGRAPH_END
 from ._fastnodes import new_edu, new_node
 
@@ -145,44 +146,94 @@ _NODE = re.compile(rf"""
 _WORD_NUCLEUS, _WORD_ROOT = len("Nucleus"), len("Root")
 
 
-def direct_forest(texts: Sequence[str]) -> tuple[Forest, list[list[str]], np.ndarray]:
+def direct_forest(texts: Sequence[str], encoded: Sequence[bytes] | None = None
+                  ) -> tuple[Forest, list[list[str]], np.ndarray]:
     """The files that :func:`direct` reads, read at once into a :class:`~rstkit.dependency.Forest` (their
     nodes in pre-order, one file after the other) without making trees: ``(forest, each file's EDU texts,
     which files were read)``; the forest and the texts hold the files read, in order. A file is declined
     (left to the tree path, which gives its error, warning or repair) where ``direct`` declines it, and
-    where it has a one-child node. The checks are made in bulk: the brackets balance inside each file,
-    only its top node is Root, every other node has a relation, its leaves are numbered in order, and
-    each declared extent runs from the node's first leaf to its last (found by pointer jumping down last
-    children). Parents are found inside each file only, so a declined file leaves the others as they are."""
+    where it has a one-child node. Its nodes are read in bulk (:func:`rstkit.formats._dis_bulk.bulk_nodes`)
+    where its layout allows, else by ``_NODE``, one match per node; the checks are made in bulk: the brackets
+    balance inside each file, only its top node is Root, every other node has a relation, its leaves are
+    numbered in order, and each declared extent runs from the node's first leaf to its last (found by pointer
+    jumping down last children). Parents are found inside each file only, so a declined file leaves the
+    others as they are. ``encoded``, where given, holds each text's UTF-8 (saves encoding them again)."""
+    read_in_bulk, nodes = bulk_nodes(texts, encoded)
+    if not read_in_bulk.all():
+        rest = np.flatnonzero(~read_in_bulk)
+        nodes = _merged(read_in_bulk, nodes, _matched_nodes([texts[i] for i in rest.tolist()]))
+    return _forest(nodes)
+
+
+def _matched_nodes(texts: Sequence[str]) -> NodeColumns:
+    """The nodes of ``texts`` by ``_NODE``, one match per node (none of a file with anything else)."""
     matched = [_NODE.findall(text) if "//TT_ERR" not in text else [] for text in texts]
     columns = list(zip(*chain.from_iterable(matched)))
     if columns and any(columns[-1]):  # anything else in a file: it is declined
         matched = [[] if any(junk for *_, junk in nodes) else nodes for nodes in matched]
         columns = list(zip(*chain.from_iterable(matched)))
     counts = np.fromiter(map(len, matched), np.int64, len(texts))
-    present = counts > 0
     if not columns:
         nothing = np.zeros(0, np.int64)
-        return Forest(nothing, nothing.astype(np.bool_), nothing, nothing, [], nothing), [], present
+        return NodeColumns(counts, nothing, nothing.astype(np.bool_), nothing, nothing, [], nothing, [])
     words, leaf_numbers, leaf_relations, bodies, firsts, lasts, relations, closes, _ = columns
     m = len(words)
-    tree_of = np.repeat(np.arange(len(texts)), counts)
+    leaf = np.fromiter(map(len, leaf_numbers), np.int64, m) > 0
+    spans = m - int(leaf.sum())
+    number = np.zeros(m, np.int64)
+    last = np.zeros(m, np.int64)
+    number[leaf] = np.fromiter(map(int, filter(None, leaf_numbers)), np.int64, m - spans)
+    number[~leaf] = np.fromiter(map(int, filter(None, firsts)), np.int64, spans)
+    last[~leaf] = np.fromiter(map(int, filter(None, lasts)), np.int64, spans)
+    return NodeColumns(counts, np.fromiter(map(len, words), np.int64, m), leaf, number, last,
+                       list(map(add, leaf_relations, relations)),  # one of the two is empty
+                       np.fromiter(map(str.count, closes, repeat(")")), np.int64, m),
+                       list(compress(bodies, leaf.tolist())))
+
+
+def _merged(first: np.ndarray, nodes: NodeColumns, others: NodeColumns) -> NodeColumns:
+    """The nodes of the files ``first`` marks (``nodes``) and of the others (``others``), in file order."""
+    counts = np.zeros(len(first), np.int64)
+    counts[first], counts[~first] = nodes.counts[first], others.counts
+    node_file = np.concatenate((np.repeat(np.flatnonzero(first), nodes.counts[first]),
+                                np.repeat(np.flatnonzero(~first), others.counts)))
+    order = np.argsort(node_file, kind="stable")
+    leaf = np.concatenate((nodes.leaf, others.leaf))
+    leaf_order = np.argsort(node_file[leaf], kind="stable")
+    relation = [*nodes.relation, *others.relation]
+    bodies = [*nodes.bodies, *others.bodies]
+    return NodeColumns(counts, np.concatenate((nodes.word, others.word))[order], leaf[order],
+                       np.concatenate((nodes.number, others.number))[order],
+                       np.concatenate((nodes.last, others.last))[order], [relation[i] for i in order.tolist()],
+                       np.concatenate((nodes.closes, others.closes))[order],
+                       [bodies[i] for i in leaf_order.tolist()])
+
+
+def _forest(nodes: NodeColumns) -> tuple[Forest, list[list[str]], np.ndarray]:
+    """:func:`direct_forest`'s result from the files' nodes: their checks, and the files that pass them."""
+    counts = nodes.counts
+    n_files = len(counts)
+    present = counts > 0
+    m = len(nodes.word)
+    if not m:
+        nothing = np.zeros(0, np.int64)
+        return Forest(nothing, nothing.astype(np.bool_), nothing, nothing, [], nothing), [], present
+    tree_of = np.repeat(np.arange(n_files), counts)
     starts = np.minimum(np.cumsum(counts) - counts, m - 1)  # each file's first match (any, for an empty one)
     top = np.zeros(m, np.bool_)
     top[starts[present]] = True
     is_last = np.zeros(m, np.bool_)
     is_last[(starts + counts - 1)[present]] = True
-    leaf = np.fromiter(map(len, leaf_numbers), np.int64, m) > 0
+    leaf, word = nodes.leaf, nodes.word
     inner = ~leaf
-    word = np.fromiter(map(len, words), np.int64, m)
     bad = (word == _WORD_ROOT) != top  # Root on top, and only there
-    relation: list[str | None] = list(map(add, leaf_relations, relations))  # one of the two is empty
+    relation: list[str | None] = list(nodes.relation)
     for root in np.flatnonzero(top).tolist():
         relation[root] = relation[root] or None
     if "" in relation:  # a node below the top without a relation
         bad |= np.fromiter((r == "" for r in relation), np.bool_, m)
     # levels: the inner nodes open before each match, counted inside its file
-    change = inner.astype(np.int64) - np.fromiter(map(str.count, closes, repeat(")")), np.int64, m)
+    change = inner.astype(np.int64) - nodes.closes
     after = np.cumsum(change)
     after -= np.repeat(after[starts] - change[starts], counts)
     level = after - change
@@ -204,20 +255,19 @@ def direct_forest(texts: Sequence[str]) -> tuple[Forest, list[list[str]], np.nda
     child = np.flatnonzero(parent >= 0)
     descend = last_descendants(child[np.argsort(parent[child], kind="stable")], kids)
     # the numbers the file declares: leaves in order, extents from the leaves
-    spans = int(inner.sum())
-    bad[leaf] |= np.fromiter(map(int, filter(None, leaf_numbers)), np.int64, m - spans) != first[leaf]
-    bad[inner] |= np.fromiter(map(int, filter(None, firsts)), np.int64, spans) != first[inner]
-    bad[inner] |= np.fromiter(map(int, filter(None, lasts)), np.int64, spans) != first[descend[inner]]
-    read = present & (np.bincount(tree_of[bad], minlength=len(texts)) == 0)
-    n_edus = np.bincount(tree_of[leaf], minlength=len(texts))[read]
+    bad |= nodes.number != first  # a leaf's number, a span's first leaf
+    bad[inner] |= nodes.last[inner] != first[descend[inner]]
+    read = present & (np.bincount(tree_of[bad], minlength=n_files) == 0)
+    n_edus = np.bincount(tree_of[leaf], minlength=n_files)[read]
     kept = read[tree_of]
+    bodies: Iterable[str] = nodes.bodies
     if not kept.all():  # the files read, alone
         index = np.flatnonzero(kept)
         parent = np.where(parent[index] >= 0, (np.cumsum(kept) - 1)[parent[index]], -1)
+        bodies = compress(bodies, kept[leaf].tolist())
         word, first, level, leaf = word[index], first[index], level[index], leaf[index]
         relation = [relation[i] for i in index.tolist()]
-        bodies = tuple(bodies[i] for i in index.tolist())
-    edu_texts = list(map(str.strip, compress(bodies, leaf.tolist())))
+    edu_texts = list(map(str.strip, bodies))
     marked = np.fromiter(map(str.endswith, edu_texts, repeat("<P>")), np.bool_, len(edu_texts))
     for i in np.flatnonzero(marked).tolist():  # RST-DT's paragraph mark (PARAGRAPH_END, on the text stripped)
         edu_texts[i] = edu_texts[i][:-3].rstrip()

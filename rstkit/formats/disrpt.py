@@ -52,6 +52,12 @@ from ..errors import CorpusError, FormatError, WriteError, printable
 from ..folders import walk_files
 from ..tree import EDU, RSTTree
 from . import known_suffixes, read_text_utf8
+from ._bytewords import EACH as _EACH
+from ._bytewords import LOW as _LOW
+from ._bytewords import PADDING as _PADDING
+from ._bytewords import Words as _Words
+from ._bytewords import has_byte as _has_byte
+from ._bytewords import word as _word
 from .writable import HEADER_ID, check_doc_id
 
 #: the MISC items of a token that begins an EDU, and of one that does not (what rstkit writes)
@@ -491,41 +497,6 @@ def _maybe_newdoc(padded: np.ndarray, starts: np.ndarray, comments: np.ndarray) 
     after = np.where(second == ord(" "), third, second)
     maybe: np.ndarray = lines[_SPACES[after] | (after == ord("n"))]
     return maybe
-
-
-#: bytes past the end of a part that the bulk reading may look at
-_PADDING = 32
-
-
-class _Words:
-    """The bytes of a part of the file (followed by :data:`_PADDING` zero bytes), read 8 at a time at any
-    position: one look-up gives the 8 bytes that start there as an integer, the first byte the lowest."""
-
-    def __init__(self, padded: np.ndarray, size: int) -> None:
-        self.padded, self.size = padded, size
-        self.words = np.ndarray((size + 16,), dtype="<u8", buffer=padded, strides=(1,))
-
-    def at(self, positions: np.ndarray) -> np.ndarray:
-        """The 8 bytes that start at each of ``positions``."""
-        found: np.ndarray = self.words[positions]
-        return found
-
-
-def _word(piece: bytes) -> np.uint64:
-    """Up to 8 bytes as :meth:`_Words.at` gives them."""
-    return np.uint64(int.from_bytes(piece, "little"))
-
-
-#: the lowest k bytes of a word, by k
-_LOW = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
-_EACH = int.from_bytes(b"\x01" * 8, "little")
-
-
-def _has_byte(words: np.ndarray, byte: int) -> np.ndarray:
-    """Whether any of the 8 bytes of each word is ``byte``."""
-    value = words ^ np.uint64(_EACH * byte)
-    found: np.ndarray = ((value - np.uint64(_EACH)) & ~value & np.uint64(_EACH * 0x80)) != 0
-    return found
 
 
 def _token_ids(words: _Words, begin: np.ndarray, head: np.ndarray, size: np.ndarray

@@ -277,11 +277,12 @@ class Preparer:
             return frozenset({"dis"})
         return frozenset()
 
-    def from_texts(self, paths: Sequence[Path], texts: Sequence[str]) -> list[PreparedDocument | None]:
+    def from_texts(self, paths: Sequence[Path], texts: Sequence[str], encoded: Sequence[bytes] | None = None
+                   ) -> list[PreparedDocument | None]:
         """The documents of ``.dis`` files given with their texts, prepared as trees read from them would
         be; None for a file read no further (one the tree path must read: an irregular layout, an error,
         a warning; or a tree a family refuses, whose error the tree path raises)."""
-        forest, edu_texts, read = direct_forest(texts)
+        forest, edu_texts, read = direct_forest(texts, encoded)
         tables = {config.metric: config.family.forest_tables(forest, config, gold=self.spec.gold)
                   for config in self.spec.configs}
         documents: list[PreparedDocument | None] = []

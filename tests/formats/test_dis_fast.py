@@ -104,16 +104,16 @@ LABELS = st.from_regex(r"[^\s()]{1,8}", fullmatch=True).filter(lambda s: "//TT_E
 
 
 @st.composite
-def dis_documents(draw, bodies=CLEAN):
+def dis_documents(draw, bodies=CLEAN, separators=SEPARATORS, labels=LABELS):
     """(text of a .dis file in a random layout, the tree it says, the EDU bodies written)."""
     tree = draw(rst_trees(patterns="any", max_edus=8))
-    labels = {}
+    label_strategy, labels = labels, {}
 
     def gap() -> str:
-        return draw(SEPARATORS)
+        return draw(separators)
 
     def need() -> str:  # a separator that cannot be empty
-        return draw(SEPARATORS.filter(bool))
+        return draw(separators.filter(bool))
 
     bodies_written = []
     parts = []
@@ -129,7 +129,7 @@ def dis_documents(draw, bodies=CLEAN):
             ["span", need(), str(node.start), need(), str(node.end)]
         parts += [gap(), ")"]
         if node.relation is not None:
-            label = labels.setdefault(node.relation, draw(LABELS))
+            label = labels.setdefault(node.relation, draw(label_strategy))
             parts += [gap(), "(", gap(), "rel2par", need(), label, gap(), ")"]
         if node.is_leaf:
             body = draw(bodies)

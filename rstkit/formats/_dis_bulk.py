@@ -1,0 +1,251 @@
+"""The .dis forest path's bulk reading (:func:`bulk_nodes`): many files' nodes at once from their UTF-8
+bytes with numpy, where the regular-expression pass (``_dis_direct._NODE``) costs a match, a tuple and
+its strings per node. Private: :func:`rstkit.formats._dis_direct.direct_forest` uses it.
+
+It reads a file only where its layout is one ``_NODE`` reads node by node, as that pass reads it, and
+declines every other file (the regular-expression pass then reads it): a text body is what lies between
+``text``, whitespace and ``_!``, and the first ``_!`` then followed by optional whitespace and ``)``;
+outside the bodies, the file is brackets, words and whitespace, ASCII only (so that whitespace and
+digits are ASCII's, as ``\\s`` and ``\\d`` are on such text), tokenized at once; each node is
+``( Nucleus|Satellite|Root ( leaf N ) [( rel2par R )] ( text BODY ) )`` or
+``( Nucleus|Satellite|Root ( span N N ) [( rel2par R )]``, followed only by closing brackets up to the
+next node. The checks of a tree (numbering, extents, arity) are ``direct_forest``'s, on what both give.
+tests/formats/test_dis_forest.py checks that both passes give the same nodes of every file."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._bytewords import LOW, PADDING, Words, word
+
+
+@dataclass
+class NodeColumns:
+    """Nodes of several files in file order, one file after the other: ``counts[f]`` nodes of file ``f``
+    (0: a file not read); per node the length of its nuclearity word (``Nucleus`` 7, ``Satellite`` 9,
+    ``Root`` 4), whether it is a leaf, its leaf number or declared first leaf, its declared last leaf (0
+    for a leaf), its relation as written ("" for none) and the closing brackets after it; ``bodies``: the
+    leaves' text bodies, as written between ``_!`` and ``_!``."""
+
+    counts: np.ndarray
+    word: np.ndarray
+    leaf: np.ndarray
+    number: np.ndarray
+    last: np.ndarray
+    relation: list[str]
+    closes: np.ndarray
+    bodies: list[str]
+
+
+#: each byte's class: whitespace (ASCII's, as ``str.isspace`` has it), a bracket, a body's stand-in, a word's
+#: byte, or refused (control characters other than whitespace, and non-ASCII: a file with one is declined)
+_SPACE, _OPEN, _CLOSE, _TEXT, _WORD, _REFUSED = range(6)
+_CLASS = bytearray([_REFUSED] * 256)
+_CLASS[33:128] = bytes([_WORD]) * 95
+for _byte in (9, 10, 11, 12, 13, 28, 29, 30, 31, 32):
+    _CLASS[_byte] = _SPACE
+_CLASS[ord("(")], _CLASS[ord(")")] = _OPEN, _CLOSE
+#: what a body is replaced by outside the bodies (a file holding it is declined)
+_BODY = b"\x01"
+_CLASS[_BODY[0]] = _TEXT
+_CLASSES = bytes(_CLASS)
+_IS_SPACE = np.frombuffer(_CLASSES, np.uint8) == _SPACE
+#: how far past ``_!`` the bracket that ends a body, or past a relation its bracket, is looked for (more
+#: whitespace declines the file)
+_REACH = 16
+_LONGEST_NUMBER = 8
+_MARK = int.from_bytes(b"_!", "little")
+
+
+def _marks(data: bytes) -> np.ndarray:
+    """The positions of ``_!`` in ``data``, in order."""
+    even = np.frombuffer(data, "<u2", len(data) // 2)
+    odd = np.frombuffer(data, "<u2", (len(data) - 1) // 2, offset=1)
+    both = np.concatenate((np.flatnonzero(even == _MARK) * 2, np.flatnonzero(odd == _MARK) * 2 + 1))
+    both.sort()
+    return both
+
+
+def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> tuple[np.ndarray, NodeColumns]:
+    """(which files were read, their nodes): see the module's docstring. ``encoded``, where given, holds each
+    text's UTF-8."""
+    n_files = len(texts)
+    nothing = np.zeros(0, np.int64)
+    none_read = np.zeros(n_files, np.bool_), NodeColumns(np.zeros(n_files, np.int64), nothing, nothing.astype(np.bool_),
+                                                         nothing, nothing, [], nothing, [])
+    candidates = [i for i, text in enumerate(texts) if "//TT_ERR" not in text and "\x01" not in text]
+    try:
+        utf8 = [texts[i].encode("utf-8") for i in candidates] if encoded is None else [encoded[i] for i in candidates]
+    except UnicodeEncodeError:  # a lone surrogate: the regular-expression pass reads them
+        return none_read
+    if not candidates:
+        return none_read
+    sizes = np.fromiter(map(len, utf8), np.int64, len(utf8))
+    data = b"\n".join([*utf8, bytes(PADDING)])  # each file followed by a newline, the last by zeros too
+    file_start = np.cumsum(sizes + 1) - sizes - 1
+    raw = np.frombuffer(data, np.uint8)
+    bad = np.zeros(len(utf8) + 1, np.bool_)  # the last: the separator's, never read
+
+    # bodies: each file's `_!` alternately open one (after whitespace) and close it (before whitespace and `)`)
+    marks = _marks(data)  # none in the padding
+    mark_file = np.searchsorted(file_start, marks, "right") - 1
+    first_mark = np.searchsorted(marks, file_start)
+    opening = (np.arange(len(marks)) - first_mark[mark_file]) % 2 == 0
+    after = marks + 2
+    for _ in range(_REACH):
+        spaced = _IS_SPACE[raw[after]]
+        if not spaced.any():
+            break
+        after[spaced] += 1
+    wrong = np.where(opening, ~_IS_SPACE[raw[np.maximum(marks - 1, 0)]] | (marks == file_start[mark_file]),
+                     raw[after] != ord(")"))
+    bad[mark_file[wrong]] = True
+    bad[:-1] |= np.bincount(mark_file, minlength=len(utf8)) % 2 == 1
+    kept = ~bad[mark_file]
+    body_open, body_close = marks[kept & opening], marks[kept & ~opening]
+    body_file = mark_file[kept & opening]
+
+    # the structure: the files without their bodies, each body one byte, as byte classes
+    cuts = np.concatenate(([0], body_close + 2)).tolist()
+    ends = np.concatenate((body_open, [len(data)])).tolist()  # the structure keeps the padding
+    structure = _BODY.join([data[a:b] for a, b in zip(cuts, ends)])
+    try:
+        bodies = _BODY.join([data[a + 2:b] for a, b in zip(body_open.tolist(), body_close.tolist())]).decode("utf-8")
+    except UnicodeDecodeError:  # bytes that are no text's UTF-8 (a lone surrogate passed)
+        return none_read
+    removed = np.concatenate(([0], np.cumsum(body_close + 1 - body_open)))  # bytes removed before each body's end
+    struct_start = file_start - removed[np.searchsorted(body_open, file_start)]
+    s_size = len(structure) - PADDING - 1
+    classes = structure.translate(_CLASSES)
+    if classes.find(bytes([_REFUSED]), 0, s_size) >= 0:
+        refused = np.flatnonzero(np.frombuffer(classes, np.uint8, s_size) == _REFUSED)
+        bad[np.searchsorted(struct_start, refused, "right") - 1] = True
+    cls = np.frombuffer(classes, np.uint8)  # past the end: a newline, then refused bytes (zeros)
+    padded = np.frombuffer(structure, np.uint8)
+
+    # tokens: brackets, bodies and runs of word bytes
+    in_word = cls[:s_size] == _WORD
+    begins = cls[:s_size] != _SPACE
+    begins[1:] &= ~(in_word[1:] & in_word[:-1])
+    token = np.flatnonzero(begins)
+    n_tokens = len(token)
+    kind = np.append(cls[token], np.full(16, _SPACE, np.uint8))  # _SPACE: past the last token
+    pad_token = np.append(token, np.full(16, s_size, np.int64))
+    file_tokens = np.searchsorted(token, struct_start)  # each file's first token
+    file_token_end = np.append(file_tokens[1:], n_tokens)
+    words = Words(padded, s_size)
+
+    # nodes: `( WORD (`, nowhere else in a file of this layout
+    k = np.flatnonzero((kind[:n_tokens] == _OPEN) & (kind[1:n_tokens + 1] == _WORD) & (kind[2:n_tokens + 2] == _OPEN))
+    node_file = np.searchsorted(struct_start, token[k], "right") - 1
+
+    def keyword(offset: int | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The token ``offset`` after each node's first: where it starts, and its first 8 bytes (0 where it is
+        not a word)."""
+        at = pad_token[k + offset]
+        return at, np.where(kind[k + offset] == _WORD, words.at(at), 0)
+
+    def is_word(found: tuple[np.ndarray, np.ndarray], text: bytes) -> np.ndarray:
+        at, head = found
+        same: np.ndarray = ((head & LOW[min(len(text), 8)]) == word(text[:8])) & (cls[at + len(text)] != _WORD)
+        if len(text) > 8:
+            same &= (words.at(at + 8) & LOW[len(text) - 8]) == word(text[8:])
+        return same
+
+    first = keyword(1)
+    nucleus, satellite, root = is_word(first, b"Nucleus"), is_word(first, b"Satellite"), is_word(first, b"Root")
+    third = keyword(3)
+    leaf, span = is_word(third, b"leaf"), is_word(third, b"span")
+    ok = (nucleus | satellite | root) & (leaf | span) & (kind[k + 4] == _WORD)
+    # a leaf: ( W ( leaf N ) [( rel2par R )] ( text BODY ) ); a span: ( W ( span N N ) [( rel2par R )]
+    header_end = np.where(leaf, 5, 6)  # the bracket closing `leaf N` or `span N N`
+    ok &= kind[k + header_end] == _CLOSE
+    ok &= leaf | (kind[k + 5] == _WORD)
+    rel = header_end + 1
+    has_rel = (kind[k + rel] == _OPEN) & is_word(keyword(rel + 1), b"rel2par") & (kind[k + rel + 2] == _WORD) & (
+        kind[k + rel + 3] == _CLOSE)
+    text_at = rel + np.where(has_rel, 4, 0)
+    ok &= span | ((kind[k + text_at] == _OPEN) & is_word(keyword(text_at + 1), b"text")
+                  & (kind[k + text_at + 2] == _TEXT) & (kind[k + text_at + 3] == _CLOSE)
+                  & (kind[k + text_at + 4] == _CLOSE))
+    unit_end = k + np.where(leaf, text_at + 5, text_at)
+    # after each node, closing brackets only, up to the next node or the end of its file
+    next_start = np.append(k[1:], n_tokens)
+    last_of_file = np.append(node_file[1:] != node_file[:-1], True)
+    next_start = np.where(last_of_file, file_token_end[node_file], next_start)
+    not_closing = np.concatenate(([0], np.cumsum(kind[:n_tokens] != _CLOSE, dtype=np.int32)))
+    inside = np.minimum(unit_end, next_start)  # (a node running past the next is not read anyway)
+    ok &= (unit_end <= next_start) & (not_closing[next_start] == not_closing[inside])
+    closes = next_start - unit_end
+    bad[node_file[~ok]] = True
+    # each file begins with a node
+    node_count = np.bincount(node_file, minlength=len(utf8) + 1)[:-1]
+    starts_with_node = np.zeros(len(utf8), np.bool_)
+    first_node = np.searchsorted(k, file_tokens)
+    found = first_node < len(k)
+    starts_with_node[found] = k[first_node[found]] == file_tokens[found]
+    bad[:-1] |= ~starts_with_node  # also a file without tokens: the regular-expression pass gives it no nodes too
+
+    # numbers: 1 to 8 ASCII digits
+    span_index = np.flatnonzero(span)
+    number_at = pad_token[np.concatenate((k + 4, (k + 5)[span_index]))]
+    value, digits = _numbers(words.at(number_at))
+    digits_ok = (digits >= 1) & (cls[number_at + digits] != _WORD)
+    bad[node_file[~digits_ok[:len(k)]]] = True
+    bad[node_file[span_index[~digits_ok[len(k):]]]] = True
+
+    # relations: from the token after `rel2par` to the bracket after it, back over whitespace
+    with_rel = np.flatnonzero(has_rel)
+    rel_start, rel_end = pad_token[(k + rel + 2)[with_rel]], pad_token[(k + rel + 3)[with_rel]]
+    for _ in range(_REACH):
+        spaced = cls[rel_end - 1] == _SPACE
+        if not spaced.any():
+            break
+        rel_end[spaced] -= 1
+    bad[node_file[with_rel[cls[rel_end - 1] == _SPACE]]] = True  # more whitespace than looked back over
+
+    read = ~bad[:-1] & (node_count > 0)
+    keep = read[node_file]
+    counts = np.zeros(n_files, np.int64)
+    chosen = np.asarray(candidates, np.int64)
+    counts[chosen[read]] = node_count[read]
+    read_all = np.zeros(n_files, np.bool_)
+    read_all[chosen[read]] = True
+
+    # what the files read give: relations from the structure, bodies of their leaves
+    number = value[:len(k)]
+    last = np.zeros(len(k), np.int64)
+    last[span_index] = value[len(k):]
+    rel_start, rel_end = rel_start[keep[with_rel]], rel_end[keep[with_rel]]
+    text = structure.decode("latin-1")  # ASCII where read
+    relation = np.full(int(keep.sum()), "", dtype=object)
+    relation[has_rel[keep]] = np.array([text[a:b] for a, b in zip(rel_start.tolist(), rel_end.tolist())], dtype=object)
+    body_list = bodies.split(_BODY.decode()) if len(body_open) else []
+    body_kept = read[body_file].tolist()
+    return read_all, NodeColumns(
+        counts=counts, word=np.where(nucleus, 7, np.where(satellite, 9, 4))[keep], leaf=leaf[keep],
+        number=number[keep], last=last[keep], relation=relation.tolist(), closes=closes[keep],
+        bodies=[body for body, is_kept in zip(body_list, body_kept) if is_kept])
+
+
+#: SWAR constants: a byte's high bit set where it is no ASCII digit (after ``^ _ZEROS``)
+_ZEROS, _HIGH, _SEVEN = np.uint64(0x3030303030303030), np.uint64(0x8080808080808080), np.uint64(0x7F7F7F7F7F7F7F7F)
+_OVER_NINE = np.uint64(0x7676767676767676)
+
+
+def _numbers(eight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(value, count) of the leading ASCII digits (at most 8) of each 8 bytes, the first byte the lowest."""
+    x = eight ^ _ZEROS  # a digit's byte is now its value, 0 to 9
+    not_digit = (((x & _SEVEN) + _OVER_NINE) | x) & _HIGH
+    lowest = not_digit & (~not_digit + np.uint64(1))
+    count = np.where(not_digit == 0, 8, (np.log2(np.maximum(lowest, np.uint64(1)).astype(np.float64)).astype(np.int64)
+                                          - 7) // 8)
+    # the digits moved to the top bytes (zeros below them), then added up in pairs, fours and eights
+    shift = np.uint64(8) * (np.uint64(8) - np.minimum(count, 7).astype(np.uint64))
+    v = np.where(count > 0, (x << shift) * (count < 8) + x * (count == 8), 0).astype(np.uint64)
+    v = ((v & np.uint64(0x0F0F0F0F0F0F0F0F)) * np.uint64(2561)) >> np.uint64(8)
+    v = ((v & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(6553601)) >> np.uint64(16)
+    v = ((v & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(42949672960001)) >> np.uint64(32)
+    return v.astype(np.int64), count
