@@ -15,9 +15,10 @@ documents were prepared.
 """
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import accumulate, chain
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, TypeVar, cast, overload
@@ -209,6 +210,62 @@ class TokenSpans(Sequence[str]):
         return TokenSpans, (self.tokens, self.firsts)
 
 
+_OFFSET_SIZE = array("i").itemsize
+
+
+class JoinedTexts(Sequence[str]):
+    """A document's EDU texts held as one string and where each ends (int32 offsets, as bytes): cheap to send
+    between processes (what a reading process sends back of the EDUs) and to compare (two are equal when their
+    strings and ends are); split into the texts on first need."""
+
+    __slots__ = ("_texts", "ends", "text")
+
+    def __init__(self, text: str, ends: bytes) -> None:
+        self.text, self.ends = text, ends
+        self._texts: tuple[str, ...] | None = None
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> JoinedTexts:
+        return cls("".join(texts), array("i", accumulate(map(len, texts))).tobytes())
+
+    def texts(self) -> tuple[str, ...]:
+        if self._texts is None:
+            ends = array("i")
+            ends.frombytes(self.ends)
+            text = self.text
+            self._texts = tuple(text[a:b] for a, b in zip([0, *ends], ends))
+        return self._texts
+
+    def __len__(self) -> int:
+        return len(self.ends) // _OFFSET_SIZE
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
+        return self.texts()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.texts())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, JoinedTexts):
+            return self.ends == other.ends and self.text == other.text
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return self.texts() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"JoinedTexts.of({list(self.texts())!r})"
+
+    def __reduce__(self) -> tuple[type[JoinedTexts], tuple[str, bytes]]:
+        return JoinedTexts, (self.text, self.ends)
+
+
 @dataclass(eq=False)
 class PreparedDocument:
     """What scoring needs of one tree (see the module docstring). ``doc_id`` and ``source`` are
@@ -303,7 +360,8 @@ class Preparer:
                 rows[config.metric] = Rows.of_table(table, config.family, labels)
                 if count is not None:
                     nary[config.metric] = count
-            documents.append(PreparedDocument(doc_id, source, int(forest.n_edus[t]), tuple(edu_texts[t]), rows, nary))
+            documents.append(PreparedDocument(doc_id, source, int(forest.n_edus[t]), JoinedTexts.of(edu_texts[t]), rows,
+                                              nary))
         return documents
 
 
