@@ -241,12 +241,13 @@ def doc_id_from_path(path: str | Path, suffixes: Iterable[str] | None = None, pr
     -> ``wsj_0602``. An "extension" starts with a letter, so ``doc.1`` keeps its ``.1``.
     """
     name = path.name if isinstance(path, PurePath) else Path(path).name
-    ordered = _longest_first(known_suffixes() if suffixes is None else suffixes)
+    lowered, lengths = _longest_first(known_suffixes() if suffixes is None else suffixes)
     lower = name.lower()
-    for suffix in ordered:
-        if lower.endswith(suffix.lower()) and len(suffix) < len(name):
-            name = name[:-len(suffix)]
-            break
+    if lower.endswith(lowered):
+        for suffix, length in zip(lowered, lengths):
+            if lower.endswith(suffix) and length < len(name):
+                name = name[:-length]
+                break
     for prefix in prefixes:
         if name.lower().startswith(prefix.lower()) and len(prefix) < len(name):
             name = name[len(prefix):]
@@ -285,16 +286,18 @@ def known_suffixes() -> frozenset[str]:
 _SUFFIXES: dict[int, frozenset[str]] = {}
 
 
-def _longest_first(suffixes: Iterable[str]) -> list[str]:
-    """``suffixes`` sorted longest first (memoised: every file of a corpus asks with the same set)."""
+def _longest_first(suffixes: Iterable[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """``suffixes`` sorted longest first, lower-cased, and their lengths (memoised: every file of a corpus asks
+    with the same set)."""
     key = suffixes if isinstance(suffixes, (tuple, frozenset)) else tuple(suffixes)
     ordered = _ORDERED.get(key)
     if ordered is None:
-        ordered = _ORDERED[key] = sorted(key, key=len, reverse=True)
+        longest_first = sorted(key, key=len, reverse=True)
+        ordered = _ORDERED[key] = tuple(s.lower() for s in longest_first), tuple(map(len, longest_first))
     return ordered
 
 
-_ORDERED: dict[tuple[str, ...] | frozenset[str], list[str]] = {}
+_ORDERED: dict[tuple[str, ...] | frozenset[str], tuple[tuple[str, ...], tuple[int, ...]]] = {}
 
 
 _loaded = False

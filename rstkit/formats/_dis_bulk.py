@@ -219,9 +219,8 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
     last = np.zeros(len(k), np.int64)
     last[span_index] = value[len(k):]
     rel_start, rel_end = rel_start[keep[with_rel]], rel_end[keep[with_rel]]
-    text = structure.decode("latin-1")  # ASCII where read
     relation = np.full(int(keep.sum()), "", dtype=object)
-    relation[has_rel[keep]] = np.array([text[a:b] for a, b in zip(rel_start.tolist(), rel_end.tolist())], dtype=object)
+    relation[has_rel[keep]] = _strings(structure, words, rel_start, rel_end)
     body_list = bodies.split(_BODY.decode()) if len(body_open) else []
     body_kept = read[body_file].tolist()
     return read_all, NodeColumns(
@@ -249,3 +248,30 @@ def _numbers(eight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     v = ((v & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(6553601)) >> np.uint64(16)
     v = ((v & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(42949672960001)) >> np.uint64(32)
     return v.astype(np.int64), count
+
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _strings(structure: bytes, words: Words, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``structure[start:end]`` of each token (ASCII) as strings (an object array), each distinct one decoded
+    once: tokens are grouped by their length and first 24 bytes; one longer, or in a group of tokens not all
+    alike, is decoded alone."""
+    if not len(starts):
+        return np.zeros(0, dtype=object)
+    lengths = ends - starts
+    parts = [words.at(starts + offset) & LOW[np.clip(lengths - offset, 0, 8)] for offset in (0, 8, 16)]
+    key = lengths.astype(np.uint64)
+    for part in parts:
+        key = key * _MIX + part
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    alike = (lengths <= 24) & (lengths[first][inverse] == lengths)
+    for part in parts:
+        alike &= part[first][inverse] == part
+    made = np.array([structure[a:b].decode("ascii") for a, b in zip(starts[first].tolist(), ends[first].tolist())],
+                    dtype=object)
+    strings: np.ndarray = made[inverse]
+    for i in np.flatnonzero(~alike).tolist():
+        strings[i] = structure[starts[i]:ends[i]].decode("ascii")
+    return strings

@@ -137,6 +137,22 @@ def test_what_a_file_read_gives():
     assert nodes.bodies == ["a<P>", "b", " one EDU "]
 
 
+@pytest.mark.parametrize("labels", [
+    ["elaboration-additional-e", "elaboration-additional-f", "elaboration-additional-e"],  # 24 bytes, one apart
+    ["elaboration-object-attribute-e", "elaboration-object-attribute-x", "elaboration-object-attribute-e"],
+    ["a" * 40, "a" * 39 + "b", "a" * 41],  # alike for 24 bytes and more
+    ["x", "xx", "x\x7f", "12345678", "123456789", "1234567812345678", "12345678123456781"],
+])
+def test_relations_alike_in_their_first_bytes_read_apart(labels):
+    """Relations are made once per distinct label, grouped by their first bytes: those longer than the
+    bytes compared, and those that share them, each as written."""
+    leaves = "".join(f" ( Nucleus (leaf {i}) (rel2par {label}) (text _!e{i}_!) )" for i, label in
+                     enumerate(labels, start=1))
+    text = f"( Root (span 1 {len(labels)}){leaves} )"
+    assert assert_bulk_reads_as_the_matches([text, text]).all()
+    assert bulk_nodes([text])[1].relation == ["", *labels]
+
+
 @pytest.mark.slow  # GUM-wide
 @pytest.mark.gum
 @pytest.mark.parametrize("form", ["lisp_nary", "lisp_binary"])
