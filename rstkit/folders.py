@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,6 +109,35 @@ def walk_files(directory: str | os.PathLike, *, recursive: bool = True) -> Listi
     listing.files = [path for _, path in found]
     listing.problems.sort(key=lambda error: error.path or "")
     return listing
+
+
+def holds_file(directory: str | os.PathLike, wanted: Callable[[str], bool]) -> bool:
+    """Whether :func:`walk_files` of ``directory`` lists a file whose name is ``wanted``, found without
+    listing the folder whole: the first such file ends the search (what ``eval`` asks of every input
+    folder: does it hold DISRPT files?). Entries that cannot be read are passed over, as the walk reports
+    them rather than lists them."""
+    try:
+        pending = [(os.fspath(directory), {_key(os.stat(directory))})]
+    except OSError:
+        return False
+    while pending:
+        folder, ancestors = pending.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = [entry for entry in entries if not entry.name.startswith(".")]
+        except OSError:
+            continue
+        for entry in listed:
+            try:
+                if entry.is_file() and wanted(entry.name):  # a regular file, or a link to one
+                    return True
+                if entry.is_dir():
+                    key = _key(os.stat(entry.path))
+                    if key not in ancestors:
+                        pending.append((entry.path, {*ancestors, key}))
+            except OSError:
+                continue
+    return False
 
 
 def _key(status: os.stat_result) -> tuple[int, int]:

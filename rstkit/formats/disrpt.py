@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CorpusError, FormatError, WriteError, printable
-from ..folders import walk_files
+from ..folders import holds_file, walk_files
 from ..tree import EDU, RSTTree
 from . import known_suffixes, read_text_utf8
 from ._bytewords import EACH as _EACH
@@ -194,7 +194,7 @@ def is_disrpt_input(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a DISRPT file, or a directory that holds some."""
     path = Path(path)
     if path.is_dir():
-        return any(is_disrpt(p.name) for p in walk_files(path).files)
+        return holds_file(path, is_disrpt)
     return is_disrpt(path.name)
 
 

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rstkit.cli import main
-from rstkit.folders import walk_files
+from rstkit.folders import holds_file, walk_files
 from tests.support.cli_run import without_privileges
 
 PROJECT = Path(__file__).resolve().parents[1].parent
@@ -165,3 +165,23 @@ def test_walk_lists_what_its_definition_lists(tmp_path_factory, inside, outside,
     listing = walk_files(root)
     assert listing.problems == []
     assert listing.files == [root.joinpath(*p) for p in sorted(expected)]
+    for name in ("x.dis", "a.dis", "a", "B", "z", ".h", ".x.dis"):  # a file of that name listed, found alike
+        assert holds_file(root, name.__eq__) == any(p[-1] == name for p in expected)
+    assert holds_file(root, lambda name: name.endswith(".dis")) == any(p[-1].endswith(".dis") for p in expected)
+
+
+def test_what_holds_file_passes_over(linked, tmp_path):
+    """Entries the walk reports instead of listing: a FIFO, a broken link, a link cycle, a hidden file."""
+    gold, _ = linked
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    os.mkfifo(folder / "pipe.tok")
+    (folder / "gone.tok").symlink_to(tmp_path / "nowhere.tok")
+    (folder / ".hidden.tok").write_text("")
+    (folder / "loop").symlink_to(folder, target_is_directory=True)
+    assert not holds_file(folder, lambda name: name.endswith(".tok"))
+    (folder / "sub").mkdir()
+    (folder / "sub" / "real.tok").write_text("")
+    assert holds_file(folder, lambda name: name.endswith(".tok"))
+    assert holds_file(gold, "sample_harbour.dis".__eq__)  # through the linked subfolder
+    assert not holds_file(tmp_path / "missing", bool)
