@@ -11,6 +11,8 @@ path says its numbers in its module's docstring. Times are CPU seconds (``time.p
 * the forest path (``formats/_dis_direct.direct_forest``, ``dependency.forest_dependencies``): what a reading
   process makes of chunks of the same files for the dependency family, from their texts at once
   (``metrics.prepared.Preparer``) and from their trees (``prepare_document``);
+* the forest path's bulk reading (``formats/_dis_bulk.bulk_nodes``, issue #37): ``direct_forest`` on the same
+  files' texts in chunks, with the bulk reading and with every file left to the regular-expression pass;
 * ``chain`` (``dependency.py``): the conversion with its ``right_mixed`` pass inside the walk, and the
   tree binarized to a binary tree first (``transform.binarize``), converted as ``tree``;
 * ``.rs4`` (``formats/rs3.py``): GUM's files with the scanner, and through ElementTree alone;
@@ -44,6 +46,7 @@ from rstkit.corpus import files, read_documents  # noqa: E402
 from rstkit.dependency import dependency_records  # noqa: E402
 from rstkit.errors import RSTKitError, RSTKitWarning  # noqa: E402
 from rstkit.formats import (  # noqa: E402
+    _dis_direct,
     dis,
     disrpt,
     read_text,
@@ -143,6 +146,17 @@ def main() -> None:
         show(f"dependency rows of {len(paths)} .dis files: forest path / trees",
              best(runs, lambda: prepared(Preparer(spec))),
              best(runs, lambda: prepared(partial(prepare_document, spec=spec))))
+
+        texts = [read_text(path) for path in paths]
+        text_chunks = [texts[i:i + 62] for i in range(0, len(texts), 62)]
+        fast = best(runs, lambda: [_dis_direct.direct_forest(chunk) for chunk in text_chunks])
+        bulk = _dis_direct.bulk_nodes
+        _dis_direct.bulk_nodes = lambda texts, encoded=None: bulk(["\x01"] * len(texts))  # each file declined
+        try:
+            slow = best(runs, lambda: [_dis_direct.direct_forest(chunk) for chunk in text_chunks])
+        finally:
+            _dis_direct.bulk_nodes = bulk
+        show(f"forest nodes of {len(texts)} .dis files: bulk / regular expression", fast, slow)
 
         trees = [*gold_trees.values(), *pred_trees.values()]
         show(f"chain of {len(trees)} trees: in the walk / binarized first",

@@ -370,11 +370,11 @@ def arrays_of_prepared(per_doc: Sequence[Rows | None], family: MetricFamily,
     """One side's rows as arrays (None: a document without rows), each label column encoded with
     its vocabulary in ``vocabularies`` (filled as it goes: each document's labels in order of first
     appearance, documents in order, is the order of first appearance over the whole side)."""
-    lengths = np.fromiter((len(rows) if rows is not None else 0 for rows in per_doc), dtype=np.int64,
-                          count=len(per_doc))
-    doc = np.repeat(np.arange(len(per_doc), dtype=np.int64), lengths)
     present = [rows for rows in per_doc if rows is not None]
     if all(rows.rows is not None for rows in present):  # made in this process: straight from the lists
+        lengths = np.fromiter((len(rows) if rows is not None else 0 for rows in per_doc), dtype=np.int64,
+                              count=len(per_doc))
+        doc = np.repeat(np.arange(len(per_doc), dtype=np.int64), lengths)
         flat = list(chain.from_iterable(cast(list[Row], rows.rows) for rows in present))
         n = len(flat)
         table = {i: list(map(itemgetter(i), flat)) for i in range(2 + len(family.columns))}
@@ -384,8 +384,11 @@ def arrays_of_prepared(per_doc: Sequence[Rows | None], family: MetricFamily,
         return TupleArrays(doc=doc, start=np.fromiter(table[0], dtype=np.int64, count=n),
                            end=np.fromiter(table[1], dtype=np.int64, count=n), columns=columns, n_docs=len(per_doc))
     packed = [rows.packed for rows in present]
-    row_lengths = np.fromiter(map(len, present), dtype=np.int64, count=len(present))
     width = 2 + len(family.columns)
+    row_lengths = np.fromiter((len(table) for table, _ in packed), dtype=np.int64, count=len(packed)) // (
+        width * _CELL.itemsize)
+    doc = np.repeat(np.flatnonzero(np.fromiter((rows is not None for rows in per_doc), np.bool_, len(per_doc))),
+                    row_lengths)
     rows_table = np.frombuffer(b"".join(table for table, _ in packed), dtype=_CELL).reshape(-1, width)
     columns = {}
     for i, name in enumerate(family.columns, start=2):
