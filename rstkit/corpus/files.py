@@ -13,7 +13,7 @@ from typing import Any
 from ..cores import usable_cores
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning, caller_stacklevel, detached
 from ..folders import not_regular, walk_files
-from ..formats import Format, all_formats, get_format, read_text_utf8
+from ..formats import Format, get_format, named_formats, read_text_utf8
 from ..formats.detect import describe_groups, sniffed
 from ..gcpause import bulk_work
 from ..progress import Progress
@@ -23,9 +23,9 @@ from .workers import in_processes
 
 def format_for_path(path: str | Path) -> Format:
     """The registered format whose extension ``path`` has."""
-    name = path.name if isinstance(path, Path) else Path(path).name
-    for fmt in all_formats().values():
-        if fmt.by_name and fmt.claims(name):
+    name = (path.name if isinstance(path, Path) else Path(path).name).lower()
+    for fmt in named_formats():
+        if name.endswith(fmt.extensions) or name.startswith(fmt.prefixes):  # Format.claims, the name lowered once
             return fmt
     raise CorpusError("cannot tell the file's format from its name; name the format", str(path),
                       fixes=("format",))

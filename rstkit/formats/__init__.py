@@ -128,6 +128,19 @@ def all_formats() -> dict[str, Format]:
     return dict(_REGISTRY)
 
 
+def named_formats() -> tuple[Format, ...]:
+    """The registered formats told by a file's name (``by_name``), in order of registration (memoised: every
+    file of a folder asks)."""
+    _load_builtin()
+    cached = _NAMED.get(len(_REGISTRY))  # formats are only ever added: the count tells the set
+    if cached is None:
+        cached = _NAMED[len(_REGISTRY)] = tuple(fmt for fmt in _REGISTRY.values() if fmt.by_name)
+    return cached
+
+
+_NAMED: dict[int, tuple[Format, ...]] = {}
+
+
 def read_text(path: str | Path, fallback: str = "latin-1", *, encoding: str | None = None,
               lenient: bool = False, strict: bool = True) -> str:
     """A file's text, the one way every reader gets it, or an error naming the file, the line and the
