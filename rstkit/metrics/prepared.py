@@ -125,68 +125,23 @@ def _pack(rows: Sequence[Row], columns: tuple[str, ...], label_columns: frozense
 _CELL = np.dtype(np.int32)
 
 
-class TokenText(Sequence[str]):
-    """A document's tokens held as one string, joined by tabs (which no token holds: a DISRPT file's
-    tokens are a column of its tab-separated lines): cheap to send between processes and to compare
-    (two are equal when their strings are); split into the tokens on first need."""
+class HeldTexts(Sequence[str]):
+    """Texts held compactly (cheap to send between processes, and to compare), made a tuple on first need;
+    a subclass says how (``_made``), how many there are, and how it pickles. Equal to any sequence of the same
+    texts; a subclass may compare two of its own without making them."""
 
-    __slots__ = ("_tokens", "size", "text")
+    __slots__ = ("_texts",)
 
-    def __init__(self, text: str, size: int) -> None:
-        self.text, self.size = text, size
-        self._tokens: tuple[str, ...] | None = None
-
-    def tokens(self) -> tuple[str, ...]:
-        if self._tokens is None:
-            self._tokens = tuple(self.text.split("\t")) if self.size else ()
-        return self._tokens
-
-    def __len__(self) -> int:
-        return self.size
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
-        return self.tokens()[index]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.tokens())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, TokenText):
-            return self.size == other.size and self.text == other.text
-        if isinstance(other, Sequence) and not isinstance(other, str):
-            return self.tokens() == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple[type[TokenText], tuple[str, int]]:
-        return TokenText, (self.text, self.size)
-
-
-class TokenSpans(Sequence[str]):
-    """The texts of consecutive spans of a document's tokens (its EDUs), each its tokens joined by
-    spaces, each span from one of ``firsts`` (token indexes, the first 0) to the next: made on first need."""
-
-    __slots__ = ("_texts", "firsts", "tokens")
-
-    def __init__(self, tokens: TokenText, firsts: np.ndarray) -> None:
-        self.tokens, self.firsts = tokens, np.asarray(firsts, dtype=_CELL)
+    def __init__(self) -> None:
         self._texts: tuple[str, ...] | None = None
+
+    def _made(self) -> tuple[str, ...]:
+        raise NotImplementedError
 
     def texts(self) -> tuple[str, ...]:
         if self._texts is None:
-            words = self.tokens.tokens()
-            firsts = self.firsts.tolist()
-            self._texts = tuple(" ".join(words[a:b]) for a, b in zip(firsts, [*firsts[1:], len(words)]))
+            self._texts = self._made()
         return self._texts
-
-    def __len__(self) -> int:
-        return len(self.firsts)
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -205,6 +160,50 @@ class TokenSpans(Sequence[str]):
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class TokenText(HeldTexts):
+    """A document's tokens held as one string, joined by tabs (which no token holds: a DISRPT file's
+    tokens are a column of its tab-separated lines): two are equal when their strings are."""
+
+    __slots__ = ("size", "text")
+
+    def __init__(self, text: str, size: int) -> None:
+        super().__init__()
+        self.text, self.size = text, size
+
+    def _made(self) -> tuple[str, ...]:
+        return tuple(self.text.split("\t")) if self.size else ()
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TokenText):
+            return self.size == other.size and self.text == other.text
+        return super().__eq__(other)
+
+    def __reduce__(self) -> tuple[type[TokenText], tuple[str, int]]:
+        return TokenText, (self.text, self.size)
+
+
+class TokenSpans(HeldTexts):
+    """The texts of consecutive spans of a document's tokens (its EDUs), each its tokens joined by
+    spaces, each span from one of ``firsts`` (token indexes, the first 0) to the next."""
+
+    __slots__ = ("firsts", "tokens")
+
+    def __init__(self, tokens: TokenText, firsts: np.ndarray) -> None:
+        super().__init__()
+        self.tokens, self.firsts = tokens, np.asarray(firsts, dtype=_CELL)
+
+    def _made(self) -> tuple[str, ...]:
+        words = self.tokens.texts()
+        firsts = self.firsts.tolist()
+        return tuple(" ".join(words[a:b]) for a, b in zip(firsts, [*firsts[1:], len(words)]))
+
+    def __len__(self) -> int:
+        return len(self.firsts)
 
     def __reduce__(self) -> tuple[type[TokenSpans], tuple[TokenText, np.ndarray]]:
         return TokenSpans, (self.tokens, self.firsts)
@@ -213,51 +212,33 @@ class TokenSpans(Sequence[str]):
 _OFFSET_SIZE = array("i").itemsize
 
 
-class JoinedTexts(Sequence[str]):
-    """A document's EDU texts held as one string and where each ends (int32 offsets, as bytes): cheap to send
-    between processes (what a reading process sends back of the EDUs) and to compare (two are equal when their
-    strings and ends are); split into the texts on first need."""
+class JoinedTexts(HeldTexts):
+    """A document's EDU texts held as one string and where each ends (int32 offsets, as bytes): what a reading
+    process sends back of the EDUs; two are equal when their strings and ends are."""
 
-    __slots__ = ("_texts", "ends", "text")
+    __slots__ = ("ends", "text")
 
     def __init__(self, text: str, ends: bytes) -> None:
+        super().__init__()
         self.text, self.ends = text, ends
-        self._texts: tuple[str, ...] | None = None
 
     @classmethod
     def of(cls, texts: Sequence[str]) -> JoinedTexts:
         return cls("".join(texts), array("i", accumulate(map(len, texts))).tobytes())
 
-    def texts(self) -> tuple[str, ...]:
-        if self._texts is None:
-            ends = array("i")
-            ends.frombytes(self.ends)
-            text = self.text
-            self._texts = tuple(text[a:b] for a, b in zip([0, *ends], ends))
-        return self._texts
+    def _made(self) -> tuple[str, ...]:
+        ends = array("i")
+        ends.frombytes(self.ends)
+        text = self.text
+        return tuple(text[a:b] for a, b in zip([0, *ends], ends))
 
     def __len__(self) -> int:
         return len(self.ends) // _OFFSET_SIZE
 
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
-        return self.texts()[index]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.texts())
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, JoinedTexts):
             return self.ends == other.ends and self.text == other.text
-        if isinstance(other, Sequence) and not isinstance(other, str):
-            return self.texts() == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
+        return super().__eq__(other)
 
     def __repr__(self) -> str:
         return f"JoinedTexts.of({list(self.texts())!r})"

@@ -17,7 +17,7 @@ from rstkit.formats import read_text
 from rstkit.formats._dis_bulk import NodeColumns, bulk_nodes
 from rstkit.formats._dis_direct import _matched_nodes
 from tests.formats.test_dis_fast import CLEAN, NASTY, dis_documents
-from tests.formats.test_dis_forest import assert_forest_reads_as_the_direct_path
+from tests.formats.test_dis_forest import INSERTS, assert_forest_reads_as_the_direct_path, mutated
 
 #: layouts of ASCII only, which the bulk reading takes: any whitespace ASCII has, between any tokens
 ASCII_SEPARATORS = st.sampled_from([" ", " ", "  ", "\t", "\n", "\n    ", "\r\n", " \n\t ", "\x0b", "\x0c",
@@ -77,14 +77,7 @@ def test_any_layout_and_nasty_texts_are_read_as_the_matches_read_them_or_decline
                           st.data()),
                 min_size=1, max_size=4))
 def test_mutated_files_among_others_are_read_as_the_matches_read_them_or_declined(batch):
-    texts = []
-    for (text, *_), data in batch:
-        cut = data.draw(st.integers(0, len(text)))
-        width = data.draw(st.integers(0, 6))
-        insert = data.draw(st.sampled_from(["", "(", ")", "_!", " ", "x", "(leaf 1)", "(span 1 2)", "(text _!",
-                                            "\n", "Root", "Nucleus", ")\n)", "(rel2par x)", "1", "0", "\x01",
-                                            "\u2003", "\x00", "(rel2par)", "_! )", "(text _!a_!)", "9"]))
-        texts.append(text[:cut] + insert + text[cut + width:])
+    texts = mutated(batch, [*INSERTS, "\x01", "\u2003", "\x00", "(rel2par)", "_! )", "(text _!a_!)", "9"])
     assert_bulk_reads_as_the_matches(texts)
     assert_forest_reads_as_the_direct_path(texts)
 

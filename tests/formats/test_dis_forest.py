@@ -61,17 +61,25 @@ def test_generated_files_at_once(documents):
     assert assert_forest_reads_as_the_direct_path([text for text, *_ in documents]) == len(documents)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(dis_documents(bodies=NASTY), st.data()), min_size=1, max_size=4))
-def test_mutated_files_among_others_are_declined_or_read_as_the_direct_path_reads_them(batch):
+#: what a mutation puts into a file, in place of up to 6 characters
+INSERTS = ["", "(", ")", "_!", " ", "x", "(leaf 1)", "(span 1 2)", "(text _!", "\n", "Root", "Nucleus", ")\n)",
+           "(rel2par x)", "1", "0"]
+
+
+def mutated(batch: list, inserts: list[str] = INSERTS) -> list[str]:
+    """Each drawn file with one of ``inserts`` put at a drawn place, in place of up to 6 characters."""
     texts = []
     for (text, *_), data in batch:
         cut = data.draw(st.integers(0, len(text)))
         width = data.draw(st.integers(0, 6))
-        insert = data.draw(st.sampled_from(["", "(", ")", "_!", " ", "x", "(leaf 1)", "(span 1 2)", "(text _!",
-                                             "\n", "Root", "Nucleus", ")\n)", "(rel2par x)", "1", "0"]))
-        texts.append(text[:cut] + insert + text[cut + width:])
-    assert_forest_reads_as_the_direct_path(texts)
+        texts.append(text[:cut] + data.draw(st.sampled_from(inserts)) + text[cut + width:])
+    return texts
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(dis_documents(bodies=NASTY), st.data()), min_size=1, max_size=4))
+def test_mutated_files_among_others_are_declined_or_read_as_the_direct_path_reads_them(batch):
+    assert_forest_reads_as_the_direct_path(mutated(batch))
 
 
 @pytest.mark.parametrize("text", [
