@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,49 +62,7 @@ def walk_files(directory: str | os.PathLike, *, recursive: bool = True) -> Listi
     """
     root = Path(directory)
     listing = Listing()
-    found: list[tuple[tuple[str, ...], Path]] = []
-    try:
-        root_key = _key(os.stat(root))
-    except OSError as exc:
-        listing.problems.append(CorpusError(f"cannot read directory: {exc.strerror or exc}", str(root)))
-        return listing
-    # (folder, its parts relative to root, the folders it lies in by (device, inode))
-    pending: list[tuple[Path, tuple[str, ...], dict[tuple[int, int], Path]]] = [(root, (), {root_key: root})]
-    while pending:
-        folder, parts, ancestors = pending.pop()
-        try:
-            with os.scandir(folder) as entries:
-                listed = [e for e in entries if not e.name.startswith(".")]
-        except OSError as exc:
-            listing.problems.append(CorpusError(f"cannot read directory: {exc.strerror or exc}", str(folder)))
-            continue
-        for entry in listed:
-            path = folder / entry.name
-            try:
-                if not entry.is_symlink() and entry.is_file(follow_symlinks=False):
-                    found.append(((*parts, entry.name), path))
-                    continue
-                mode_stat = os.stat(path)  # a link is followed; a folder needs its identity
-            except FileNotFoundError:
-                listing.problems.append(CorpusError("broken symbolic link: it points to nothing", str(path)))
-                continue
-            except OSError as exc:
-                listing.problems.append(CorpusError(f"cannot read: {exc.strerror or exc}", str(path)))
-                continue
-            if stat.S_ISREG(mode_stat.st_mode):
-                found.append(((*parts, entry.name), path))
-            elif stat.S_ISDIR(mode_stat.st_mode):
-                if not recursive:
-                    continue
-                key = _key(mode_stat)
-                if key in ancestors:
-                    listing.problems.append(CorpusError(
-                        f"symbolic link cycle: this folder is {ancestors[key]}, which it lies in; not entered",
-                        str(path)))
-                    continue
-                pending.append((path, (*parts, entry.name), {**ancestors, key: path}))
-            else:
-                listing.problems.append(not_regular(path))
+    found = [((*parts, name), folder / name) for folder, parts, name in _files_under(root, recursive, listing.problems)]
     found.sort(key=lambda item: item[0])
     listing.files = [path for _, path in found]
     listing.problems.sort(key=lambda error: error.path or "")
@@ -113,31 +71,56 @@ def walk_files(directory: str | os.PathLike, *, recursive: bool = True) -> Listi
 
 def holds_file(directory: str | os.PathLike, wanted: Callable[[str], bool]) -> bool:
     """Whether :func:`walk_files` of ``directory`` lists a file whose name is ``wanted``, found without
-    listing the folder whole: the first such file ends the search (what ``eval`` asks of every input
-    folder: does it hold DISRPT files?). Entries that cannot be read are passed over, as the walk reports
-    them rather than lists them."""
+    listing the folder whole: the first such file ends the walk (what ``eval`` asks of every input
+    folder: does it hold DISRPT files?)."""
+    return any(wanted(name) for _, _, name in _files_under(Path(directory), True, []))
+
+
+def _files_under(root: Path, recursive: bool, problems: list[CorpusError]
+                 ) -> Iterator[tuple[Path, tuple[str, ...], str]]:
+    """The walk itself: the regular files under ``root`` as (their folder, its parts relative to ``root``, their
+    name), folder by folder as it goes; every entry left out for another reason added to ``problems``."""
     try:
-        pending = [(os.fspath(directory), {_key(os.stat(directory))})]
-    except OSError:
-        return False
+        root_key = _key(os.stat(root))
+    except OSError as exc:
+        problems.append(CorpusError(f"cannot read directory: {exc.strerror or exc}", str(root)))
+        return
+    # (folder, its parts relative to root, the folders it lies in by (device, inode))
+    pending: list[tuple[Path, tuple[str, ...], dict[tuple[int, int], Path]]] = [(root, (), {root_key: root})]
     while pending:
-        folder, ancestors = pending.pop()
+        folder, parts, ancestors = pending.pop()
         try:
             with os.scandir(folder) as entries:
-                listed = [entry for entry in entries if not entry.name.startswith(".")]
-        except OSError:
+                listed = [e for e in entries if not e.name.startswith(".")]
+        except OSError as exc:
+            problems.append(CorpusError(f"cannot read directory: {exc.strerror or exc}", str(folder)))
             continue
         for entry in listed:
             try:
-                if entry.is_file() and wanted(entry.name):  # a regular file, or a link to one
-                    return True
-                if entry.is_dir():
-                    key = _key(os.stat(entry.path))
-                    if key not in ancestors:
-                        pending.append((entry.path, {*ancestors, key}))
-            except OSError:
+                if not entry.is_symlink() and entry.is_file(follow_symlinks=False):
+                    yield folder, parts, entry.name
+                    continue
+                mode_stat = os.stat(entry.path)  # a link is followed; a folder needs its identity
+            except FileNotFoundError:
+                problems.append(CorpusError("broken symbolic link: it points to nothing", str(folder / entry.name)))
                 continue
-    return False
+            except OSError as exc:
+                problems.append(CorpusError(f"cannot read: {exc.strerror or exc}", str(folder / entry.name)))
+                continue
+            if stat.S_ISREG(mode_stat.st_mode):
+                yield folder, parts, entry.name
+            elif stat.S_ISDIR(mode_stat.st_mode):
+                if not recursive:
+                    continue
+                key, path = _key(mode_stat), folder / entry.name
+                if key in ancestors:
+                    problems.append(CorpusError(
+                        f"symbolic link cycle: this folder is {ancestors[key]}, which it lies in; not entered",
+                        str(path)))
+                    continue
+                pending.append((path, (*parts, entry.name), {**ancestors, key: path}))
+            else:
+                problems.append(not_regular(folder / entry.name))
 
 
 def _key(status: os.stat_result) -> tuple[int, int]:
