@@ -23,9 +23,9 @@ from .workers import in_processes
 
 def format_for_path(path: str | Path) -> Format:
     """The registered format whose extension ``path`` has."""
-    name = (path.name if isinstance(path, Path) else Path(path).name).lower()
+    name = path.name if isinstance(path, Path) else Path(path).name
     for fmt in named_formats():
-        if name.endswith(fmt.extensions) or name.startswith(fmt.prefixes):  # Format.claims, the name lowered once
+        if fmt.claims(name):
             return fmt
     raise CorpusError("cannot tell the file's format from its name; name the format", str(path),
                       fixes=("format",))

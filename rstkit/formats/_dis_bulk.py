@@ -90,7 +90,7 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
     data = b"\n".join([*utf8, bytes(PADDING)])  # each file followed by a newline, the last by zeros too
     file_start = np.cumsum(sizes + 1) - sizes - 1
     raw = np.frombuffer(data, np.uint8)
-    bad = np.zeros(len(utf8) + 1, np.bool_)  # the last: the separator's, never read
+    bad = np.zeros(len(utf8), np.bool_)  # per file
 
     # bodies: each file's `_!` alternately open one (after whitespace) and close it (before whitespace and `)`)
     marks = _marks(data)  # none in the padding
@@ -106,7 +106,7 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
     wrong = np.where(opening, ~_IS_SPACE[raw[np.maximum(marks - 1, 0)]] | (marks == file_start[mark_file]),
                      raw[after] != ord(")"))
     bad[mark_file[wrong]] = True
-    bad[:-1] |= np.bincount(mark_file, minlength=len(utf8)) % 2 == 1
+    bad |= np.bincount(mark_file, minlength=len(utf8)) % 2 == 1
     kept = ~bad[mark_file]
     body_open, body_close = marks[kept & opening], marks[kept & ~opening]
     body_file = mark_file[kept & opening]
@@ -185,12 +185,12 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
     closes = next_start - unit_end
     bad[node_file[~ok]] = True
     # each file begins with a node
-    node_count = np.bincount(node_file, minlength=len(utf8) + 1)[:-1]
+    node_count = np.bincount(node_file, minlength=len(utf8))
     starts_with_node = np.zeros(len(utf8), np.bool_)
     first_node = np.searchsorted(k, file_tokens)
     found = first_node < len(k)
     starts_with_node[found] = k[first_node[found]] == file_tokens[found]
-    bad[:-1] |= ~starts_with_node  # also a file without tokens: the regular-expression pass gives it no nodes too
+    bad |= ~starts_with_node  # also a file without tokens: the regular-expression pass gives it no nodes too
 
     # numbers: 1 to 8 ASCII digits
     span_index = np.flatnonzero(span)
@@ -210,7 +210,7 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
         rel_end[spaced] -= 1
     bad[node_file[with_rel[cls[rel_end - 1] == _SPACE]]] = True  # more whitespace than looked back over
 
-    read = ~bad[:-1] & (node_count > 0)
+    read = ~bad & (node_count > 0)
     keep = read[node_file]
     counts = np.zeros(n_files, np.int64)
     chosen = np.asarray(candidates, np.int64)
