@@ -352,10 +352,9 @@ def arrays_of_prepared(per_doc: Sequence[Rows | None], family: MetricFamily,
     its vocabulary in ``vocabularies`` (filled as it goes: each document's labels in order of first
     appearance, documents in order, is the order of first appearance over the whole side)."""
     present = [rows for rows in per_doc if rows is not None]
+    with_rows = np.flatnonzero(np.fromiter((rows is not None for rows in per_doc), np.bool_, len(per_doc)))
     if all(rows.rows is not None for rows in present):  # made in this process: straight from the lists
-        lengths = np.fromiter((len(rows) if rows is not None else 0 for rows in per_doc), dtype=np.int64,
-                              count=len(per_doc))
-        doc = np.repeat(np.arange(len(per_doc), dtype=np.int64), lengths)
+        doc = np.repeat(with_rows, np.fromiter(map(len, present), dtype=np.int64, count=len(present)))
         flat = list(chain.from_iterable(cast(list[Row], rows.rows) for rows in present))
         n = len(flat)
         table = {i: list(map(itemgetter(i), flat)) for i in range(2 + len(family.columns))}
@@ -368,8 +367,7 @@ def arrays_of_prepared(per_doc: Sequence[Rows | None], family: MetricFamily,
     width = 2 + len(family.columns)
     row_lengths = np.fromiter((len(table) for table, _ in packed), dtype=np.int64, count=len(packed)) // (
         width * _CELL.itemsize)
-    doc = np.repeat(np.flatnonzero(np.fromiter((rows is not None for rows in per_doc), np.bool_, len(per_doc))),
-                    row_lengths)
+    doc = np.repeat(with_rows, row_lengths)
     rows_table = np.frombuffer(b"".join(table for table, _ in packed), dtype=_CELL).reshape(-1, width)
     columns = {}
     for i, name in enumerate(family.columns, start=2):
