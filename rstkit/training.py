@@ -245,6 +245,20 @@ def init_distributed(device: torch.device, rank: int) -> torch.device:
     return device
 
 
+def leave_distributed() -> None:
+    """Leave ``torchrun``'s process group once every process has reached this point. A process that
+    closes its group while a peer is still using it can abort in gloo's teardown (seen once in CI: a
+    SIGABRT after the last epoch), so all wait at a barrier first; the DDP wrapper's reducer, which
+    holds the group, is collected before the group closes."""
+    import gc
+
+    import torch.distributed as dist
+
+    gc.collect()
+    dist.barrier()
+    dist.destroy_process_group()
+
+
 def _agree(state: dict, device: torch.device) -> None:
     """Broadcast rank 0's stop decision (and epoch bookkeeping) to all processes."""
     import torch.distributed as dist

@@ -36,7 +36,16 @@ from ..labels import get_label_map
 from ..metrics import EvalConfig, score_documents
 from ..models import config_text, write_model_dir
 from ..progress import Progress
-from ..training import CHECKPOINT, Trainee, distributed, fit, init_distributed, seed_everything, stderr_log
+from ..training import (
+    CHECKPOINT,
+    Trainee,
+    distributed,
+    fit,
+    init_distributed,
+    leave_distributed,
+    seed_everything,
+    stderr_log,
+)
 from ..tree import RSTTree
 from .config import TrainConfig, parse_select_by
 from .data import training_input, training_tree
@@ -179,7 +188,7 @@ def train(train_trees: dict[str, RSTTree], dev_trees: dict[str, RSTTree], out: s
          + (f", {world} processes" if world > 1 else ""))
     state = fit(trainee, config, out, resume=resume, log=_log, device=device)
     if world > 1:
-        torch.distributed.destroy_process_group()
+        leave_distributed()
     if rank == 0 and (out / CONFIG).is_file():
         _record_stop(out, state, trainee.key)
     return state
