@@ -92,6 +92,32 @@ def test_stopping_midway_ends_workers_that_are_still_writing() -> None:
     assert no_children_left()
 
 
+def first_waits_for_last(task: tuple[int, int, str]) -> tuple[int, int]:
+    """Task 0 waits (at most 60 s) until the last task has been done, by another worker."""
+    number, last, marker = task
+    if number == 0:
+        deadline = time.monotonic() + 60
+        while not os.path.exists(marker):
+            if time.monotonic() > deadline:
+                raise TimeoutError("the last task was never done: chunks were not dealt to the free worker")
+            time.sleep(0.01)
+    if number == last:
+        Path(marker).touch()
+    return number, os.getpid()
+
+
+def test_a_busy_worker_is_dealt_no_more_chunks(tmp_path) -> None:
+    """Chunks go to the worker that is free: while one worker is held on task 0 (until the last task is
+    done), the other does every chunk but those dealt ahead to the first (AHEAD of them in all)."""
+    marker = str(tmp_path / "last-done")
+    tasks = [(number, 11, marker) for number in range(12)]
+    done = list(in_processes(first_waits_for_last, tasks, 2))
+    assert [number for number, _ in done] == list(range(12))
+    held = done[0][1]
+    assert [number for number, pid in done if pid == held] == [0, 2]  # dealt at the start: 0, 2 and 1, 3
+    assert no_children_left()
+
+
 def test_no_tasks() -> None:
     assert list(in_processes(square, [], 2)) == []
 
