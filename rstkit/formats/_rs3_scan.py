@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 
@@ -39,21 +39,24 @@ _CHARS = "[^]<&\x00-\x08\x0a-\x1f\ud800-\udfff\ufffe\uffff]*+"  # no markup, new
 _TEXT = f"{_CHARS}(?:(?:&(?:lt|gt|amp|quot|apos);|](?!]>)){_CHARS})*+"  # nor ]]>, which XML forbids in text
 _REL = f"<rel name={_VAL} type={_VAL} ?/>"
 _SIG = f"<sig type={_ANY} subtypes={_ANY} ?/>"
-_HEAD = re.compile(f"<rst>{_WS}<header>{_WS}<relations>(?:{_WS}{_REL})*{_WS}</relations>"
-                   f"(?:{_WS}<sigtypes>(?:{_WS}{_SIG})*{_WS}</sigtypes>)?{_WS}</header>{_WS}<body>")
-_READ_REL = re.compile(_REL)
-_READ_SIG = re.compile(_SIG)
+_HEAD = (f"<rst>{_WS}<header>{_WS}<relations>(?:{_WS}{_REL})*{_WS}</relations>"
+         f"(?:{_WS}<sigtypes>(?:{_WS}{_SIG})*{_WS}</sigtypes>)?{_WS}</header>{_WS}<body>")
 # a line holding one segment or group: (s), id, parent, relname, text; or (last) the rest of the file,
 # from the first character that starts no such line
-_ITEMS = re.compile(f'\n[ \t]*+<(?:(s)egment|group) id={_VAL}(?(1)| type="{_V}++")'
-                    f"(?: parent={_VAL} relname={_VAL})?(?(1)>({_TEXT})</segment>| ?/>)"
-                    "|([^ \t](?s:.*))")
+_ITEMS = (f'\n[ \t]*+<(?:(s)egment|group) id={_VAL}(?(1)| type="{_V}++")'
+          f"(?: parent={_VAL} relname={_VAL})?(?(1)>({_TEXT})</segment>| ?/>)"
+          "|([^ \t](?s:.*))")
 # the elements of a secedges or signals section, then (last) the rest of the file after them
-_SECEDGES = re.compile(f"{_WS}<secedge id={_ANY} source={_ANY} target={_ANY} relname={_ANY} ?/>|((?s:.+))")
-_SIGNALS = re.compile(f"{_WS}<signal source={_ANY} type={_ANY} subtype={_ANY} tokens={_ANY}( status={_ANY})? ?/>"
-                      "|((?s:.+))")
-_SPACE = re.compile(_WS)
-_END = re.compile(f"</body>{_WS}</rst>{_WS}")
+_SECEDGES = f"{_WS}<secedge id={_ANY} source={_ANY} target={_ANY} relname={_ANY} ?/>|((?s:.+))"
+_SIGNALS = f"{_WS}<signal source={_ANY} type={_ANY} subtype={_ANY} tokens={_ANY}( status={_ANY})? ?/>|((?s:.+))"
+_END = f"</body>{_WS}</rst>{_WS}"
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """One of the patterns above, compiled when first used: compiling them all costs about 13 ms, which
+    every command that lists files paid when the format registry imported this module."""
+    return re.compile(pattern)
 
 
 def scan(text: str) -> Markup | None:
@@ -63,7 +66,7 @@ def scan(text: str) -> Markup | None:
     if header is None:
         return None
     relations, sigtypes = header
-    items = _ITEMS.findall(text, body_start)
+    items = _compiled(_ITEMS).findall(text, body_start)
     if not items or not items[-1][-1]:
         return None  # the file ends in a segment or group
     rest: str = items.pop()[-1]
@@ -77,21 +80,21 @@ def scan(text: str) -> Markup | None:
     signals: list[dict[str, Any]] = []
     start = _skip_space(rest, 0)
     if rest.startswith("<secedges>", start):
-        section = _section(_SECEDGES, rest, start + 10, "</secedges>")
+        section = _section(_compiled(_SECEDGES), rest, start + 10, "</secedges>")
         if section is None:
             return None
         found, rest, start = section
         secedges = [{"id": edge_id, "source": source, "target": target, "relname": relname}
                     for edge_id, source, target, relname, _ in found]
     if rest.startswith("<signals>", start):
-        section = _section(_SIGNALS, rest, start + 9, "</signals>")
+        section = _section(_compiled(_SIGNALS), rest, start + 9, "</signals>")
         if section is None:
             return None
         found, rest, start = section
         signals = [{"source": source, "type": kind, "subtype": subtype, "tokens": tokens, "status": status}
                    if with_status else {"source": source, "type": kind, "subtype": subtype, "tokens": tokens}
                    for source, kind, subtype, tokens, with_status, status, _ in found]
-    if not _END.fullmatch(rest, start):
+    if not _compiled(_END).fullmatch(rest, start):
         return None
     return Markup(list(relations), body, secedges, signals, list(sigtypes))
 
@@ -99,9 +102,9 @@ def scan(text: str) -> Markup | None:
 @lru_cache(maxsize=64)  # the files of a corpus share a few headers
 def _header(header: str) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] | None:
     """The relations and signal types a header declares, or None when it is not laid out plainly."""
-    if not _HEAD.fullmatch(header):
+    if not _compiled(_HEAD).fullmatch(header):
         return None
-    return tuple(_READ_REL.findall(header)), tuple(_READ_SIG.findall(header))
+    return tuple(_compiled(_REL).findall(header)), tuple(_compiled(_SIG).findall(header))
 
 
 def _section(elements: re.Pattern[str], text: str, start: int, closing: str) -> tuple[list[Any], str, int] | None:
@@ -117,7 +120,7 @@ def _section(elements: re.Pattern[str], text: str, start: int, closing: str) -> 
 
 def _skip_space(text: str, start: int) -> int:
     """Where the whitespace from ``start`` ends."""
-    return _SPACE.match(text, start).end()  # type: ignore[union-attr]  # it matches anywhere
+    return _compiled(_WS).match(text, start).end()  # type: ignore[union-attr]  # it matches anywhere
 
 
 def _unescape(text: str) -> str:
