@@ -13,7 +13,7 @@ import difflib
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,7 +22,6 @@ from ..gcpause import bulk_work
 from ..jsontext import Table
 from ..settings import Average
 from ..tree import RSTTree
-from . import aligned
 from .average import Scores, aggregate, per_document
 from .config import EvalConfig
 from .counts import (
@@ -46,6 +45,9 @@ from .prepared import (
 )
 from .relations import Confusion, LabelSets, RelationReport, confusion, label_sets, relation_report
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
+
+if TYPE_CHECKING:  # imported only where EDUs are aligned (edus="aligned"): about a tenth of rstkit's own imports
+    from . import aligned
 
 #: what the pipeline takes: a tree, or a document prepared where it was read
 Document = RSTTree | PreparedDocument
@@ -302,7 +304,11 @@ def evaluate_all(gold: Mapping[str, Document], pred: Mapping[str, Document] | Se
         for m, c in firsts.items():
             pred_arrays[m].append(arrays_of_prepared(per_doc.pop(m), c.family, vocabularies[m]))
         pred_docs.append(docs)
-    placements = aligned.place(gold_docs, pred_docs, base.lenient, edu_notes) if base.edus == "aligned" else None
+    placements = None
+    if base.edus == "aligned":
+        from . import aligned
+
+        placements = aligned.place(gold_docs, pred_docs, base.lenient, edu_notes)
     included = n_edus > 1 if base.exclude_single_edu else np.ones(len(doc_ids), dtype=bool)
     scored = {}
     for m, c in firsts.items():
@@ -333,6 +339,8 @@ def _score(gold: list[PreparedDocument], placements: list[aligned.Placement] | N
     family = config.family
     segmentations: Sequence[aligned.AlignedSegmentation | None] = [None] * len(pred_arrays)
     if placements is not None:
+        from . import aligned
+
         gold_arrays, pred_arrays, segmentations = aligned.align(placements, gold_arrays, pred_arrays,
                                                                 family.edu_columns, family.span_key(config))
     codec = codec_for([gold_arrays, *pred_arrays])
