@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 import numpy as np
 
@@ -226,11 +227,11 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
     relation = np.full(int(keep.sum()), "", dtype=object)
     relation[has_rel[keep]] = _strings(structure, words, rel_start, rel_end)
     body_list = bodies.split(_BODY.decode()) if len(body_open) else []
-    body_kept = read[body_file].tolist()
+    body_kept = read[body_file]
     return read_all, NodeColumns(
         counts=counts, word=np.where(nucleus, 7, np.where(satellite, 9, 4))[keep], leaf=leaf[keep],
         number=number[keep], last=last[keep], relation=relation.tolist(), closes=closes[keep],
-        bodies=[body for body, is_kept in zip(body_list, body_kept) if is_kept])
+        bodies=body_list if body_kept.all() else list(compress(body_list, body_kept.tolist())))
 
 
 #: SWAR constants: a byte's high bit set where it is no ASCII digit (after ``^ _ZEROS``)
