@@ -478,30 +478,38 @@ class Forest:
     """Several trees' nodes, each tree in pre-order (file order), one tree after the other, as arrays:
     what :func:`forest_dependencies` converts. ``parent[i]`` is node ``i``'s parent (-1 for a tree's
     root), ``nucleus[i]`` whether it is a nucleus, ``first[i]`` its first EDU in its document (a leaf's
-    EDU, from 1), ``depth[i]`` its depth (a root's 0), ``relation[i]`` its label as written;
-    ``n_edus[t]`` is tree ``t``'s number of EDUs."""
+    EDU, from 1), ``depth[i]`` its depth (a root's 0), ``relation[i]`` its label as written, as a code into
+    ``labels`` (which holds each label once: they are few, the nodes many); ``n_edus[t]`` is tree ``t``'s
+    number of EDUs."""
 
     parent: np.ndarray
     nucleus: np.ndarray
     first: np.ndarray
     depth: np.ndarray
-    relation: Sequence[str | None]
+    relation: np.ndarray
+    labels: Sequence[str | None]
     n_edus: np.ndarray
 
 
 @dataclass(frozen=True)
 class ForestDependencies:
     """:func:`forest_dependencies`' records, the EDUs of every tree one after the other, as
-    :class:`DependencyRecords` has them: ``head`` (in the EDU's document, 0 = the fake root), ``label``,
-    ``nucleus`` (bool), ``rank``; per tree ``b1_nary``, and ``failed``: the trees that
-    :func:`dependency_records` would refuse (their records are meaningless)."""
+    :class:`DependencyRecords` has them: ``head`` (in the EDU's document, 0 = the fake root), ``label`` (a
+    code into ``label_names``, which holds each label once), ``nucleus`` (bool), ``rank``; per tree
+    ``b1_nary``, and ``failed``: the trees that :func:`dependency_records` would refuse (their records are
+    meaningless)."""
 
     head: np.ndarray
-    label: list[str | None]
+    label: np.ndarray
+    label_names: list[str | None]
     nucleus: np.ndarray
     rank: np.ndarray
     b1_nary: np.ndarray
     failed: np.ndarray
+
+    def labels(self) -> list[str | None]:
+        """Each EDU's label."""
+        return list(map(self.label_names.__getitem__, self.label.tolist()))
 
 
 def forest_dependencies(forest: Forest, encoding: DependencyEncoding = "chain", *, b1: bool = False,
@@ -526,7 +534,7 @@ def forest_dependencies(forest: Forest, encoding: DependencyEncoding = "chain", 
     tree_of = np.cumsum(parent < 0) - 1
     nonroot = np.flatnonzero(parent >= 0)
     kids = np.bincount(parent[nonroot], minlength=m)
-    order = nonroot[np.argsort(parent[nonroot], kind="stable")]  # every node but the roots, by parent, in order
+    order = np.sort(parent[nonroot] * m + nonroot) % m  # every node but the roots, by parent, in order
     offset = np.cumsum(kids) - kids  # where each node's children start in ``order``
     inner = np.flatnonzero(kids)
     first_nucleus = np.full(m, m)  # m: none
@@ -555,18 +563,17 @@ def forest_dependencies(forest: Forest, encoding: DependencyEncoding = "chain", 
     failed[tree_of[active & (((kids == 1) & chained) | ((kids >= 2) & (nuclei == 0))
                              | (chained & nary & ~cascade & ~split))]] = True
     label = relabel if relabel is not None else _IDENTITY
-    relations = forest.relation
-    try:
-        mapped: list[str | None] = list(map(label.__getitem__, relations))
-    except KeyError:  # one tree or more with a label the map does not know: those fail
-        mapped = []
-        for i, relation in enumerate(relations):
-            try:
-                mapped.append(label[relation])
-            except KeyError:
-                mapped.append(None)
-                if parent[i] >= 0:
-                    failed[tree_of[i]] = True
+    mapped: list[str | None] = []
+    unknown = np.zeros(len(forest.labels), np.bool_)
+    used = np.bincount(forest.relation, minlength=len(forest.labels)) > 0
+    for code, (relation, in_use) in enumerate(zip(forest.labels, used.tolist())):
+        try:
+            mapped.append(label[relation] if in_use else None)
+        except KeyError:  # a label the map does not know: its trees fail (but for a root's)
+            mapped.append(None)
+            unknown[code] = True
+    if unknown.any():
+        failed[tree_of[unknown[forest.relation] & (parent >= 0)]] = True
     # each node's head EDU: first nuclei followed down to an EDU, or to a one-child node read as one
     head_of = first[_chain_ends(np.where((kids >= 2) & active & (nuclei > 0), first_nucleus, everyone))]
     edu_base = np.cumsum(forest.n_edus) - forest.n_edus - 1  # + an EDU's number: its index over all trees
@@ -601,8 +608,11 @@ def forest_dependencies(forest: Forest, encoding: DependencyEncoding = "chain", 
     is_nucleus[dependent] = nucleus[child]
     real_roots = head_of[roots] + edu_base
     head[real_roots], label_of[real_roots], rank[real_roots] = VIRTUAL_ROOT, -1, 1
-    names = [*mapped, ROOT_LABEL]
-    return ForestDependencies(head, list(map(names.__getitem__, label_of.tolist())), is_nucleus, rank,
+    names = list(dict.fromkeys([*mapped, ROOT_LABEL]))  # labels the map makes one are one
+    label_code = np.fromiter(map({name: c for c, name in enumerate(names)}.__getitem__, [*mapped, ROOT_LABEL]),
+                             np.int64, len(mapped) + 1)
+    node_label = np.append(label_code[forest.relation], label_code[-1])  # each node's, then ROOT's (at -1)
+    return ForestDependencies(head, node_label[label_of], names, is_nucleus, rank,
                               np.bincount(tree_of[kept & active & nary], minlength=n_trees), failed)
 
 

@@ -31,17 +31,24 @@ class NodeColumns:
     """Nodes of several files in file order, one file after the other: ``counts[f]`` nodes of file ``f``
     (0: a file not read); per node the length of its nuclearity word (``Nucleus`` 7, ``Satellite`` 9,
     ``Root`` 4), whether it is a leaf, its leaf number or declared first leaf, its declared last leaf (0
-    for a leaf), its relation as written ("" for none) and the closing brackets after it; ``bodies``: the
-    leaves' text bodies, as written between ``_!`` and ``_!``."""
+    for a leaf), its relation as written ("" for none) as a code into ``relation_names`` (each distinct
+    relation once: the relations are few, the nodes many) and the closing brackets after it; ``edu_texts``: per
+    file, its leaves' EDU texts (the text bodies stripped, RST-DT's paragraph mark ``<P>`` at their end taken
+    off) joined, and where each ends (int32)."""
 
     counts: np.ndarray
     word: np.ndarray
     leaf: np.ndarray
     number: np.ndarray
     last: np.ndarray
-    relation: list[str]
+    relation: np.ndarray
+    relation_names: list[str]
     closes: np.ndarray
-    bodies: list[str]
+    edu_texts: list[tuple[str, np.ndarray]]
+
+    def relations(self) -> list[str]:
+        """Each node's relation as written ("" for none)."""
+        return list(map(self.relation_names.__getitem__, self.relation.tolist()))
 
 
 #: each byte's class: whitespace (ASCII's, as ``str.isspace`` has it), a bracket, a body's stand-in, a word's
@@ -79,7 +86,7 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
     n_files = len(texts)
     nothing = np.zeros(0, np.int64)
     none_read = np.zeros(n_files, np.bool_), NodeColumns(np.zeros(n_files, np.int64), nothing, nothing.astype(np.bool_),
-                                                         nothing, nothing, [], nothing, [])
+                                                         nothing, nothing, nothing, [], nothing, [_NO_TEXTS] * n_files)
     candidates = [i for i, text in enumerate(texts) if "//TT_ERR" not in text and "\x01" not in text]
     try:
         utf8 = [texts[i].encode("utf-8") for i in candidates] if encoded is None else [encoded[i] for i in candidates]
@@ -116,10 +123,7 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
     cuts = np.concatenate(([0], body_close + 2)).tolist()
     ends = np.concatenate((body_open, [len(data)])).tolist()  # the structure keeps the padding
     structure = _BODY.join([data[a:b] for a, b in zip(cuts, ends)])
-    try:
-        bodies = _BODY.join([data[a + 2:b] for a, b in zip(body_open.tolist(), body_close.tolist())]).decode("utf-8")
-    except UnicodeDecodeError:  # bytes that are no text's UTF-8 (a lone surrogate passed)
-        return none_read
+    text_start, text_end = _edu_text_ranges(raw, body_open + 2, body_close, bad, body_file)
     removed = np.concatenate(([0], np.cumsum(body_close + 1 - body_open)))  # bytes removed before each body's end
     struct_start = file_start - removed[np.searchsorted(body_open, file_start)]
     s_size = len(structure) - PADDING - 1
@@ -224,14 +228,94 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
     last = np.zeros(len(k), np.int64)
     last[span_index] = value[len(k):]
     rel_start, rel_end = rel_start[keep[with_rel]], rel_end[keep[with_rel]]
-    relation = np.full(int(keep.sum()), "", dtype=object)
-    relation[has_rel[keep]] = _strings(structure, words, rel_start, rel_end)
-    body_list = bodies.split(_BODY.decode()) if len(body_open) else []
+    relation = np.zeros(int(keep.sum()), np.int64)  # 0: none
+    codes, names = _strings(structure, words, rel_start, rel_end)
+    relation[has_rel[keep]] = codes + 1
     body_kept = read[body_file]
+    try:
+        texts_of_candidates = _edu_texts(data, text_start[body_kept], text_end[body_kept],
+                                         np.bincount(body_file[body_kept], minlength=len(utf8)))
+    except UnicodeDecodeError:  # bytes that are no text's UTF-8 (a lone surrogate passed)
+        return none_read
+    edu_texts = [_NO_TEXTS] * n_files
+    for i, file_texts in zip(chosen[read].tolist(), compress(texts_of_candidates, read.tolist())):
+        edu_texts[i] = file_texts
     return read_all, NodeColumns(
         counts=counts, word=np.where(nucleus, 7, np.where(satellite, 9, 4))[keep], leaf=leaf[keep],
-        number=number[keep], last=last[keep], relation=relation.tolist(), closes=closes[keep],
-        bodies=body_list if body_kept.all() else list(compress(body_list, body_kept.tolist())))
+        number=number[keep], last=last[keep], relation=relation, relation_names=["", *names], closes=closes[keep],
+        edu_texts=edu_texts)
+
+
+#: the texts of a file without leaves
+_NO_TEXTS = ("", np.zeros(0, np.int32))
+#: the UTF-8 of the whitespace characters (``str.isspace``) beyond ASCII: U+0085, U+00A0, U+1680, U+2000 to
+#: U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, as integers (the first byte the highest), of two and three bytes
+_WIDE_SPACES = [int.from_bytes(chr(c).encode(), "big") for c in (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028,
+                                                                0x2029, 0x202F, 0x205F, 0x3000)]
+_SPACES_OF_TWO = np.array(sorted(c for c in _WIDE_SPACES if c < 1 << 16), np.int64)
+_SPACES_OF_THREE = np.array(sorted(c for c in _WIDE_SPACES if c >= 1 << 16), np.int64)
+_PARAGRAPH = np.frombuffer(b"<P>", np.uint8)
+
+
+def _edu_text_ranges(raw: np.ndarray, start: np.ndarray, end: np.ndarray, bad: np.ndarray, body_file: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Where each body's EDU text lies: the body (``raw[start:end]``) stripped of whitespace, then of RST-DT's
+    paragraph mark ``<P>`` at its end and the whitespace before it, as ``_forest`` did to each text; a file
+    (``body_file``) is declined (``bad``) where that is not ASCII's whitespace alone: where more is stripped
+    than looked over, or a text then begins or ends with a whitespace character beyond ASCII."""
+    start = _stripped(raw, start.copy(), end, bad, body_file, 1)
+    end = end.copy()
+    end = _stripped(raw, end, start, bad, body_file, -1)
+    paragraph = (end - start >= 3) & (raw[end - 3] == _PARAGRAPH[0]) & (raw[end - 2] == _PARAGRAPH[1]) & (
+        raw[end - 1] == _PARAGRAPH[2])
+    end[paragraph] -= 3
+    end = _stripped(raw, end, start, bad, body_file, -1)
+    ends_wide = np.flatnonzero((start < end) & ((raw[start] >= 0x80) | (raw[end - 1] >= 0x80)))  # beyond ASCII
+    if len(ends_wide):
+        head, tail = start[ends_wide], end[ends_wide]
+        first = raw[head].astype(np.int64) << 8 | raw[head + 1]  # the first two bytes, then three
+        last = raw[tail - 2].astype(np.int64) << 8 | raw[tail - 1]  # the last two, then three
+        wide = (_one_of(first, _SPACES_OF_TWO) | _one_of(first << 8 | raw[head + 2], _SPACES_OF_THREE)
+                | _one_of(last, _SPACES_OF_TWO) | _one_of(raw[tail - 3].astype(np.int64) << 16 | last,
+                                                          _SPACES_OF_THREE))
+        bad[body_file[ends_wide[wide]]] = True
+    return start, end
+
+
+def _one_of(values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Which of ``values`` are in ``wanted`` (sorted; a few, where ``np.isin`` costs more than a search)."""
+    found: np.ndarray = wanted[np.minimum(np.searchsorted(wanted, values), len(wanted) - 1)] == values
+    return found
+
+
+def _stripped(raw: np.ndarray, at: np.ndarray, limit: np.ndarray, bad: np.ndarray, body_file: np.ndarray, step: int
+              ) -> np.ndarray:
+    """``at`` moved by ``step`` over ASCII whitespace, not past ``limit`` (forward: the byte at ``at`` is looked
+    at; backward, the one before it), at most :data:`_REACH` bytes; the files of those with more declined."""
+    behind = 0 if step > 0 else 1
+    for _ in range(_REACH):
+        spaced = (at < limit if step > 0 else at > limit) & _IS_SPACE[raw[at - behind]]
+        if not spaced.any():
+            return at
+        at[spaced] += step
+    bad[body_file[(at < limit if step > 0 else at > limit) & _IS_SPACE[raw[at - behind]]]] = True
+    return at
+
+
+def _edu_texts(data: bytes, start: np.ndarray, end: np.ndarray, leaves: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """Per file (``leaves`` of each, the ranges of their texts in ``data`` one file after the other), its leaves'
+    texts joined, and where each ends (int32)."""
+    chosen = b"".join([data[a:b] for a, b in zip(start.tolist(), end.tolist())])
+    text = chosen.decode("utf-8")
+    ends = np.cumsum(end - start)  # in bytes
+    if len(text) < len(chosen):  # characters of several bytes: less the bytes that continue one before each end
+        ends -= np.searchsorted(np.flatnonzero((np.frombuffer(chosen, np.uint8) & 0xC0) == 0x80), ends)
+    file_end = np.cumsum(leaves)
+    file_start = file_end - leaves
+    text_bounds = np.concatenate(([0], ends))[np.concatenate(([0], file_end))].tolist()
+    relative = (ends - np.repeat(text_bounds[:-1], leaves)).astype(np.int32)
+    return [(text[a:b], relative[i:j]) for a, b, i, j in zip(text_bounds, text_bounds[1:], file_start.tolist(),
+                                                               file_end.tolist())]
 
 
 #: SWAR constants: a byte's high bit set where it is no ASCII digit (after ``^ _ZEROS``)
@@ -256,27 +340,37 @@ def _numbers(eight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+#: the bytes of a token that group it (RST-DT's longest relation, ``elaboration-object-attribute-e``, has 30)
+_KEYED = 32
 
 
-def _strings(structure: bytes, words: Words, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """``structure[start:end]`` of each token (ASCII) as strings (an object array), each distinct one decoded
-    once: tokens are grouped by their length and first 24 bytes; one longer, or in a group of tokens not all
+def _strings(structure: bytes, words: Words, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """``structure[start:end]`` of each token (ASCII) as strings: (each token's code, the distinct strings the
+    codes index), each distinct one decoded once: tokens are grouped by their length and first :data:`_KEYED`
+    bytes (groups apart differ there, so their strings differ); one longer, or in a group of tokens not all
     alike, is decoded alone."""
     if not len(starts):
-        return np.zeros(0, dtype=object)
+        return np.zeros(0, np.int64), []
     lengths = ends - starts
-    parts = [words.at(starts + offset) & LOW[np.clip(lengths - offset, 0, 8)] for offset in (0, 8, 16)]
+    # (a token's bytes from ``offset``, read where it has some: past its end, at its start and masked out)
+    parts = [words.at(np.where(lengths > offset, starts + offset, starts)) & LOW[np.clip(lengths - offset, 0, 8)]
+             for offset in range(0, _KEYED, 8)]
     key = lengths.astype(np.uint64)
     for part in parts:
         key = key * _MIX + part
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    _, inverse = np.unique(key, return_inverse=True)  # (not return_index: it sorts stably, three times slower)
     inverse = inverse.reshape(-1)
-    alike = (lengths <= 24) & (lengths[first][inverse] == lengths)
+    first = np.empty(inverse.max() + 1, np.int64)
+    first[inverse] = np.arange(len(inverse))  # a token of each group
+    alike = (lengths <= _KEYED) & (lengths[first][inverse] == lengths)
     for part in parts:
         alike &= part[first][inverse] == part
-    made = np.array([structure[a:b].decode("ascii") for a, b in zip(starts[first].tolist(), ends[first].tolist())],
-                    dtype=object)
-    strings: np.ndarray = made[inverse]
-    for i in np.flatnonzero(~alike).tolist():
-        strings[i] = structure[starts[i]:ends[i]].decode("ascii")
-    return strings
+    names = [structure[a:b].decode("ascii") for a, b in zip(starts[first].tolist(), ends[first].tolist())]
+    codes = inverse.astype(np.int64)
+    odd = np.flatnonzero(~alike).tolist()
+    if odd:
+        index = {name: code for code, name in enumerate(names)}
+        for i in odd:
+            codes[i] = index.setdefault(structure[starts[i]:ends[i]].decode("ascii"), len(index))
+        names = list(index)
+    return codes, names

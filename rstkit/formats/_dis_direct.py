@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Sequence
-from itertools import accumulate, chain, compress, repeat
+from collections.abc import Sequence
+from itertools import accumulate, chain, compress, pairwise, repeat
 from operator import add
 
 import numpy as np
@@ -147,10 +147,11 @@ _WORD_NUCLEUS, _WORD_ROOT = len("Nucleus"), len("Root")
 
 
 def direct_forest(texts: Sequence[str], encoded: Sequence[bytes] | None = None
-                  ) -> tuple[Forest, list[list[str]], np.ndarray]:
+                  ) -> tuple[Forest, list[tuple[str, np.ndarray]], np.ndarray]:
     """The files that :func:`direct` reads, read at once into a :class:`~rstkit.dependency.Forest` (their
-    nodes in pre-order, one file after the other) without making trees: ``(forest, each file's EDU texts,
-    which files were read)``; the forest and the texts hold the files read, in order. A file is declined
+    nodes in pre-order, one file after the other) without making trees: ``(forest, each file's EDU texts
+    joined and where each ends (int32), which files were read)``; the forest and the texts hold the files read,
+    in order. A file is declined
     (left to the tree path, which gives its error, warning or repair) where ``direct`` declines it, and
     where it has a one-child node. Its nodes are read in bulk (:func:`rstkit.formats._dis_bulk.bulk_nodes`)
     where its layout allows, else by ``_NODE``, one match per node; the checks are made in bulk: the brackets
@@ -175,7 +176,8 @@ def _matched_nodes(texts: Sequence[str]) -> NodeColumns:
     counts = np.fromiter(map(len, matched), np.int64, len(texts))
     if not columns:
         nothing = np.zeros(0, np.int64)
-        return NodeColumns(counts, nothing, nothing.astype(np.bool_), nothing, nothing, [], nothing, [])
+        return NodeColumns(counts, nothing, nothing.astype(np.bool_), nothing, nothing, nothing, [], nothing,
+                           [_joined([]) for _ in texts])
     words, leaf_numbers, leaf_relations, bodies, firsts, lasts, relations, closes, _ = columns
     m = len(words)
     leaf = np.fromiter(map(len, leaf_numbers), np.int64, m) > 0
@@ -185,10 +187,31 @@ def _matched_nodes(texts: Sequence[str]) -> NodeColumns:
     number[leaf] = np.fromiter(map(int, filter(None, leaf_numbers)), np.int64, m - spans)
     number[~leaf] = np.fromiter(map(int, filter(None, firsts)), np.int64, spans)
     last[~leaf] = np.fromiter(map(int, filter(None, lasts)), np.int64, spans)
-    return NodeColumns(counts, np.fromiter(map(len, words), np.int64, m), leaf, number, last,
-                       list(map(add, leaf_relations, relations)),  # one of the two is empty
+    relation, names = _codes(list(map(add, leaf_relations, relations)))  # one of the two is empty
+    edu_texts = list(map(_edu_text, compress(bodies, leaf.tolist())))
+    leaves = np.bincount(np.repeat(np.arange(len(texts)), counts)[leaf], minlength=len(texts))
+    bounds = np.concatenate(([0], np.cumsum(leaves))).tolist()
+    return NodeColumns(counts, np.fromiter(map(len, words), np.int64, m), leaf, number, last, relation, names,
                        np.fromiter(map(str.count, closes, repeat(")")), np.int64, m),
-                       list(compress(bodies, leaf.tolist())))
+                       [_joined(edu_texts[a:b]) for a, b in pairwise(bounds)])
+
+
+def _edu_text(body: str) -> str:
+    """A leaf's EDU text: its text body stripped, RST-DT's paragraph mark (``<P>``, ``PARAGRAPH_END``, on the
+    text stripped) at its end taken off."""
+    text = body.strip()
+    return text[:-3].rstrip() if text.endswith("<P>") else text
+
+
+def _joined(texts: list[str]) -> tuple[str, np.ndarray]:
+    """Texts joined, and where each ends (int32)."""
+    return "".join(texts), np.fromiter(accumulate(map(len, texts)), np.int32, len(texts))
+
+
+def _codes(strings: Sequence[str], names: Sequence[str] = ()) -> tuple[np.ndarray, list[str]]:
+    """(each string's code, the distinct strings the codes index: ``names`` first, then the others in order)."""
+    index = {name: code for code, name in enumerate(dict.fromkeys([*names, *strings]))}
+    return np.fromiter(map(index.__getitem__, strings), np.int64, len(strings)), list(index)
 
 
 def _merged(first: np.ndarray, nodes: NodeColumns, others: NodeColumns) -> NodeColumns:
@@ -199,17 +222,18 @@ def _merged(first: np.ndarray, nodes: NodeColumns, others: NodeColumns) -> NodeC
                                 np.repeat(np.flatnonzero(~first), others.counts)))
     order = np.argsort(node_file, kind="stable")
     leaf = np.concatenate((nodes.leaf, others.leaf))
-    leaf_order = np.argsort(node_file[leaf], kind="stable")
-    relation = [*nodes.relation, *others.relation]
-    bodies = [*nodes.bodies, *others.bodies]
+    their_codes, names = _codes(others.relation_names, nodes.relation_names)  # the first's codes are kept
+    relation = np.concatenate((nodes.relation, their_codes[others.relation]))
+    edu_texts = list(nodes.edu_texts)
+    for i, texts in zip(np.flatnonzero(~first).tolist(), others.edu_texts):
+        edu_texts[i] = texts
     return NodeColumns(counts, np.concatenate((nodes.word, others.word))[order], leaf[order],
                        np.concatenate((nodes.number, others.number))[order],
-                       np.concatenate((nodes.last, others.last))[order], [relation[i] for i in order.tolist()],
-                       np.concatenate((nodes.closes, others.closes))[order],
-                       [bodies[i] for i in leaf_order.tolist()])
+                       np.concatenate((nodes.last, others.last))[order], relation[order], names,
+                       np.concatenate((nodes.closes, others.closes))[order], edu_texts)
 
 
-def _forest(nodes: NodeColumns) -> tuple[Forest, list[list[str]], np.ndarray]:
+def _forest(nodes: NodeColumns) -> tuple[Forest, list[tuple[str, np.ndarray]], np.ndarray]:
     """:func:`direct_forest`'s result from the files' nodes: their checks, and the files that pass them."""
     counts = nodes.counts
     n_files = len(counts)
@@ -217,7 +241,7 @@ def _forest(nodes: NodeColumns) -> tuple[Forest, list[list[str]], np.ndarray]:
     m = len(nodes.word)
     if not m:
         nothing = np.zeros(0, np.int64)
-        return Forest(nothing, nothing.astype(np.bool_), nothing, nothing, [], nothing), [], present
+        return Forest(nothing, nothing.astype(np.bool_), nothing, nothing, nothing, [], nothing), [], present
     tree_of = np.repeat(np.arange(n_files), counts)
     starts = np.minimum(np.cumsum(counts) - counts, m - 1)  # each file's first match (any, for an empty one)
     top = np.zeros(m, np.bool_)
@@ -227,11 +251,11 @@ def _forest(nodes: NodeColumns) -> tuple[Forest, list[list[str]], np.ndarray]:
     leaf, word = nodes.leaf, nodes.word
     inner = ~leaf
     bad = (word == _WORD_ROOT) != top  # Root on top, and only there
-    relation: list[str | None] = list(nodes.relation)
-    for root in np.flatnonzero(top).tolist():
-        relation[root] = relation[root] or None
-    if "" in relation:  # a node below the top without a relation
-        bad |= np.fromiter((r == "" for r in relation), np.bool_, m)
+    relations: list[str | None] = [*nodes.relation_names, None]
+    none = relations.index("") if "" in nodes.relation_names else -1
+    relation = nodes.relation.copy()
+    relation[top & (relation == none)] = len(relations) - 1  # a top node without a relation: None
+    bad |= relation == none  # a node below the top without one
     # levels: the inner nodes open before each match, counted inside its file
     change = inner.astype(np.int64) - nodes.closes
     after = np.cumsum(change)
@@ -253,24 +277,17 @@ def _forest(nodes: NodeColumns) -> tuple[Forest, list[list[str]], np.ndarray]:
     bad |= inner & (kids < 2)
     # each node's last EDU: its last descendant's
     child = np.flatnonzero(parent >= 0)
-    descend = last_descendants(child[np.argsort(parent[child], kind="stable")], kids)
+    descend = last_descendants(np.sort(parent[child] * m + child) % m, kids)  # children by parent, in order
     # the numbers the file declares: leaves in order, extents from the leaves
     bad |= nodes.number != first  # a leaf's number, a span's first leaf
     bad[inner] |= nodes.last[inner] != first[descend[inner]]
     read = present & (np.bincount(tree_of[bad], minlength=n_files) == 0)
     n_edus = np.bincount(tree_of[leaf], minlength=n_files)[read]
     kept = read[tree_of]
-    bodies: Iterable[str] = nodes.bodies
     if not kept.all():  # the files read, alone
         index = np.flatnonzero(kept)
         parent = np.where(parent[index] >= 0, (np.cumsum(kept) - 1)[parent[index]], -1)
-        bodies = compress(bodies, kept[leaf].tolist())
         word, first, level, leaf = word[index], first[index], level[index], leaf[index]
-        relation = [relation[i] for i in index.tolist()]
-    edu_texts = list(map(str.strip, bodies))
-    marked = np.fromiter(map(str.endswith, edu_texts, repeat("<P>")), np.bool_, len(edu_texts))
-    for i in np.flatnonzero(marked).tolist():  # RST-DT's paragraph mark (PARAGRAPH_END, on the text stripped)
-        edu_texts[i] = edu_texts[i][:-3].rstrip()
-    ends = np.cumsum(n_edus).tolist()
-    texts_read = [edu_texts[start:end] for start, end in zip([0, *ends], ends)]
-    return Forest(parent, word == _WORD_NUCLEUS, first, level, relation, n_edus), texts_read, read
+        relation = relation[index]
+    texts_read = list(compress(nodes.edu_texts, read.tolist()))
+    return Forest(parent, word == _WORD_NUCLEUS, first, level, relation, relations, n_edus), texts_read, read

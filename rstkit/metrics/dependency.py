@@ -19,6 +19,7 @@ spans of the constituency metrics (DMRST's keying), and dependency rows stay key
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from types import MappingProxyType
 from typing import cast
 
@@ -103,32 +104,25 @@ class Dependency(MetricFamily):
         records = forest_dependencies(forest, encoding, b1=compat,
                                       relabel=get_label_map(config.labels).relabeller(config.unknown_labels))
         n_edus = forest.n_edus
-        starts = np.cumsum(n_edus) - n_edus
+        starts = np.cumsum(n_edus) - n_edus  # every document has an EDU
         table = np.empty((len(records.head), 2 + len(self.columns)), np.int32)
         table[:, 0] = table[:, 1] = np.arange(len(records.head)) - np.repeat(starts, n_edus) + 1
         table[:, 2], table[:, 5] = records.head, records.rank
         # nuclearity codes in order of first appearance: the first EDU's is 0 in its document
-        firsts = records.nucleus[starts]  # every document has an EDU
+        firsts = records.nucleus[starts]
         table[:, 4] = records.nucleus != np.repeat(firsts, n_edus)
+        both = np.add.reduceat(table[:, 4], starts) > 0 if len(starts) else np.zeros(0, np.bool_)
+        table[:, 3], labels = _codes_by_document(records.label, records.label_names, n_edus)
         counted = gold and compat and encoding == "chain"
         words = (SATELLITE_WORD, NUCLEUS_WORD)
-        first_nuclearities = firsts.tolist()
-        tables: list[ForestTable | None] = []
-        codes: list[int] = []
-        for t, (start, n) in enumerate(zip(starts.tolist(), n_edus.tolist())):
-            labels = records.label[start:start + n]
-            code = {label: i for i, label in enumerate(dict.fromkeys(labels))}
-            codes += map(code.__getitem__, labels)
-            if records.failed[t]:
-                tables.append(None)
-                continue
-            rows = table[start:start + n]  # a tree has an EDU or more
-            nucleus = first_nuclearities[t]
-            nuclearities = (words[nucleus], words[not nucleus]) if rows[:, 4].any() else (words[nucleus],)
-            tables.append((rows, {"label": tuple(cast("dict[str, int]", code)), "nuc": nuclearities},
-                           int(records.b1_nary[t]) if counted else None))
-        table[:, 3] = codes
-        return tables
+        nuclearities = {(nucleus, two): (words[nucleus], words[not nucleus]) if two else (words[nucleus],)
+                        for nucleus in (False, True) for two in (False, True)}
+        ends = (starts + n_edus).tolist()
+        b1_nary = records.b1_nary.tolist() if counted else [None] * len(ends)
+        return [None if failed else (table[start:end], {"label": label_names, "nuc": nuclearities[nucleus, two]}, b1)
+                for start, end, failed, label_names, nucleus, two, b1
+                in zip(starts.tolist(), ends, records.failed.tolist(), labels, firsts.tolist(), both.tolist(),
+                       b1_nary)]
 
     def signature_items(self, config: Scoring) -> list[tuple[str, str]]:
         return DependencySettings.of(config).signature_items()
@@ -141,3 +135,23 @@ class Dependency(MetricFamily):
 
 
 DEPENDENCY = Dependency()
+
+
+def _codes_by_document(label: np.ndarray, names: list[str | None], n_edus: np.ndarray
+                       ) -> tuple[np.ndarray, list[tuple[str, ...]]]:
+    """Each EDU's label (``label``: codes into ``names``, the documents' EDUs one after the other, ``n_edus``
+    of each) as a code into its document's labels in order of first appearance, and those labels (None, a label
+    no map knows, only in a document that failed)."""
+    n_docs = len(n_edus)
+    if not len(label):
+        return np.zeros(0, np.int64), [()] * n_docs
+    pair = np.repeat(np.arange(n_docs), n_edus) * len(names) + label  # (document, label), ordered as such
+    distinct, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    met = np.argsort(first)  # each document's labels in order of first appearance, documents in order
+    document = distinct[met] // len(names)
+    begins = np.searchsorted(document, np.arange(n_docs + 1)).tolist()
+    local = np.empty(len(distinct), np.int64)
+    local[met] = np.arange(len(met)) - np.repeat(np.asarray(begins[:-1]), np.diff(begins))
+    in_order = list(map(names.__getitem__, (distinct[met] % len(names)).tolist()))
+    labels = [tuple(in_order[a:b]) for a, b in pairwise(begins)]
+    return local[inverse.reshape(-1)], cast("list[tuple[str, ...]]", labels)

@@ -341,8 +341,9 @@ class Preparer:
                 rows[config.metric] = Rows.of_table(table, config.family, labels)
                 if count is not None:
                     nary[config.metric] = count
-            documents.append(PreparedDocument(doc_id, source, int(forest.n_edus[t]), JoinedTexts.of(edu_texts[t]), rows,
-                                              nary))
+            text, ends = edu_texts[t]
+            documents.append(PreparedDocument(doc_id, source, int(forest.n_edus[t]), JoinedTexts(text, ends.tobytes()),
+                                              rows, nary))
         return documents
 
 

@@ -3,6 +3,8 @@
 converts in the tests."""
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 from rstkit.dependency import Forest
@@ -29,5 +31,15 @@ def forest_of(trees: list[RSTTree]) -> Forest:
         base = len(rows)
         rows += [(up + base if up >= 0 else -1, *rest) for up, *rest in preorder_rows(tree.root)]
     parent, nucleus, first, depth, relation = zip(*rows) if rows else ((),) * 5
+    labels = list(dict.fromkeys(relation))
     return Forest(np.array(parent, np.int64), np.array(nucleus, np.bool_), np.array(first, np.int64),
-                  np.array(depth, np.int64), list(relation), np.array([t.n_edus for t in trees], np.int64))
+                  np.array(depth, np.int64), np.array([labels.index(r) for r in relation], np.int64), labels,
+                  np.array([t.n_edus for t in trees], np.int64))
+
+
+def split_texts(joined: tuple[str, np.ndarray]) -> list[str]:
+    """Texts given joined, with where each ends (as the forest path gives a file's EDU texts), one by one."""
+    text, ends = joined
+    bounds = [0, *ends.tolist()]
+    assert ends.dtype == np.int32 and bounds[-1] == len(text)
+    return [text[a:b] for a, b in pairwise(bounds)]

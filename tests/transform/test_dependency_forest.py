@@ -64,7 +64,7 @@ def assert_same_as_each_tree(trees: list[RSTTree], encoding: str, b1: bool, rela
         assert bool(converted.failed[t]) == (expected is None), (encoding, b1, str(tree))
         end = start + tree.n_edus
         if expected is not None:
-            got = (tuple(converted.head[start:end].tolist()), tuple(converted.label[start:end]),
+            got = (tuple(converted.head[start:end].tolist()), tuple(converted.labels()[start:end]),
                    tuple("Nucleus" if x else "Satellite" for x in converted.nucleus[start:end].tolist()),
                    tuple(converted.rank[start:end].tolist()), int(converted.b1_nary[t]))
             assert got == expected, (encoding, b1, str(tree))
