@@ -589,10 +589,13 @@ def forest_dependencies(forest: Forest, encoding: DependencyEncoding = "chain", 
     # a cascade's links carry its first nucleus's relation, but the last, which carries its own
     labelled = np.where(cascading & (place[child] < kids[up] - 1), up + 1, child)
     base = edu_base[tree_of[child]]
-    events = np.lexsort((slot, -depth[up], governor + base))
-    g, d, s = (governor + base)[events], depth[up][events], slot[events]
+    # each attachment's event, as one key: its head, deepest first, then the slot (those alike are one event)
+    deepest = int(depth.max()) if len(depth) else 0
+    event = ((governor + base) * (deepest + 1) + deepest - depth[up]) * 2 + slot
+    events = np.argsort(event)
+    g, e = (governor + base)[events], event[events]
     new_event = np.ones(len(events), np.bool_)
-    new_event[1:] = (g[1:] != g[:-1]) | (d[1:] != d[:-1]) | (s[1:] != s[:-1])
+    new_event[1:] = e[1:] != e[:-1]
     count = np.cumsum(new_event)
     before = np.where(np.concatenate(([True], g[1:] != g[:-1])), count - 1, 0)
     ranks = np.empty(len(events), np.int64)

@@ -145,8 +145,15 @@ def _codes_by_document(label: np.ndarray, names: list[str | None], n_edus: np.nd
     n_docs = len(n_edus)
     if not len(label):
         return np.zeros(0, np.int64), [()] * n_docs
-    pair = np.repeat(np.arange(n_docs), n_edus) * len(names) + label  # (document, label), ordered as such
-    distinct, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    n = len(label)
+    # (document, label) pairs, each with its place: sorted, the first of each pair's run is where it first appears
+    placed = np.sort((np.repeat(np.arange(n_docs), n_edus) * len(names) + label) * n + np.arange(n))
+    pair, place = placed // n, placed % n
+    new = np.ones(n, np.bool_)
+    new[1:] = pair[1:] != pair[:-1]
+    distinct, first = pair[new], place[new]
+    inverse = np.empty(n, np.int64)
+    inverse[place] = np.cumsum(new) - 1
     met = np.argsort(first)  # each document's labels in order of first appearance, documents in order
     document = distinct[met] // len(names)
     begins = np.searchsorted(document, np.arange(n_docs + 1)).tolist()
@@ -154,4 +161,4 @@ def _codes_by_document(label: np.ndarray, names: list[str | None], n_edus: np.nd
     local[met] = np.arange(len(met)) - np.repeat(np.asarray(begins[:-1]), np.diff(begins))
     in_order = list(map(names.__getitem__, (distinct[met] % len(names)).tolist()))
     labels = [tuple(in_order[a:b]) for a, b in pairwise(begins)]
-    return local[inverse.reshape(-1)], cast("list[tuple[str, ...]]", labels)
+    return local[inverse], cast("list[tuple[str, ...]]", labels)
