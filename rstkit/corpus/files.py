@@ -198,7 +198,7 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
     same whatever ``jobs`` is."""
     workers = min(resolve_jobs(jobs, len(files), small_results=worker_result is not None), len(files))
     worker_result = worker_result if workers > 1 else None
-    paths = [Path(f) for f in files]
+    paths = [f if isinstance(f, Path) else Path(f) for f in files]  # (a Path copied is parsed again)
     with bulk_work():
         if workers <= 1:
             with Progress(len(paths), "read", "file") as bar:
