@@ -74,10 +74,10 @@ EDU  head  label       nuclearity  rank
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import numpy as np
 
@@ -491,6 +491,17 @@ class Forest:
     n_edus: np.ndarray
 
 
+#: a label: a string, or None where a tree's root has none
+Label = TypeVar("Label", bound=Hashable)
+
+
+def label_codes(labels: Sequence[Label], names: Sequence[Label] = ()) -> tuple[np.ndarray, list[Label]]:
+    """(each label's code, the distinct labels the codes index: ``names`` first, then the others in order of
+    first appearance): labels as :class:`Forest` and :class:`ForestDependencies` hold them."""
+    index = {name: code for code, name in enumerate(dict.fromkeys([*names, *labels]))}
+    return np.fromiter(map(index.__getitem__, labels), np.int64, len(labels)), list(index)
+
+
 @dataclass(frozen=True)
 class ForestDependencies:
     """:func:`forest_dependencies`' records, the EDUs of every tree one after the other, as
@@ -611,9 +622,7 @@ def forest_dependencies(forest: Forest, encoding: DependencyEncoding = "chain", 
     is_nucleus[dependent] = nucleus[child]
     real_roots = head_of[roots] + edu_base
     head[real_roots], label_of[real_roots], rank[real_roots] = VIRTUAL_ROOT, -1, 1
-    names = list(dict.fromkeys([*mapped, ROOT_LABEL]))  # labels the map makes one are one
-    label_code = np.fromiter(map({name: c for c, name in enumerate(names)}.__getitem__, [*mapped, ROOT_LABEL]),
-                             np.int64, len(mapped) + 1)
+    label_code, names = label_codes([*mapped, ROOT_LABEL])  # labels the map makes one are one
     node_label = np.append(label_code[forest.relation], label_code[-1])  # each node's, then ROOT's (at -1)
     return ForestDependencies(head, node_label[label_of], names, is_nucleus, rank,
                               np.bincount(tree_of[kept & active & nary], minlength=n_trees), failed)

@@ -13,7 +13,7 @@ from typing import Any
 from ..cores import usable_cores
 from ..errors import CorpusError, FormatError, ManyErrors, RSTKitError, RSTKitWarning, caller_stacklevel, detached
 from ..folders import not_regular, walk_files
-from ..formats import Format, get_format, named_formats, read_text_utf8
+from ..formats import Format, as_path, get_format, named_formats, read_text_utf8
 from ..formats.detect import describe_groups, sniffed
 from ..gcpause import bulk_work
 from ..progress import Progress
@@ -37,7 +37,7 @@ def read_file(path: str | Path, format: str | None = None, *, lenient: bool = Fa
     >>> [tree.doc_id for tree in read_file("corpora/sample/gold/sample_bread.dis")]
     ['sample_bread']
     """
-    path = path if isinstance(path, Path) else Path(path)
+    path = as_path(path)
     fmt = get_format(format) if format else format_for_path(path)
     if not path.is_file():
         raise not_regular(path)
@@ -198,7 +198,7 @@ def read_files(files: Sequence[Path], format: str | None = None, lenient: bool =
     same whatever ``jobs`` is."""
     workers = min(resolve_jobs(jobs, len(files), small_results=worker_result is not None), len(files))
     worker_result = worker_result if workers > 1 else None
-    paths = [f if isinstance(f, Path) else Path(f) for f in files]  # (a Path copied is parsed again)
+    paths = list(map(as_path, files))
     with bulk_work():
         if workers <= 1:
             with Progress(len(paths), "read", "file") as bar:

@@ -154,17 +154,17 @@ def read_text(path: str | Path, fallback: str = "latin-1", *, encoding: str | No
     ``lenient``, such bytes are replaced by U+FFFD with a warning. ``strict=False`` replaces them
     without a word (format detection only looks at the text).
     """
-    return _read(_as_path(path), fallback, encoding, lenient, strict)[0]
+    return _read(as_path(path), fallback, encoding, lenient, strict)[0]
 
 
 def read_text_utf8(path: str | Path, *, encoding: str | None = None) -> tuple[str, bytes]:
     """:func:`read_text`'s text, and the same text as UTF-8 bytes (for readers that work on bytes): the
     file's own bytes, its byte-order mark left out, where it was decoded as UTF-8; else the text encoded."""
-    text, utf8 = _read(_as_path(path), "latin-1", encoding, False, True)
+    text, utf8 = _read(as_path(path), "latin-1", encoding, False, True)
     return text, utf8 if utf8 is not None else text.encode("utf-8", "surrogatepass")
 
 
-def _as_path(path: str | Path) -> Path:
+def as_path(path: str | Path) -> Path:
     """``path`` as a Path, not copied when it is one (a copy parses it again: a tenth of the time of reading
     a small file)."""
     return path if isinstance(path, Path) else Path(path)

@@ -86,7 +86,7 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
     n_files = len(texts)
     nothing = np.zeros(0, np.int64)
     none_read = np.zeros(n_files, np.bool_), NodeColumns(np.zeros(n_files, np.int64), nothing, nothing.astype(np.bool_),
-                                                         nothing, nothing, nothing, [], nothing, [_NO_TEXTS] * n_files)
+                                                         nothing, nothing, nothing, [], nothing, [NO_TEXTS] * n_files)
     candidates = [i for i, text in enumerate(texts) if "//TT_ERR" not in text and "\x01" not in text]
     try:
         utf8 = [texts[i].encode("utf-8") for i in candidates] if encoded is None else [encoded[i] for i in candidates]
@@ -208,12 +208,7 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
     # relations: from the token after `rel2par` to the bracket after it, back over whitespace
     with_rel = np.flatnonzero(has_rel)
     rel_start, rel_end = pad_token[(k + rel + 2)[with_rel]], pad_token[(k + rel + 3)[with_rel]]
-    for _ in range(_REACH):
-        spaced = cls[rel_end - 1] == _SPACE
-        if not spaced.any():
-            break
-        rel_end[spaced] -= 1
-    bad[node_file[with_rel[cls[rel_end - 1] == _SPACE]]] = True  # more whitespace than looked back over
+    rel_end = _stripped(padded, rel_end, rel_start, bad, node_file[with_rel], -1)
 
     read = ~bad & (node_count > 0)
     keep = read[node_file]
@@ -237,7 +232,7 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
                                          np.bincount(body_file[body_kept], minlength=len(utf8)))
     except UnicodeDecodeError:  # bytes that are no text's UTF-8 (a lone surrogate passed)
         return none_read
-    edu_texts = [_NO_TEXTS] * n_files
+    edu_texts = [NO_TEXTS] * n_files
     for i, file_texts in zip(chosen[read].tolist(), compress(texts_of_candidates, read.tolist())):
         edu_texts[i] = file_texts
     return read_all, NodeColumns(
@@ -247,7 +242,7 @@ def bulk_nodes(texts: Sequence[str], encoded: Sequence[bytes] | None = None) -> 
 
 
 #: the texts of a file without leaves
-_NO_TEXTS = ("", np.zeros(0, np.int32))
+NO_TEXTS = ("", np.zeros(0, np.int32))
 #: the UTF-8 of the whitespace characters (``str.isspace``) beyond ASCII: U+0085, U+00A0, U+1680, U+2000 to
 #: U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, as integers (the first byte the highest), of two and three bytes
 _WIDE_SPACES = [int.from_bytes(chr(c).encode(), "big") for c in (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028,
@@ -264,8 +259,7 @@ def _edu_text_ranges(raw: np.ndarray, start: np.ndarray, end: np.ndarray, bad: n
     (``body_file``) is declined (``bad``) where that is not ASCII's whitespace alone: where more is stripped
     than looked over, or a text then begins or ends with a whitespace character beyond ASCII."""
     start = _stripped(raw, start.copy(), end, bad, body_file, 1)
-    end = end.copy()
-    end = _stripped(raw, end, start, bad, body_file, -1)
+    end = _stripped(raw, end.copy(), start, bad, body_file, -1)
     paragraph = (end - start >= 3) & (raw[end - 3] == _PARAGRAPH[0]) & (raw[end - 2] == _PARAGRAPH[1]) & (
         raw[end - 1] == _PARAGRAPH[2])
     end[paragraph] -= 3
@@ -288,17 +282,18 @@ def _one_of(values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     return found
 
 
-def _stripped(raw: np.ndarray, at: np.ndarray, limit: np.ndarray, bad: np.ndarray, body_file: np.ndarray, step: int
+def _stripped(raw: np.ndarray, at: np.ndarray, limit: np.ndarray, bad: np.ndarray, file_of: np.ndarray, step: int
               ) -> np.ndarray:
-    """``at`` moved by ``step`` over ASCII whitespace, not past ``limit`` (forward: the byte at ``at`` is looked
-    at; backward, the one before it), at most :data:`_REACH` bytes; the files of those with more declined."""
+    """``at`` moved in place by ``step`` over ASCII whitespace, not past ``limit`` (forward: the byte at ``at`` is
+    looked at; backward, the one before it), at most :data:`_REACH` bytes; the files (``file_of`` each) of those
+    with more declined (``bad``)."""
     behind = 0 if step > 0 else 1
     for _ in range(_REACH):
         spaced = (at < limit if step > 0 else at > limit) & _IS_SPACE[raw[at - behind]]
         if not spaced.any():
             return at
         at[spaced] += step
-    bad[body_file[(at < limit if step > 0 else at > limit) & _IS_SPACE[raw[at - behind]]]] = True
+    bad[file_of[(at < limit if step > 0 else at > limit) & _IS_SPACE[raw[at - behind]]]] = True
     return at
 
 

@@ -18,9 +18,9 @@ from operator import add
 
 import numpy as np
 
-from ..dependency import Forest, last_descendants
+from ..dependency import Forest, label_codes, last_descendants
 from ..tree import EDU, NUCLEUS, ROOT, SATELLITE, Node
-from ._dis_bulk import NodeColumns, bulk_nodes
+from ._dis_bulk import NO_TEXTS, NodeColumns, bulk_nodes
 from ._dis_events import PARAGRAPH_END
 from ._fastnodes import new_edu, new_node
 
@@ -177,7 +177,7 @@ def _matched_nodes(texts: Sequence[str]) -> NodeColumns:
     if not columns:
         nothing = np.zeros(0, np.int64)
         return NodeColumns(counts, nothing, nothing.astype(np.bool_), nothing, nothing, nothing, [], nothing,
-                           [_joined([]) for _ in texts])
+                           [NO_TEXTS] * len(texts))
     words, leaf_numbers, leaf_relations, bodies, firsts, lasts, relations, closes, _ = columns
     m = len(words)
     leaf = np.fromiter(map(len, leaf_numbers), np.int64, m) > 0
@@ -187,7 +187,7 @@ def _matched_nodes(texts: Sequence[str]) -> NodeColumns:
     number[leaf] = np.fromiter(map(int, filter(None, leaf_numbers)), np.int64, m - spans)
     number[~leaf] = np.fromiter(map(int, filter(None, firsts)), np.int64, spans)
     last[~leaf] = np.fromiter(map(int, filter(None, lasts)), np.int64, spans)
-    relation, names = _codes(list(map(add, leaf_relations, relations)))  # one of the two is empty
+    relation, names = label_codes(list(map(add, leaf_relations, relations)))  # one of the two is empty
     edu_texts = list(map(_edu_text, compress(bodies, leaf.tolist())))
     leaves = np.bincount(np.repeat(np.arange(len(texts)), counts)[leaf], minlength=len(texts))
     bounds = np.concatenate(([0], np.cumsum(leaves))).tolist()
@@ -208,12 +208,6 @@ def _joined(texts: list[str]) -> tuple[str, np.ndarray]:
     return "".join(texts), np.fromiter(accumulate(map(len, texts)), np.int32, len(texts))
 
 
-def _codes(strings: Sequence[str], names: Sequence[str] = ()) -> tuple[np.ndarray, list[str]]:
-    """(each string's code, the distinct strings the codes index: ``names`` first, then the others in order)."""
-    index = {name: code for code, name in enumerate(dict.fromkeys([*names, *strings]))}
-    return np.fromiter(map(index.__getitem__, strings), np.int64, len(strings)), list(index)
-
-
 def _merged(first: np.ndarray, nodes: NodeColumns, others: NodeColumns) -> NodeColumns:
     """The nodes of the files ``first`` marks (``nodes``) and of the others (``others``), in file order."""
     counts = np.zeros(len(first), np.int64)
@@ -222,7 +216,7 @@ def _merged(first: np.ndarray, nodes: NodeColumns, others: NodeColumns) -> NodeC
                                 np.repeat(np.flatnonzero(~first), others.counts)))
     order = np.argsort(node_file, kind="stable")
     leaf = np.concatenate((nodes.leaf, others.leaf))
-    their_codes, names = _codes(others.relation_names, nodes.relation_names)  # the first's codes are kept
+    their_codes, names = label_codes(others.relation_names, nodes.relation_names)  # the first's codes are kept
     relation = np.concatenate((nodes.relation, their_codes[others.relation]))
     edu_texts = list(nodes.edu_texts)
     for i, texts in zip(np.flatnonzero(~first).tolist(), others.edu_texts):
@@ -287,7 +281,7 @@ def _forest(nodes: NodeColumns) -> tuple[Forest, list[tuple[str, np.ndarray]], n
     if not kept.all():  # the files read, alone
         index = np.flatnonzero(kept)
         parent = np.where(parent[index] >= 0, (np.cumsum(kept) - 1)[parent[index]], -1)
-        word, first, level, leaf = word[index], first[index], level[index], leaf[index]
+        word, first, level = word[index], first[index], level[index]
         relation = relation[index]
     texts_read = list(compress(nodes.edu_texts, read.tolist()))
     return Forest(parent, word == _WORD_NUCLEUS, first, level, relation, relations, n_edus), texts_read, read
